@@ -1,0 +1,152 @@
+"""Opponent-score tie-breaks and their modifiers (C.07 2024 Art. 8-10, 14, 16).
+
+| code | name                         | type | 2024      | 2023      |
+|------|------------------------------|------|-----------|-----------|
+| BH   | Buchholz (+ Cut-n, Median-n) | C    | 8.1       | 7.1       |
+| AOB  | average of opponents' BH     | C    | 8.2       | 7.2       |
+| FB   | Fore Buchholz                | D    | 9.4       | 8.4       |
+| SB   | Sonneborn-Berger (+ Cut-1)   | B, C | 10.1      | 9.1       |
+
+Unplayed rounds: a played round contributes the opponent's adjusted score (`Context.adjusted`);
+an own unplayed round contributes the participant's own score (2024 16.4, 2023 14.5), capped in
+the 2026 edition, or the virtual opponent's score in the legacy rules (seed 004). In round robins
+forfeits are ordinary games and rest rounds contribute nothing (2024 16.2).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import msgspec
+
+from livetb.engine.context import ZERO, Context, Round
+from livetb.engine.editions import Edition
+from livetb.engine.result import Part, Value, average
+from livetb.engine.spec import Spec
+
+
+class Term(msgspec.Struct, frozen=True):
+    """One round's entry in a BH-type sum: the opponent's (or own) score, and the product
+    with the points scored for SB."""
+
+    rnd: int
+    score: Decimal
+    product: Decimal  # = score for BH, score x points scored for SB
+    voluntary: bool  # an own voluntarily unplayed round: cut first (2024 16.5)
+    note: str
+
+
+def terms(ctx: Context, no: int, *, fore: bool, sb: bool) -> list[Term]:
+    """Every round's term for participant `no`."""
+    out = []
+    for r in ctx.rounds(no):
+        term = _term(ctx, no, r, fore)
+        if term is not None:
+            score, voluntary, note = term
+            out.append(Term(r.rnd, score, score * r.points if sb else score, voluntary, note))
+    return out
+
+
+def _term(ctx: Context, no: int, r: Round, fore: bool) -> tuple[Decimal, bool, str] | None:
+    opp = r.opponent
+    # FB: the final round's pairing counts as a game whatever happened to it.
+    if opp is not None and (r.played or ctx.rr or (fore and ctx.final and r.rnd == ctx.upto)):
+        return ctx.adjusted(opp, fore), False, f"opponent {opp}"
+    if ctx.rr:
+        return None  # a round robin's rest round
+    kind = r.code.name
+    if ctx.edition is Edition.LEGACY:
+        return _virtual_opponent(ctx, no, r), r.voluntary, f"virtual opponent ({kind})"
+    score = ctx.own_score(no, fore)
+    if ctx.edition.caps_own_unplayed:
+        cap = ctx.adjusted(opp, fore) if opp is not None else ctx.draw * ctx.upto
+        if cap < score:
+            return cap, r.voluntary, f"own unplayed ({kind}), capped"
+    return score, r.voluntary, f"own unplayed ({kind})"
+
+
+def _virtual_opponent(ctx: Context, no: int, r: Round) -> Decimal:
+    """Seed 004: Svon = SPR + (1 - SfPR) + 0.5 (n - R)."""
+    before = sum((x.points for x in ctx.rounds(no)[: r.rnd - 1]), ZERO)
+    return virtual_opponent(before, r.points, ctx.upto, r.rnd, ctx.win, ctx.draw)
+
+
+def virtual_opponent(
+    before: Decimal, got: Decimal, n: int, rnd: int, win: Decimal, draw: Decimal
+) -> Decimal:
+    """Pre-2023 FIDE (seed 004): score before the round + what the round did not give + a draw
+    for every later round."""
+    return before + (win - got) + draw * (n - rnd)
+
+
+def cut(ctx: Context, items: list[Term], low: int, high: int) -> tuple[list[Term], list[Term]]:
+    """Drop `low` least and `high` most significant terms (2024 14.1-14.4). Own voluntarily
+    unplayed rounds go first among the low cuts (2024 16.5, 2023 14.6), unless the lowest term
+    overall is smaller than the smallest of them (which only SB can produce)."""
+    low = min(low, ctx.upto)
+    high = min(high, ctx.upto - low)
+    kept, dropped = list(items), []
+    for _ in range(low):
+        if not kept:
+            break
+        lowest = min(kept, key=lambda t: (t.score, t.product))
+        first = min(kept, key=lambda t: (not t.voluntary, t.score, t.product))
+        if ctx.edition is Edition.LEGACY or lowest.product > first.product:
+            first = lowest
+        kept.remove(first)
+        dropped.append(first)
+    for _ in range(high):
+        if not kept:
+            break
+        highest = min(kept, key=lambda t: (-t.score, -t.product))
+        kept.remove(highest)
+        dropped.append(highest)
+    return kept, dropped
+
+
+def _sum(ctx: Context, spec: Spec, no: int, *, fore: bool, sb: bool) -> Value:
+    kept, dropped = cut(ctx, terms(ctx, no, fore=fore, sb=sb), spec.cut_low, spec.cut_high)
+    return Value(
+        sum((t.product for t in kept), ZERO),
+        tuple(Part(t.rnd, t.product, t.note) for t in sorted(kept + dropped, key=_rnd)),
+        tuple((t.rnd, "cut" + (" first: voluntarily unplayed" if t.voluntary else "")) for t in dropped),
+    )
+
+
+def _rnd(t: Term) -> int:
+    return t.rnd
+
+
+def buchholz(ctx: Context, spec: Spec, no: int) -> Value:
+    """BH, 2024 8.1: sum of the opponents' scores."""
+    return _sum(ctx, spec, no, fore=False, sb=False)
+
+
+def fore_buchholz(ctx: Context, spec: Spec, no: int) -> Value:
+    """FB, 2024 9.4: BH as if every game of the final round were a draw."""
+    return _sum(ctx, spec, no, fore=True, sb=False)
+
+
+def sonneborn_berger(ctx: Context, spec: Spec, no: int) -> Value:
+    """SB, 2024 10.1: sum of each opponent's score times the points scored against them."""
+    return _sum(ctx, spec, no, fore=False, sb=True)
+
+
+def average_of_buchholz(ctx: Context, spec: Spec, no: int) -> Value:
+    """AOB, 2024 8.2: average BH of the opponents played over the board, to 0.01 half up."""
+    parts = tuple(
+        Part(r.rnd, _plain_bh(ctx, r.opponent), f"BH of opponent {r.opponent}")
+        for r in ctx.rounds(no)
+        if r.played and r.opponent is not None
+    )
+    return Value(average([p.amount for p in parts], "0.01"), parts)
+
+
+def _plain_bh(ctx: Context, no: int) -> Decimal:
+    key = ("BH", no)
+    if key not in ctx.memo:
+        ctx.memo[key] = buchholz(ctx, _PLAIN, no).value
+    return ctx.memo[key]  # type: ignore[return-value]
+
+
+_PLAIN = Spec("BH")

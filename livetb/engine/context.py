@@ -1,0 +1,157 @@
+"""The state every tie-break reads: a tournament seen after round K, with the per-participant
+facts of C.07 2024 Art. 16 (2023: Art. 14) computed once and cached.
+
+A `Context` is immutable input plus memoised derived values, so computing one tie-break for a
+few participants (the live projections' need) only touches those participants and their
+opponents.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import cached_property
+
+import msgspec
+
+from livetb.engine.editions import Edition, edition_for
+from livetb.engine.model import Code, Colour, Participant, Tournament
+
+ZERO = Decimal(0)
+
+
+class Round(msgspec.Struct, frozen=True):
+    """One participant's round as the tie-breaks see it."""
+
+    rnd: int
+    code: Code
+    opponent: int | None  # the scheduled opponent, also for forfeits; None for byes
+    colour: Colour | None
+    points: Decimal
+
+    @property
+    def played(self) -> bool:
+        """Played over the board (C.07 2024 16.1: every other round is unplayed)."""
+        return self.code.played
+
+    @property
+    def available(self) -> bool:
+        """2024 16.2.1 / 2023 14.1.3: played, PAB, forfeit win or full-point bye."""
+        return not self.voluntary
+
+    @property
+    def voluntary(self) -> bool:
+        """Requested byes, absences and forfeit losses: the rounds cut first (2024 16.5)."""
+        return self.code in (Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS)
+
+
+class Context:
+    """A tournament after round `upto`, under one edition's rules."""
+
+    def __init__(
+        self,
+        tournament: Tournament,
+        upto: int | None = None,
+        *,
+        edition: Edition | None = None,
+        as_final: bool = False,
+        unrated_rating: int | None = None,
+    ) -> None:
+        self.tournament = tournament
+        self.upto = tournament.played_rounds if upto is None else upto
+        self.edition = edition or edition_for(tournament.start_date)
+        self.rr = tournament.system == "roundrobin"
+        self.unrated_rating = unrated_rating
+        self.scoring = tournament.scoring
+        self.win = tournament.scoring.win
+        self.draw = tournament.scoring.draw
+        # Fore-Buchholz treats round K as the last one: when asked, or when it really is.
+        self.final = as_final or self.upto >= tournament.rounds
+        self.by_no: dict[int, Participant] = {p.start_no: p for p in tournament.participants}
+        self._rounds: dict[int, tuple[Round, ...]] = {}
+        self._adjusted: dict[tuple[int, bool], Decimal] = {}
+        # Values other tie-breaks read (AOB reads opponents' BH, APRO their TPR), by (code, no).
+        self.memo: dict[tuple[str, int], object] = {}
+
+    @property
+    def start_nos(self) -> list[int]:
+        return [p.start_no for p in self.tournament.participants]
+
+    def rounds(self, no: int) -> tuple[Round, ...]:
+        """Rounds 1..K of participant `no`."""
+        cached = self._rounds.get(no)
+        if cached is None:
+            p = self.by_no[no]
+            cached = tuple(
+                Round(r, e.code, e.opponent, e.colour, self.scoring.points(e.code))
+                for r in range(1, self.upto + 1)
+                for e in (p.entry(r),)
+            )
+            self._rounds[no] = cached
+        return cached
+
+    def score(self, no: int) -> Decimal:
+        """Standings points after round K."""
+        return sum((r.points for r in self.rounds(no)), ZERO)
+
+    def last_available(self, no: int) -> int:
+        """Last round that is available-to-play (0 if none): later requested byes are draws."""
+        return max((r.rnd for r in self.rounds(no) if r.available), default=0)
+
+    def last_paired(self, no: int) -> int:
+        """Last round with an opponent or a PAB, i.e. with a pairing."""
+        return max(
+            (r.rnd for r in self.rounds(no) if r.opponent is not None or r.code is Code.PAB),
+            default=0,
+        )
+
+    def fore_adjusts(self, no: int) -> bool:
+        """FB (2024 9.4): the final round's game of this participant is taken as a draw."""
+        if not self.final or self.upto == 0:
+            return False
+        return self.rounds(no)[-1].opponent is not None
+
+    def own_score(self, no: int, fore: bool) -> Decimal:
+        """The score an own unplayed round is worth before any cap (2024 16.4)."""
+        score = self.score(no)
+        if fore and self.fore_adjusts(no):
+            score += self.draw - self.rounds(no)[-1].points
+        return score
+
+    def adjusted(self, no: int, fore: bool = False) -> Decimal:
+        """The participant's score as an opponent (2024 16.3, 2023 14.4)."""
+        key = (no, fore)
+        cached = self._adjusted.get(key)
+        if cached is None:
+            cached = sum((self.adjusted_round(no, r, fore) for r in self.rounds(no)), ZERO)
+            self._adjusted[key] = cached
+        return cached
+
+    def adjusted_round(self, no: int, r: Round, fore: bool) -> Decimal:
+        """What round `r` of participant `no` adds to its score as an opponent."""
+        if self.edition is Edition.LEGACY:
+            # Seed 004, principle 2: every unplayed game is a draw for the opponents.
+            return r.points if r.played else self.draw
+        last = self.last_available(no)
+        if fore and self.final and self.last_paired(no) == self.upto:
+            last = self.upto  # a pairing in the final round makes every earlier round "followed"
+            if r.rnd == self.upto and r.opponent is not None:
+                return self.draw
+        if r.rnd <= last:
+            return r.points
+        if r.opponent is not None:
+            if self.edition.final_forfeit_loss_is_draw and not self.rr:
+                return self.draw  # 2023 14.3.5: forfeit loss not followed by an available round
+            return r.points  # 2024/2026: a forfeit loss stays a loss
+        # Requested byes and absences to the end (2024 16.3.2); a round robin's rest round is 0.
+        return ZERO if self.rr else self.draw
+
+    @cached_property
+    def rated(self) -> bool:
+        """Rating-based tie-breaks are defined (2024 4.5): everyone rated, or a default given."""
+        return self.unrated_rating is not None or all(
+            p.rating is not None for p in self.tournament.participants
+        )
+
+    def rating(self, no: int) -> int | None:
+        r = self.by_no[no].rating
+        return self.unrated_rating if r is None else r

@@ -1,0 +1,156 @@
+"""Apply a tie-break list in order and rank (C.07 2024 Art. 4.2, 2023 [4.2]).
+
+Participants still equal after the whole list share a rank (1, 2, 2, 4); drawing lots is an
+explicit, seeded operation (`draw_lots`), never an implicit fallback.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+
+import msgspec
+
+from livetb.engine import buchholz, counts, koya, performance
+from livetb.engine.context import Context
+from livetb.engine.direct_encounter import direct_encounter
+from livetb.engine.result import Number, Value
+from livetb.engine.spec import Spec
+
+Compute = Callable[[Context, Spec, int], Value]
+
+CATALOGUE: dict[str, Compute] = {
+    "PTS": counts.points,
+    "WIN": counts.wins,
+    "WON": counts.games_won,
+    "BPG": counts.black_games,
+    "BWG": counts.black_wins,
+    "GE": counts.games_elected,
+    "PS": counts.progressive,
+    "STD": counts.standard_points,
+    "BH": buchholz.buchholz,
+    "FB": buchholz.fore_buchholz,
+    "SB": buchholz.sonneborn_berger,
+    "AOB": buchholz.average_of_buchholz,
+    "KS": koya.koya,
+    "ARO": performance.average_rating_of_opponents,
+    "TPR": performance.performance_rating,
+    "PTP": performance.perfect_performance_rating,
+    "APRO": performance.average_performance_of_opponents,
+    "APPO": performance.average_perfect_performance_of_opponents,
+}
+GROUP_TIEBREAKS = frozenset({"DE"})  # computed on the group still tied at their turn
+LOWER_IS_BETTER = frozenset({"DE"})
+
+# C.07 types: which tie-breaks change with the participant's own results only (A, B, D)
+# and which need the opponents' results of the round (C): the live projection's schedule.
+TYPE_C = frozenset({"BH", "SB", "AOB", "KS", "APRO", "APPO"})
+
+
+def compute(ctx: Context, spec: Spec, no: int) -> Value:
+    """One tie-break for one participant: the unit the live projections recompute."""
+    return CATALOGUE[spec.code](ctx, spec, no)
+
+
+def affected_by(ctx: Context, spec: Spec, changed: Iterable[int]) -> frozenset[int]:
+    """Participants whose value of `spec` can change when the results of `changed` change.
+
+    Own-result tie-breaks touch only those participants; opponent-score ones (BH, FB, SB)
+    their opponents too; averages of opponents' values (APRO, APPO) one hop, AOB two hops
+    away; Koya and the group tie-break DE can move anyone.
+    """
+    if spec.code in ("KS", "DE"):
+        return frozenset(ctx.start_nos)
+    out = set(changed)
+    frontier = set(out)
+    for _ in range(_HOPS.get(spec.code, 0)):
+        frontier = {r.opponent for no in frontier for r in ctx.rounds(no) if r.opponent} - out
+        out |= frontier
+    return frozenset(out)
+
+
+_HOPS = {"BH": 1, "FB": 1, "SB": 1, "AOB": 2, "APRO": 1, "APPO": 1}
+
+
+class Row(msgspec.Struct, frozen=True):
+    rank: int
+    start_no: int
+    name: str
+    values: tuple[Number | None, ...]
+
+
+class Standings(msgspec.Struct, frozen=True):
+    edition: str
+    after_round: int
+    tiebreaks: tuple[str, ...]
+    rows: tuple[Row, ...]
+
+
+def rank(ctx: Context, specs: tuple[Spec, ...]) -> Standings:
+    """Compute every value and rank by the list, in order."""
+    nos = ctx.start_nos
+    values: dict[int, list[Number | None]] = {no: [] for no in nos}
+    groups: list[list[int]] = [sorted(nos)]
+    for spec in specs:
+        if spec.code in GROUP_TIEBREAKS:
+            column = {}
+            for group in groups:
+                column.update(direct_encounter(ctx, group))
+        else:
+            column = {no: compute(ctx, spec, no).value for no in nos}
+        for no in nos:
+            values[no].append(column[no])
+        key = _sort_key(spec.code, column)
+        groups = [sub for group in groups for sub in _split(sorted(group, key=key), key)]
+    rows, position = [], 1
+    for group in groups:
+        for no in sorted(group):
+            p = ctx.by_no[no]
+            rows.append(Row(position, no, p.name, tuple(values[no])))
+        position += len(group)
+    return Standings(
+        ctx.edition.value, ctx.upto, tuple(s.text for s in specs), tuple(rows)
+    )
+
+
+def _sort_key(code: str, column: dict[int, Number | None]) -> Callable[[int], tuple[int, Number]]:
+    """Best first; an undefined value (null) after every defined one."""
+    sign = 1 if code in LOWER_IS_BETTER else -1
+
+    def key(no: int) -> tuple[int, Number]:
+        v = column[no]
+        return (1, 0) if v is None else (0, sign * v)
+
+    return key
+
+
+def _split(order: list[int], key: Callable[[int], tuple[int, Number]]) -> list[list[int]]:
+    out: list[list[int]] = []
+    for no in order:
+        if out and key(out[-1][-1]) == key(no):
+            out[-1].append(no)
+        else:
+            out.append([no])
+    return out
+
+
+def draw_lots(standings: Standings, seed: int) -> Standings:
+    """Break every remaining tie by lot (2024 4.2), reproducibly from `seed`."""
+    rng = random.Random(seed)
+    rows: list[Row] = []
+    i = 0
+    ordered = standings.rows
+    while i < len(ordered):
+        j = i
+        while j < len(ordered) and ordered[j].rank == ordered[i].rank:
+            j += 1
+        tied = list(ordered[i:j])
+        rng.shuffle(tied)
+        rows.extend(msgspec.structs.replace(r, rank=i + k + 1) for k, r in enumerate(tied))
+        i = j
+    return msgspec.structs.replace(standings, rows=tuple(rows))
+
+
+def as_decimal(v: Number | None) -> Decimal | None:
+    return None if v is None else Decimal(v)
