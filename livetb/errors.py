@@ -30,7 +30,9 @@ class TrfIssue(msgspec.Struct, frozen=True):
         if self.columns is not None:
             a, b = self.columns
             cols = f", column {a}" if a == b else f", columns {a}-{b}"
-        return f"line {self.line}{cols} ({self.where}): found {self.found!r}; expected {self.expected}"
+        return (
+            f"line {self.line}{cols} ({self.where}): found {self.found!r}; expected {self.expected}"
+        )
 
 
 class TrfError(LivetbError):

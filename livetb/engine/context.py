@@ -145,6 +145,21 @@ class Context:
         # Requested byes and absences to the end (2024 16.3.2); a round robin's rest round is 0.
         return ZERO if self.rr else self.draw
 
+    def category(self, no: int, r: Round) -> int | None:
+        """The unplayed-round category n of 2024 16.2.n (= 2023 14.3.n); None when played.
+
+        1: PAB, forfeit win, full-point bye; 2/4: requested bye followed / not followed by an
+        available round; 3/5: forfeit loss followed / not followed.
+        """
+        if r.played:
+            return None
+        if r.available:
+            return 1
+        followed = r.rnd < self.last_available(no)
+        if r.code is Code.FORFEIT_LOSS:
+            return 3 if followed else 5
+        return 2 if followed else 4
+
     @cached_property
     def rated(self) -> bool:
         """Rating-based tie-breaks are defined (2024 4.5): everyone rated, or a default given."""

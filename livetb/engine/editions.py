@@ -1,11 +1,11 @@
 """Editions of the C.07 unplayed-rounds rules, chosen per tournament, defaulting by start date.
 
-| edition | in force            | own unplayed round counts as          | forfeit loss at the end, for opponents |
-|---------|---------------------|---------------------------------------|----------------------------------------|
-| legacy  | before 2023-07-01   | virtual opponent (seed 004)           | draw (every unplayed game is a draw)   |
-| 2023    | 2023-07-01 .. 2024  | own standings score (14.5)            | draw (14.3.5, 14.4.2)                  |
-| 2024    | 2024-08-01 ..       | own standings score (16.4)            | loss, as awarded                       |
-| 2026    | 2026-03-01 ..       | own score, capped (16.4.1, 16.4.2)    | loss, as awarded (seed 002, Michele)   |
+| edition | in force from | own unplayed round counts as   | final forfeit loss, for opponents |
+|---------|---------------|--------------------------------|-----------------------------------|
+| legacy  | (before 2023) | virtual opponent (seed 004)    | draw (all unplayed are draws)     |
+| 2023    | 2023-07-01    | own standings score (14.5)     | draw (14.3.5, 14.4.2)             |
+| 2024    | 2024-08-01    | own standings score (16.4)     | loss, as awarded                  |
+| 2026    | 2026-03-01    | own score, capped (16.4)       | loss, as awarded (seed 002)       |
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class Edition(StrEnum):
 
     @property
     def final_forfeit_loss_is_draw(self) -> bool:
-        """2023 14.3.5/14.4.2: a forfeit loss followed by no available round is a draw for opponents."""
+        """2023 14.3.5/14.4.2: a forfeit loss not followed by an available round is a draw."""
         return self is Edition.FIDE_2023
 
 

@@ -22,6 +22,7 @@ from livetb.engine.fide_tables import DIFF_TO_PD, SCORE_TO_DP
 from livetb.engine.result import Part, Value, average, half_up
 from livetb.engine.spec import Spec
 
+Games = list[tuple[int, int, Decimal]]  # (round, opponent rating, rating points)
 # Rating points are always 1 / ½ / 0, whatever the tournament's scoring (X counts 0).
 _RATING_POINTS = {"1": Decimal(1), "W": Decimal(1), "=": Decimal("0.5"), "D": Decimal("0.5")}
 
@@ -53,7 +54,10 @@ def perfect_performance(score: Decimal, ratings: list[int]) -> int | None:
     if score == 0:
         return min(ratings) - 800
     target = score * 100
-    low, high = min(ratings) - 800, max(ratings) + 800  # expected(low) = 0 < target <= expected(high)
+    low, high = (
+        min(ratings) - 800,
+        max(ratings) + 800,
+    )  # expected(low) = 0 < target <= expected(high)
     while high - low > 1:
         mid = (low + high) // 2
         if sum(expected(mid, r) for r in ratings) >= target:
@@ -63,7 +67,7 @@ def perfect_performance(score: Decimal, ratings: list[int]) -> int | None:
     return high
 
 
-def _games(ctx: Context, no: int) -> list[tuple[int, int, Decimal]]:
+def _games(ctx: Context, no: int) -> Games:
     """(round, opponent's rating, rating points) of each game played over the board."""
     out = []
     for r in ctx.rounds(no):
@@ -74,7 +78,7 @@ def _games(ctx: Context, no: int) -> list[tuple[int, int, Decimal]]:
     return out
 
 
-def _parts(games: list[tuple[int, int, Decimal]]) -> tuple[Part, ...]:
+def _parts(games: Games) -> tuple[Part, ...]:
     return tuple(Part(rnd, rating, "opponent's rating") for rnd, rating, _ in games)
 
 
@@ -95,15 +99,25 @@ def average_rating_of_opponents(ctx: Context, spec: Spec, no: int) -> Value:
 
 
 def tpr(ctx: Context, no: int) -> int | None:
-    return _memo(ctx, "TPR", no, lambda g: performance(sum((x[2] for x in g), ZERO), [x[1] for x in g]))
+    return _memo(
+        ctx, "TPR", no, lambda g: performance(sum((x[2] for x in g), ZERO), [x[1] for x in g])
+    )
 
 
 def ptp(ctx: Context, no: int) -> int | None:
-    return _memo(ctx, "PTP", no, lambda g: perfect_performance(sum((x[2] for x in g), ZERO), [x[1] for x in g]))
+    return _memo(
+        ctx,
+        "PTP",
+        no,
+        lambda g: perfect_performance(sum((x[2] for x in g), ZERO), [x[1] for x in g]),
+    )
 
 
 def _memo(
-    ctx: Context, code: str, no: int, compute: Callable[[list[tuple[int, int, Decimal]]], int | None]
+    ctx: Context,
+    code: str,
+    no: int,
+    compute: Callable[[list[tuple[int, int, Decimal]]], int | None],
 ) -> int | None:
     key = (code, no)
     if key not in ctx.memo:
@@ -121,7 +135,9 @@ def perfect_performance_rating(ctx: Context, spec: Spec, no: int) -> Value:
     return Value(ptp(ctx, no), _parts(_games(ctx, no)) if ctx.rated else ())
 
 
-def _average_of(ctx: Context, no: int, of: Callable[[Context, int], int | None], label: str) -> Value:
+def _average_of(
+    ctx: Context, no: int, of: Callable[[Context, int], int | None], label: str
+) -> Value:
     parts = []
     for r in ctx.rounds(no):
         if r.played and r.opponent is not None:

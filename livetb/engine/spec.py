@@ -12,9 +12,28 @@ from livetb.errors import TiebreakSpecError
 
 # code -> which modifiers it accepts: C = low cut, M = median (low and high cut), L = Koya limit
 FAMILIES: dict[str, str] = {
-    "PTS": "", "WIN": "", "WON": "", "BPG": "", "BWG": "", "GE": "", "STD": "",
-    "PS": "C", "BH": "CM", "FB": "CM", "SB": "C", "AOB": "", "ARO": "CM",
-    "TPR": "", "PTP": "", "APRO": "", "APPO": "", "KS": "L", "DE": "",
+    "PTS": "",
+    "WIN": "",
+    "WON": "",
+    "BPG": "",
+    "BWG": "",
+    "GE": "",
+    "STD": "",
+    "PS": "C",
+    "BH": "CM",
+    "FB": "CM",
+    "SB": "C",
+    "AOB": "",
+    "ARO": "CM",
+    "TPR": "",
+    "PTP": "",
+    "APRO": "",
+    "APPO": "",
+    "KS": "L",
+    "DE": "",
+    "CUM": "",
+    "KASH": "",
+    "TFL": "",  # US Chess (seed 003)
 }
 ALIASES = {"REP": "GE", "POINTS": "PTS"}
 # Most specific code first, so that "APRO" is not read as "ARO" + junk.
@@ -56,7 +75,7 @@ def parse_spec(raw: str) -> Spec:
     if code is None:
         known = ", ".join(sorted(FAMILIES))
         raise TiebreakSpecError(f"unknown tie-break {raw!r}; known: {known}")
-    rest = head[len(code):].lstrip("-")
+    rest = head[len(code) :].lstrip("-")
     if rest:
         mods.insert(0, rest)
     code = ALIASES.get(code, code)

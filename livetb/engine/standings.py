@@ -12,7 +12,7 @@ from decimal import Decimal
 
 import msgspec
 
-from livetb.engine import buchholz, counts, koya, performance
+from livetb.engine import buchholz, counts, koya, performance, us_chess
 from livetb.engine.context import Context
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.engine.result import Number, Value
@@ -39,6 +39,9 @@ CATALOGUE: dict[str, Compute] = {
     "PTP": performance.perfect_performance_rating,
     "APRO": performance.average_performance_of_opponents,
     "APPO": performance.average_perfect_performance_of_opponents,
+    "CUM": us_chess.cumulative,
+    "KASH": us_chess.kashdan,
+    "TFL": us_chess.first_loss,
 }
 GROUP_TIEBREAKS = frozenset({"DE"})  # computed on the group still tied at their turn
 LOWER_IS_BETTER = frozenset({"DE"})
@@ -109,9 +112,7 @@ def rank(ctx: Context, specs: tuple[Spec, ...]) -> Standings:
             p = ctx.by_no[no]
             rows.append(Row(position, no, p.name, tuple(values[no])))
         position += len(group)
-    return Standings(
-        ctx.edition.value, ctx.upto, tuple(s.text for s in specs), tuple(rows)
-    )
+    return Standings(ctx.edition.value, ctx.upto, tuple(s.text for s in specs), tuple(rows))
 
 
 def _sort_key(code: str, column: dict[int, Number | None]) -> Callable[[int], tuple[int, Number]]:

@@ -1,0 +1,241 @@
+"""The `livetb` command line. `main(argv)` is callable in-process and returns the exit code;
+no traceback reaches the user for anything the user can cause."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import sys
+from collections.abc import Sequence
+from decimal import Decimal
+
+import msgspec
+from rich.console import Console
+from rich.table import Table
+
+from livetb.engine.context import Context, Round
+from livetb.engine.editions import Edition
+from livetb.engine.model import Tournament
+from livetb.engine.result import Number
+from livetb.engine.spec import Spec, parse_list
+from livetb.engine.standings import CATALOGUE, Standings, compute, draw_lots, rank
+from livetb.errors import LivetbError
+from livetb.trf import load_trf
+
+DEFAULT_SWISS = "PTS,BH/C1,BH,DE,WIN,BWG"
+DEFAULT_ROUND_ROBIN = "PTS,DE,SB,WIN,BWG"
+
+
+class UsageError(LivetbError):
+    """A command-line argument that does not fit the tournament."""
+
+    code = "usage"
+
+
+class JsonRow(msgspec.Struct):
+    rank: int
+    start_no: int
+    name: str
+    values: list[str | int | None]
+
+
+class JsonStandings(msgspec.Struct):
+    """The `--format json` contract other tools rely on."""
+
+    edition: str
+    after_round: int
+    tiebreaks: list[str]
+    standings: list[JsonRow]
+
+
+def format_value(v: Number | None) -> str | int | None:
+    """Decimals as strings (never floats), whole counts and ratings as ints."""
+    if v is None or isinstance(v, int):
+        return v
+    if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
+        return f"{v:.1f}"
+    return str(v)
+
+
+def to_json(st: Standings) -> JsonStandings:
+    rows = [
+        JsonRow(r.rank, r.start_no, r.name, [format_value(v) for v in r.values]) for r in st.rows
+    ]
+    return JsonStandings(st.edition, st.after_round, list(st.tiebreaks), rows)
+
+
+def default_tiebreaks(t: Tournament) -> str:
+    if t.tiebreaks:
+        return ",".join(t.tiebreaks)
+    return DEFAULT_ROUND_ROBIN if t.system == "roundrobin" else DEFAULT_SWISS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="livetb", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    st = sub.add_parser("standings", help="standings with tie-breaks from a TRF file")
+    st.add_argument("file", help="TRF-16 or TRF-2026 file")
+    st.add_argument(
+        "--tiebreaks",
+        help="comma-separated list, e.g. PTS,BH/C1,BH,SB (default: "
+        "the file's own list, else " + DEFAULT_SWISS + " / " + DEFAULT_ROUND_ROBIN + ")",
+    )
+    st.add_argument("--after-round", type=int, metavar="K", help="use rounds 1..K only")
+    st.add_argument(
+        "--as-final",
+        action="store_true",
+        help="treat round K as the last round (Fore-Buchholz prediction)",
+    )
+    st.add_argument(
+        "--edition",
+        choices=[e.value for e in Edition],
+        help="unplayed-rounds rules (default: by the start date)",
+    )
+    st.add_argument(
+        "--unrated-rating",
+        type=int,
+        metavar="N",
+        help="rating used for unrated players in rating-based tie-breaks",
+    )
+    st.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    st.add_argument(
+        "--explain",
+        type=int,
+        metavar="START_NO",
+        help="show each tie-break's per-round contributions for one participant",
+    )
+    st.add_argument(
+        "--draw-lots",
+        type=int,
+        metavar="SEED",
+        help="break the ties left after the whole list by a seeded drawing of lots",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    out = sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    try:
+        if args.command == "standings":
+            return standings_command(args, out)
+    except LivetbError as err:
+        print(f"livetb: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"livetb: {err.filename or ''}: {err.strerror}", file=sys.stderr)
+        return 2
+    return 1
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    imported = load_trf(args.file)
+    for warning in imported.warnings:
+        print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+    t = imported.tournament
+    in_file = max((len(p.entries) for p in t.participants), default=0)
+    upto = t.played_rounds if args.after_round is None else args.after_round
+    if not 0 <= upto <= in_file:
+        raise UsageError(f"--after-round {upto}: the file has rounds 0..{in_file}")
+    specs = parse_list(args.tiebreaks or default_tiebreaks(t))
+    ctx = Context(
+        t,
+        upto,
+        edition=Edition(args.edition) if args.edition else None,
+        as_final=args.as_final,
+        unrated_rating=args.unrated_rating,
+    )
+    if args.explain is not None:
+        return explain(ctx, specs, args.explain, out)
+    result = rank(ctx, specs)
+    if args.draw_lots is not None:
+        result = draw_lots(result, args.draw_lots)
+    if args.format == "json":
+        out.write(msgspec.json.encode(to_json(result)).decode() + "\n")
+    elif args.format == "csv":
+        write_csv(result, out)
+    else:
+        print_table(result, t.name, out)
+    return 0
+
+
+def write_csv(st: Standings, out: io.TextIOBase) -> None:
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["rank", "start_no", "name", *st.tiebreaks])
+    for r in st.rows:
+        w.writerow(
+            [r.rank, r.start_no, r.name, *("" if v is None else format_value(v) for v in r.values)]
+        )
+
+
+def print_table(st: Standings, title: str, out: io.TextIOBase) -> None:
+    table = Table(title=f"{title} — after round {st.after_round} (C.07 edition {st.edition})")
+    for col in ("Rank", "No", "Name", *st.tiebreaks):
+        table.add_column(col, justify="left" if col == "Name" else "right")
+    for r in st.rows:
+        cells = ("-" if v is None else str(format_value(v)) for v in r.values)
+        table.add_row(str(r.rank), str(r.start_no), r.name, *cells)
+    Console(file=out, width=200).print(table)
+
+
+def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) -> int:
+    """Per tie-break: every round's contribution, the cut rounds and why, and each round's
+    unplayed-rounds category."""
+    if no not in ctx.by_no:
+        raise UsageError(f"--explain {no}: no participant with that start number")
+    p = ctx.by_no[no]
+    print(f"{no} {p.name}: after round {ctx.upto}, C.07 edition {ctx.edition}", file=out)
+    for r in ctx.rounds(no):
+        opp = f"vs {r.opponent}" if r.opponent else "no opponent"
+        print(
+            f"  round {r.rnd}: {r.code.name} {opp}, {r.points} pts — {_category(ctx, no, r)}",
+            file=out,
+        )
+    for spec in specs:
+        if spec.code not in CATALOGUE:
+            print(f"{spec.text}: decided within the tied group (see the standings)", file=out)
+            continue
+        v = compute(ctx, spec, no)
+        print(f"{spec.text} = {format_value(v.value)}", file=out)
+        cut = dict(v.cut)
+        for part in v.parts:
+            mark = f"  [{cut[part.rnd]}]" if part.rnd in cut else ""
+            print(
+                f"  round {part.rnd}: {format_value(_dec(part.amount))} {part.note}{mark}", file=out
+            )
+        for rnd, why in v.cut:
+            if not any(part.rnd == rnd for part in v.parts):
+                print(f"  round {rnd}: {why}", file=out)
+    return 0
+
+
+_CATEGORIES = {
+    1: "PAB, forfeit win or full-point bye",
+    2: "requested bye followed by an available round",
+    3: "forfeit loss followed by an available round",
+    4: "requested bye not followed by an available round",
+    5: "forfeit loss not followed by an available round",
+}
+
+
+def _category(ctx: Context, no: int, r: Round) -> str:
+    """C.07 2024 16.2.n (2023 14.3.n); round robins treat forfeits as games (2024 16.2)."""
+    n = ctx.category(no, r)
+    if n is None:
+        return "played"
+    if ctx.rr:
+        return "round robin: forfeit counted as a game" if r.opponent else "round robin: rest round"
+    return f"unplayed, 2024 16.2.{n} / 2023 14.3.{n}: {_CATEGORIES[n]}"
+
+
+def _dec(v: Number) -> Number:
+    return v if isinstance(v, int) else Decimal(v)
