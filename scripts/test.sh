@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Install livetb with its test tools into .venv and run the whole test suite.
+# This is the README's test command; .ci/run runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[test]'
+.venv/bin/ruff check livetb tests
+# pytest exits 5 when no test ran; set -e makes that a failure too.
+.venv/bin/python -m pytest -q "$@"

@@ -1,0 +1,26 @@
+"""The FIDE Technical Commission's reference values: 100 % agreement or the suite fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conformance import Tally, expected_files, run_file
+
+TALLY = Tally()
+INDIVIDUAL = expected_files("individual-swiss") + expected_files("individual-rr")
+
+
+def test_corpus_is_present() -> None:
+    assert len(INDIVIDUAL) == 14
+
+
+@pytest.mark.parametrize("path", INDIVIDUAL, ids=lambda p: p.name.removesuffix(".expected.json"))
+def test_individual_tournament(path: Path) -> None:
+    tally = Tally()
+    run_file(path, tally)
+    TALLY.agree += tally.agree
+    TALLY.total += tally.total
+    assert tally.total > 0
+    assert tally.agree == tally.total, "\n".join(tally.failures)
