@@ -178,13 +178,24 @@ def write_csv(st: Standings, out: io.TextIOBase) -> None:
 
 
 def print_table(st: Standings, title: str, out: io.TextIOBase) -> None:
+    header = ("Rank", "No", "Name", *st.tiebreaks)
+    body = [
+        (
+            str(r.rank),
+            str(r.start_no),
+            r.name,
+            *("-" if v is None else str(format_value(v)) for v in r.values),
+        )
+        for r in st.rows
+    ]
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
     table = Table(title=f"{title} — after round {st.after_round} (C.07 edition {st.edition})")
-    for col in ("Rank", "No", "Name", *st.tiebreaks):
-        table.add_column(col, justify="left" if col == "Name" else "right")
-    for r in st.rows:
-        cells = ("-" if v is None else str(format_value(v)) for v in r.values)
-        table.add_row(str(r.rank), str(r.start_no), r.name, *cells)
-    Console(file=out, width=200).print(table)
+    for col in header:
+        table.add_column(col, justify="left" if col == "Name" else "right", no_wrap=True)
+    for row in body:
+        table.add_row(*row)
+    # Wide enough that no column is squeezed: a standings table must be read whole.
+    Console(file=out, width=max(80, sum(widths) + 3 * len(widths) + 1)).print(table)
 
 
 def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) -> int:
@@ -205,7 +216,8 @@ def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) 
             print(f"{spec.text}: decided within the tied group (see the standings)", file=out)
             continue
         v = compute(ctx, spec, no)
-        print(f"{spec.text} = {format_value(v.value)}", file=out)
+        shown = "undefined (null)" if v.value is None else format_value(v.value)
+        print(f"{spec.text} = {shown}", file=out)
         cut = dict(v.cut)
         for part in v.parts:
             mark = f"  [{cut[part.rnd]}]" if part.rnd in cut else ""

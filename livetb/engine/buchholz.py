@@ -109,10 +109,7 @@ def _sum(ctx: Context, spec: Spec, no: int, *, fore: bool, sb: bool) -> Value:
     return Value(
         sum((t.product for t in kept), ZERO),
         tuple(Part(t.rnd, t.product, t.note) for t in sorted(kept + dropped, key=_rnd)),
-        tuple(
-            (t.rnd, "cut" + (" first: voluntarily unplayed" if t.voluntary else ""))
-            for t in dropped
-        ),
+        tuple((t.rnd, _why(t)) for t in dropped),
     )
 
 
