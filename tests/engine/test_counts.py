@@ -136,8 +136,14 @@ def test_progressive_cut1() -> None:
 
 def test_standard_points_default_scoring() -> None:
     """C.07 2026 STD: with 1/½/0 scoring, the standard points equal the score."""
-    ctx = _tournament()
-    assert _values(ctx, "STD") == _values(ctx, "PTS")
+    assert _values(_tournament(), "STD") == {
+        "A": D("2.5"),
+        "B": D(2),
+        "C": D("2.5"),
+        "D": D(2),
+        "E": D("0.5"),
+        "F": D(3),
+    }
 
 
 def test_three_one_zero() -> None:

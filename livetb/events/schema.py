@@ -1,0 +1,155 @@
+"""Event schemas: what happened, in the past tense, as frozen msgspec Structs.
+
+Schema evolution: a new field gets a default; a field's type never changes; each tag is pinned
+so renaming a class never orphans stored events. Events accept unknown fields, so an older
+reader can still read a newer event; `v` is the event type's schema version.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+StartNo = Annotated[int, msgspec.Meta(ge=1, le=9999)]
+RoundNo = Annotated[int, msgspec.Meta(ge=1, le=99)]
+BoardNo = Annotated[int, msgspec.Meta(ge=1)]
+GameResult = Literal["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
+EditionName = Literal["2026", "2024", "2023", "legacy"]
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Something that happened to a tournament. New fields need defaults; types never change."""
+
+    v: int = 1
+
+
+class ScoringSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """Points per outcome (C.07 scoring; TRF 162). `pab` None: worth a win."""
+
+    win: Decimal = Decimal("1")
+    draw: Decimal = Decimal("0.5")
+    loss: Decimal = Decimal("0")
+    absent: Decimal = Decimal("0")
+    pab: Decimal | None = None
+
+
+class TournamentCreated(Event, tag="TournamentCreated"):
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    system: Literal["swiss", "roundrobin"] = "swiss"
+    kind: Literal["individual", "team"] = "individual"
+    scoring: ScoringSpec = ScoringSpec()
+    tiebreaks: tuple[str, ...] = ("PTS", "BH/C1", "BH", "DE", "WIN", "BWG")
+    edition: EditionName | None = None  # None: by the start date, as FIDE does
+    unrated_rating: int | None = None
+    start_date: dt.date | None = None
+
+
+class ParticipantRegistered(Event, tag="ParticipantRegistered"):
+    start_no: StartNo
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+    rating: int | None = None
+    title: str = ""
+    federation: str = ""
+    fide_id: str = ""
+
+
+class ParticipantUpdated(Event, tag="ParticipantUpdated"):
+    """A correction to a participant's details before the first round is paired."""
+
+    start_no: StartNo
+    name: str | UnsetType = UNSET
+    rating: int | UnsetType | None = UNSET
+    title: str | UnsetType = UNSET
+    federation: str | UnsetType = UNSET
+    fide_id: str | UnsetType = UNSET
+
+
+class ParticipantWithdrawn(Event, tag="ParticipantWithdrawn"):
+    """Absent from `from_round` on: every later round is a zero-point bye (C.07 2024 16.1.2)."""
+
+    start_no: StartNo
+    from_round: RoundNo
+
+
+class ByeRequested(Event, tag="ByeRequested"):
+    start_no: StartNo
+    round: RoundNo
+    points: Literal["half", "zero"] = "half"
+
+
+class Board(msgspec.Struct, frozen=True):
+    board: BoardNo
+    white: StartNo
+    black: StartNo
+
+
+class RoundPaired(Event, tag="RoundPaired"):
+    """The round's boards and its pairing-allocated bye; the unpaired are absent."""
+
+    round: RoundNo
+    boards: tuple[Board, ...]
+    bye: StartNo | None = None
+
+
+class ResultRecorded(Event, tag="ResultRecorded"):
+    round: RoundNo
+    board: BoardNo
+    result: GameResult
+
+
+class ResultCorrected(Event, tag="ResultCorrected"):
+    round: RoundNo
+    board: BoardNo
+    result: GameResult
+    reason: str = ""
+
+
+class RoundClosed(Event, tag="RoundClosed"):
+    round: RoundNo
+
+
+class PlayoffDecided(Event, tag="PlayoffDecided"):
+    """A playoff among tied participants: `order` is their final order, best first."""
+
+    order: tuple[StartNo, ...]
+
+
+class LotsDrawn(Event, tag="LotsDrawn"):
+    """Ties left after the whole list are broken by a lot drawn with this seed (C.07 4.2)."""
+
+    seed: int
+
+
+AnyEvent = (
+    TournamentCreated
+    | ParticipantRegistered
+    | ParticipantUpdated
+    | ParticipantWithdrawn
+    | ByeRequested
+    | RoundPaired
+    | ResultRecorded
+    | ResultCorrected
+    | RoundClosed
+    | PlayoffDecided
+    | LotsDrawn
+)
+
+
+class Recorded(msgspec.Struct, frozen=True, kw_only=True):
+    """A stored event: the envelope the store adds."""
+
+    tournament_id: str
+    seq: int
+    at: dt.datetime
+    actor: str
+    event: AnyEvent
+
+
+encode = msgspec.json.Encoder().encode
+decode_event = msgspec.json.Decoder(AnyEvent).decode
+decode_recorded = msgspec.json.Decoder(Recorded).decode

@@ -1,0 +1,174 @@
+"""A tournament's state, folded from its events: what commands are checked against and what the
+projections hand to the engine. `apply` returns the start numbers whose rounds it changed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import msgspec
+
+from livetb.engine.editions import Edition
+from livetb.engine.model import Code, Entry, Participant, Scoring, Tournament
+from livetb.events.schema import (
+    AnyEvent,
+    ByeRequested,
+    GameResult,
+    LotsDrawn,
+    ParticipantRegistered,
+    ParticipantUpdated,
+    ParticipantWithdrawn,
+    PlayoffDecided,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+    TournamentCreated,
+)
+
+CODES: dict[GameResult, tuple[Code, Code]] = {
+    "1-0": (Code.WIN, Code.LOSS),
+    "0-1": (Code.LOSS, Code.WIN),
+    "1/2-1/2": (Code.DRAW, Code.DRAW),
+    "+-": (Code.FORFEIT_WIN, Code.FORFEIT_LOSS),
+    "-+": (Code.FORFEIT_LOSS, Code.FORFEIT_WIN),
+    "--": (Code.FORFEIT_LOSS, Code.FORFEIT_LOSS),
+}
+
+
+@dataclass
+class Game:
+    board: int
+    white: int
+    black: int
+    result: GameResult | None = None
+
+
+@dataclass
+class RoundState:
+    number: int
+    games: dict[int, Game] = field(default_factory=dict)  # by board
+    pab: int | None = None
+    closed: bool = False
+    seat: dict[int, Game] = field(default_factory=dict)  # by start number
+
+    @property
+    def complete(self) -> bool:
+        return all(g.result is not None for g in self.games.values())
+
+
+@dataclass
+class TournamentState:
+    """Everything the log says about one tournament, ready for validation and projection."""
+
+    created: TournamentCreated | None = None
+    participants: dict[int, Participant] = field(default_factory=dict)
+    withdrawn: dict[int, int] = field(default_factory=dict)  # start no -> from round
+    byes: dict[int, dict[int, Code]] = field(default_factory=dict)  # round -> start no -> H/Z
+    rounds: dict[int, RoundState] = field(default_factory=dict)
+    playoffs: list[tuple[int, ...]] = field(default_factory=list)
+    lots_seed: int | None = None
+    seq: int = 0
+
+    @property
+    def paired(self) -> int:
+        """The last round paired (0 before the first pairing)."""
+        return max(self.rounds, default=0)
+
+    @property
+    def closed(self) -> int:
+        """The last round closed."""
+        return max((r.number for r in self.rounds.values() if r.closed), default=0)
+
+    def entry(self, no: int, rnd: int, pending: Code = Code.PENDING) -> Entry:
+        """Participant `no`'s round `rnd`; an unfinished game shows as `pending`."""
+        state = self.rounds.get(rnd)
+        if state is not None:
+            game = state.seat.get(no)
+            if game is not None:
+                is_white = game.white == no
+                opponent = game.black if is_white else game.white
+                colour = "w" if is_white else "b"
+                if game.result is None:
+                    return Entry(pending, opponent, colour)
+                white, black = CODES[game.result]
+                return Entry(white if is_white else black, opponent, colour)
+            if state.pab == no:
+                return Entry(Code.PAB)
+        return Entry(self.byes.get(rnd, {}).get(no, Code.ZERO_BYE))
+
+    def tournament(self, pending: Code = Code.PENDING) -> Tournament:
+        """The engine's view of rounds 1..paired."""
+        created = self.created
+        assert created is not None, "no TournamentCreated yet"
+        s = created.scoring
+        rounds = range(1, self.paired + 1)
+        participants = tuple(
+            msgspec.structs.replace(p, entries=tuple(self.entry(no, r, pending) for r in rounds))
+            for no, p in sorted(self.participants.items())
+        )
+        return Tournament(
+            created.name,
+            participants,
+            created.rounds,
+            created.system,
+            Scoring(win=s.win, draw=s.draw, loss=s.loss, absent=s.absent, pab=s.pab),
+            created.start_date,
+            created.tiebreaks,
+        )
+
+    @property
+    def edition(self) -> Edition | None:
+        assert self.created is not None
+        return Edition(self.created.edition) if self.created.edition else None
+
+    def apply(self, event: AnyEvent) -> frozenset[int]:
+        """Fold one event in; return the start numbers whose results or details changed."""
+        self.seq += 1
+        match event:
+            case TournamentCreated():
+                self.created = event
+            case ParticipantRegistered(start_no=no):
+                self.participants[no] = Participant(
+                    no, event.name, event.rating, event.title, event.federation, event.fide_id
+                )
+                return frozenset({no})
+            case ParticipantUpdated(start_no=no):
+                changes = {
+                    f: getattr(event, f)
+                    for f in ("name", "rating", "title", "federation", "fide_id")
+                    if getattr(event, f) is not msgspec.UNSET
+                }
+                self.participants[no] = msgspec.structs.replace(self.participants[no], **changes)
+                return frozenset({no})
+            case ParticipantWithdrawn(start_no=no, from_round=rnd):
+                self.withdrawn[no] = rnd
+            case ByeRequested(start_no=no, round=rnd, points=points):
+                code = Code.HALF_BYE if points == "half" else Code.ZERO_BYE
+                self.byes.setdefault(rnd, {})[no] = code
+                return frozenset({no}) if rnd <= self.paired else frozenset()
+            case RoundPaired(round=rnd):
+                state = RoundState(rnd, pab=event.bye)
+                for b in event.boards:
+                    game = Game(b.board, b.white, b.black)
+                    state.games[b.board] = game
+                    state.seat[b.white] = state.seat[b.black] = game
+                self.rounds[rnd] = state
+                return frozenset(self.participants)
+            case ResultRecorded(round=rnd, board=board) | ResultCorrected(round=rnd, board=board):
+                game = self.rounds[rnd].games[board]
+                game.result = event.result
+                return frozenset({game.white, game.black})
+            case RoundClosed(round=rnd):
+                self.rounds[rnd].closed = True
+            case PlayoffDecided(order=order):
+                self.playoffs.append(order)
+            case LotsDrawn(seed=seed):
+                self.lots_seed = seed
+        return frozenset()
+
+
+def fold(events: list[AnyEvent]) -> TournamentState:
+    state = TournamentState()
+    for event in events:
+        state.apply(event)
+    return state
