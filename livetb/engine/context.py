@@ -74,7 +74,26 @@ class Context:
 
     @property
     def start_nos(self) -> list[int]:
-        return [p.start_no for p in self.tournament.participants]
+        return list(self.by_no)
+
+    def update(self, participants: list[Participant]) -> None:
+        """Take new entries for some participants (a result, a correction, a bye) and forget
+        exactly what depended on them: their rounds and scores, their TPR/PTP, and the BH of
+        them and their opponents (which AOB reads)."""
+        nos = [p.start_no for p in participants]
+        for p in participants:
+            self.by_no[p.start_no] = p
+        touched = set(nos)
+        for no in nos:
+            self._rounds.pop(no, None)
+            self._adjusted.pop((no, False), None)
+            self._adjusted.pop((no, True), None)
+            self.memo.pop(("TPR", no), None)
+            self.memo.pop(("PTP", no), None)
+            touched.update(r.opponent for r in self.rounds(no) if r.opponent is not None)
+        for no in touched:
+            self.memo.pop(("BH", no), None)
+        self.__dict__.pop("rated", None)
 
     def rounds(self, no: int) -> tuple[Round, ...]:
         """Rounds 1..K of participant `no`."""
@@ -164,7 +183,7 @@ class Context:
     def rated(self) -> bool:
         """Rating-based tie-breaks are defined (2024 4.5): everyone rated, or a default given."""
         return self.unrated_rating is not None or all(
-            p.rating is not None for p in self.tournament.participants
+            p.rating is not None for p in self.by_no.values()
         )
 
     def rating(self, no: int) -> int | None:

@@ -136,21 +136,20 @@ def _split(order: list[int], key: Callable[[int], tuple[int, Number]]) -> list[l
     return out
 
 
+def lot_numbers(start_nos: Iterable[int], seed: int) -> dict[int, int]:
+    """A drawing of lots (2024 4.2): each participant's lot, reproducible from `seed` and
+    independent of the current order."""
+    drawn = sorted(start_nos)
+    random.Random(seed).shuffle(drawn)
+    return {no: lot for lot, no in enumerate(drawn)}
+
+
 def draw_lots(standings: Standings, seed: int) -> Standings:
-    """Break every remaining tie by lot (2024 4.2), reproducibly from `seed`."""
-    rng = random.Random(seed)
-    rows: list[Row] = []
-    i = 0
-    ordered = standings.rows
-    while i < len(ordered):
-        j = i
-        while j < len(ordered) and ordered[j].rank == ordered[i].rank:
-            j += 1
-        tied = list(ordered[i:j])
-        rng.shuffle(tied)
-        rows.extend(msgspec.structs.replace(r, rank=i + k + 1) for k, r in enumerate(tied))
-        i = j
-    return msgspec.structs.replace(standings, rows=tuple(rows))
+    """Break every tie left after the whole list by lot; the ranks become 1..n."""
+    lots = lot_numbers((r.start_no for r in standings.rows), seed)
+    ordered = sorted(standings.rows, key=lambda r: (r.rank, lots[r.start_no]))
+    rows = tuple(msgspec.structs.replace(r, rank=i) for i, r in enumerate(ordered, start=1))
+    return msgspec.structs.replace(standings, rows=rows)
 
 
 def as_decimal(v: Number | None) -> Decimal | None:

@@ -6,8 +6,6 @@ Every expected value below is computed by hand from the crosstable drawn above t
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from livetb.engine.context import Context
 from livetb.engine.spec import parse_spec
 from livetb.engine.standings import compute
