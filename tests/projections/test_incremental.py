@@ -1,0 +1,144 @@
+"""Property: after every event, the incrementally maintained standings equal the standings
+computed from scratch over the same log prefix, and each delta is exactly the difference."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from livetb.events.schema import (
+    AnyEvent,
+    Board,
+    ByeRequested,
+    LotsDrawn,
+    ParticipantRegistered,
+    ParticipantWithdrawn,
+    PlayoffDecided,
+    Recorded,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+    TournamentCreated,
+)
+from livetb.projections.standings import StandingsProjection
+
+RESULTS = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
+CATALOGUE = [
+    "PTS",
+    "BH/C1",
+    "BH",
+    "DE",
+    "SB",
+    "AOB",
+    "FB",
+    "WIN",
+    "BWG",
+    "KS",
+    "ARO",
+    "TPR",
+    "APRO",
+    "PS/C1",
+    "FB/C1",
+    "GE",
+    "STD",
+    "BH/M1",
+    "SB/C1",
+    "APPO",
+    "PTP",
+    "WON",
+]
+AT = dt.datetime(2026, 5, 1, tzinfo=dt.UTC)
+
+
+@st.composite
+def tournaments(draw: st.DrawFn) -> list[AnyEvent]:
+    n = draw(st.integers(3, 9))
+    rounds = draw(st.integers(1, 4))
+    system = draw(st.sampled_from(["swiss", "roundrobin"]))
+    tiebreaks = draw(st.lists(st.sampled_from(CATALOGUE), min_size=1, max_size=7, unique=True))
+    start = draw(st.sampled_from([dt.date(2025, 5, 1), dt.date(2026, 5, 1)]))
+    events: list[AnyEvent] = [
+        TournamentCreated(
+            name="prop",
+            rounds=rounds,
+            system=system,
+            start_date=start,
+            tiebreaks=tuple(tiebreaks),
+            unrated_rating=1500,
+        )
+    ]
+    for no in range(1, n + 1):
+        rating = draw(st.one_of(st.none(), st.integers(1400, 2600)))
+        events.append(ParticipantRegistered(start_no=no, name=f"P{no}", rating=rating))
+    withdrawn: set[int] = set()
+    results: dict[tuple[int, int], str] = {}
+    for rnd in range(1, rounds + 1):
+        present = [no for no in range(1, n + 1) if no not in withdrawn]
+        byes = draw(st.lists(st.sampled_from(present), max_size=2, unique=True)) if present else []
+        for no in byes:
+            events.append(
+                ByeRequested(start_no=no, round=rnd, points=draw(st.sampled_from(["half", "zero"])))
+            )
+        pool = draw(st.permutations([no for no in present if no not in byes]))
+        pab = pool.pop() if len(pool) % 2 else None
+        boards = tuple(Board(b + 1, pool[2 * b], pool[2 * b + 1]) for b in range(len(pool) // 2))
+        events.append(RoundPaired(round=rnd, boards=boards, bye=pab))
+        order = draw(st.permutations([b.board for b in boards]))
+        for board in order:
+            result = draw(st.sampled_from(RESULTS))
+            results[(rnd, board)] = result
+            events.append(ResultRecorded(round=rnd, board=board, result=result))
+            if draw(st.integers(0, 9)) == 0:  # a correction of any earlier result
+                (r, b) = draw(st.sampled_from(sorted(results)))
+                events.append(
+                    ResultCorrected(
+                        round=r, board=b, result=draw(st.sampled_from(RESULTS)), reason="arbiter"
+                    )
+                )
+        events.append(RoundClosed(round=rnd))
+        if present and draw(st.integers(0, 3)) == 0:
+            leaver = draw(st.sampled_from(present))
+            withdrawn.add(leaver)
+            events.append(ParticipantWithdrawn(start_no=leaver, from_round=rnd + 1))
+    if draw(st.booleans()):
+        events.append(PlayoffDecided(order=(2, 1)))
+    if draw(st.booleans()):
+        events.append(LotsDrawn(seed=draw(st.integers(0, 999))))
+    return events
+
+
+def recorded(events: list[AnyEvent]) -> list[Recorded]:
+    return [
+        Recorded(tournament_id="t", seq=i, at=AT, actor="test", event=e)
+        for i, e in enumerate(events, start=1)
+    ]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tournaments())
+def test_incremental_equals_recomputation_after_every_event(events: list[AnyEvent]) -> None:
+    log = recorded(events)
+    live = StandingsProjection()
+    before: dict[int, object] = {}
+    for k, rec in enumerate(log, start=1):
+        delta = live.apply(rec)
+        scratch = StandingsProjection.rebuild(log[:k])
+        assert live.standings() == scratch.standings(), f"after event {k}: {rec.event}"
+        after = {row.start_no: row for row in live.standings()}
+        assert {r.start_no: r for r in delta.rows} == {
+            no: row for no, row in after.items() if before.get(no) != row
+        }, f"delta after event {k}"
+        assert delta.seq == rec.seq
+        before = after
+
+
+@settings(max_examples=20, deadline=None)
+@given(tournaments())
+def test_replay_is_deterministic(events: list[AnyEvent]) -> None:
+    log = recorded(events)
+    first, second = StandingsProjection(), StandingsProjection()
+    deltas = [first.apply(rec) for rec in log]
+    assert deltas == [second.apply(rec) for rec in log]
