@@ -49,7 +49,10 @@ class RoundState:
     games: dict[int, Game] = field(default_factory=dict)  # by board
     pab: int | None = None
     closed: bool = False
-    seat: dict[int, Game] = field(default_factory=dict)  # by start number
+
+    def __post_init__(self) -> None:
+        # Not a field, so never stored: the same Game objects as `games`, by start number.
+        self.seat = {no: g for g in self.games.values() for no in (g.white, g.black)}
 
     @property
     def complete(self) -> bool:
@@ -147,12 +150,8 @@ class TournamentState:
                 self.byes.setdefault(rnd, {})[no] = code
                 return frozenset({no}) if rnd <= self.paired else frozenset()
             case RoundPaired(round=rnd):
-                state = RoundState(rnd, pab=event.bye)
-                for b in event.boards:
-                    game = Game(b.board, b.white, b.black)
-                    state.games[b.board] = game
-                    state.seat[b.white] = state.seat[b.black] = game
-                self.rounds[rnd] = state
+                games = {b.board: Game(b.board, b.white, b.black) for b in event.boards}
+                self.rounds[rnd] = RoundState(rnd, games, pab=event.bye)
                 return frozenset(self.participants)
             case ResultRecorded(round=rnd, board=board) | ResultCorrected(round=rnd, board=board):
                 game = self.rounds[rnd].games[board]

@@ -141,6 +141,15 @@ class _Line(msgspec.Struct):
     bh: str | None = None
 
 
+class Snapshot(msgspec.Struct):
+    seq: int
+    state: TournamentState
+
+
+_encode_snapshot = msgspec.msgpack.Encoder().encode
+_decode_snapshot = msgspec.msgpack.Decoder(Snapshot).decode
+
+
 class StandingsProjection:
     """Standings of one tournament, maintained event by event."""
 
@@ -167,6 +176,22 @@ class StandingsProjection:
             if isinstance(rec.event, TournamentCreated):
                 projection.specs = parse_list(rec.event.tiebreaks)
         if projection.state.created is not None:
+            projection.ctx = Contexts(projection.state)
+            projection._refresh(None)
+        return projection
+
+    def snapshot(self) -> bytes:
+        """The folded state at `seq`; restoring recomputes the rows from it."""
+        return _encode_snapshot(Snapshot(self.seq, self.state))
+
+    @classmethod
+    def restore(cls, data: bytes) -> StandingsProjection:
+        snap = _decode_snapshot(data)
+        projection = cls()
+        projection.seq = snap.seq
+        projection.state = snap.state
+        if snap.state.created is not None:
+            projection.specs = parse_list(snap.state.created.tiebreaks)
             projection.ctx = Contexts(projection.state)
             projection._refresh(None)
         return projection

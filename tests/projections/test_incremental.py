@@ -142,3 +142,18 @@ def test_replay_is_deterministic(events: list[AnyEvent]) -> None:
     first, second = StandingsProjection(), StandingsProjection()
     deltas = [first.apply(rec) for rec in log]
     assert deltas == [second.apply(rec) for rec in log]
+
+
+@settings(max_examples=25, deadline=None)
+@given(tournaments(), st.integers(0, 200))
+def test_snapshot_plus_tail_equals_the_live_projection(events: list[AnyEvent], cut: int) -> None:
+    log = recorded(events)
+    cut = min(cut, len(log))
+    live = StandingsProjection()
+    for rec in log[:cut]:
+        live.apply(rec)
+    resumed = StandingsProjection.restore(live.snapshot())
+    assert resumed.standings() == live.standings()
+    for rec in log[cut:]:
+        assert resumed.apply(rec) == live.apply(rec)
+    assert resumed.standings() == StandingsProjection.rebuild(log).standings()
