@@ -100,15 +100,15 @@ class Contexts:
         self.projected = Context(drawn, self.paired, **opts)  # type: ignore[arg-type]
         self.running = self.paired > self.closed
 
-    def update(self, state: TournamentState, nos: Iterable[int]) -> None:
+    def update(self, state: TournamentState, nos: Iterable[int], rnd: int) -> None:
+        """New entries for `nos` after a change in round `rnd`."""
         nos = list(nos)
         rounds = range(1, self.paired + 1)
-        for ctx, pending in (
-            (self.live, Code.PENDING),
-            (self.done, Code.PENDING),
-            (self.fore, Code.PENDING),
-            (self.projected, Code.DRAW),
-        ):
+        contexts = [(self.live, Code.PENDING), (self.fore, Code.PENDING)]
+        contexts.append((self.projected, Code.DRAW))
+        if rnd <= self.closed:  # the closed rounds' context never reads later rounds
+            contexts.append((self.done, Code.PENDING))
+        for ctx, pending in contexts:
             ctx.update(
                 [
                     msgspec.structs.replace(
@@ -129,9 +129,11 @@ class Contexts:
             return fmt(compute(self.done, spec, no).value), "final"
         return fmt(compute(self.live, spec, no).value), "provisional" if self.running else "final"
 
-    def extras(self, no: int) -> tuple[str | None, str | None]:
-        fb = fmt(compute(self.fore, FB, no).value) if self.running else None
-        return fb, fmt(compute(self.projected, BH, no).value)  # type: ignore[return-value]
+    def fb_prediction(self, no: int) -> str | None:
+        return fmt(compute(self.fore, FB, no).value) if self.running else None  # type: ignore[return-value]
+
+    def bh_projected(self, no: int) -> str | None:
+        return fmt(compute(self.projected, BH, no).value)  # type: ignore[return-value]
 
 
 class _Line(msgspec.Struct):
@@ -211,8 +213,8 @@ class StandingsProjection:
         return Delta(rec.seq, self._refresh(dirty))
 
     def _dirty(self, event: AnyEvent, changed: frozenset[int]) -> set[tuple[int, int]] | None:
-        """The (tie-break index, start no) cells to recompute, -1 for the predictions;
-        None for every cell."""
+        """The (tie-break index, start no) cells to recompute (-1: projected BH, -2: FB
+        prediction); None for every cell."""
         match event:
             case TournamentCreated():
                 self.specs = parse_list(event.tiebreaks)
@@ -227,26 +229,30 @@ class StandingsProjection:
             case ResultRecorded() | ResultCorrected() | ByeRequested():
                 if not changed or self.ctx is None or not self.state.paired:
                     return set()
-                self.ctx.update(self.state, changed)
+                self.ctx.update(self.state, changed, event.round)
                 return self._affected_cells(changed, event.round)
         return set()  # withdrawals act on later pairings; playoffs and lots only re-rank
 
     def _cells(self, nos: Iterable[int]) -> set[tuple[int, int]]:
-        return {(i, no) for no in nos for i in range(-1, len(self.specs))}
+        return {(i, no) for no in nos for i in range(-2, len(self.specs))}
 
     def _affected_cells(self, changed: frozenset[int], rnd: int) -> set[tuple[int, int]]:
         ctx = self.ctx
         assert ctx is not None
+        # FB predictions take the running round's games as draws whatever their results.
+        in_running_round = ctx.running and rnd == ctx.paired
         cells: set[tuple[int, int]] = set()
         for i, spec in enumerate(self.specs):
-            if spec.code == "DE":
-                continue  # recomputed per tied group while ranking
+            if spec.code == "DE" or (spec.code == "FB" and in_running_round):
+                continue  # DE is recomputed per tied group while ranking
             if spec.code in TYPE_C:
                 if rnd <= ctx.closed:  # a correction to a closed round
                     cells |= {(i, no) for no in affected_by(ctx.done, spec, changed)}
             else:
                 cells |= {(i, no) for no in affected_by(ctx.live, spec, changed)}
         cells |= {(-1, no) for no in affected_by(ctx.live, BH, changed)}
+        if not in_running_round:
+            cells |= {(-2, no) for no in affected_by(ctx.live, FB, changed)}
         return cells
 
     # --- recomputing and ranking ---
@@ -264,13 +270,18 @@ class StandingsProjection:
             if line is None:
                 line = self.lines[no] = _Line([None] * n, ["final"] * n)
             if i == -1:
-                line.fb, line.bh = ctx.extras(no)
+                line.bh = ctx.bh_projected(no)
+            elif i == -2:
+                line.fb = ctx.fb_prediction(no)
             elif self.specs[i].code != "DE":  # DE is decided per tied group, below
                 line.values[i], line.statuses[i] = ctx.cell(self.specs[i], no)
             touched.add(no)
         self._direct_encounters(touched)
-        self._sort(touched)
-        return self._publish(touched)
+        if self.state.playoffs or self.state.lots_seed is not None:
+            touched |= set(self.lines)  # a playoff or the lots may reorder any tied group
+        if not touched:
+            return ()
+        return self._publish(touched, self._sort(touched))
 
     def _direct_encounters(self, touched: set[int]) -> None:
         """DE (type A) for every tied group a touched row left or joined."""
@@ -303,22 +314,26 @@ class StandingsProjection:
                         line.values[i], line.statuses[i] = place, status
                     touched.add(no)
 
-    def _sort(self, touched: set[int]) -> None:
-        if self.state.playoffs or self.state.lots_seed is not None:
-            touched |= set(self.lines)  # every tied group may be reordered
+    def _sort(self, touched: set[int]) -> tuple[tuple[object, ...], tuple[object, ...]]:
+        """Move the touched rows to their new places; return the lowest and highest key any
+        of them left or took (only rows between those can change rank)."""
         lots = (
             lot_numbers(self.lines, self.state.lots_seed)
             if self.state.lots_seed is not None
             else {}
         )
         playoff = {no: k for order in self.state.playoffs for k, no in enumerate(order)}
+        bounds: list[tuple[object, ...]] = []
         for no in touched:
             old = self._keys.get(no)
             if old is not None:
                 del self._order[bisect.bisect_left(self._order, (old, no))]
+                bounds.append(old)
             key = self._key(no, playoff, lots)
             self._keys[no] = key
             bisect.insort(self._order, (key, no))
+            bounds.append(key)
+        return min(bounds), max(bounds)
 
     def _key(self, no: int, playoff: dict[int, int], lots: dict[int, int]) -> tuple[object, ...]:
         """Best first; a null value after every defined one; then a playoff, then lots."""
@@ -333,14 +348,24 @@ class StandingsProjection:
         parts.append(lots.get(no, 0))
         return tuple(parts)
 
-    def _publish(self, touched: set[int]) -> tuple[Row, ...]:
+    def _publish(
+        self, touched: set[int], span: tuple[tuple[object, ...], tuple[object, ...]]
+    ) -> tuple[Row, ...]:
         """New rows for the touched participants and for everyone whose rank moved."""
+        order = self._order
+        lo = bisect.bisect_left(order, (span[0], 0))
+        hi = bisect.bisect_right(order, (span[1], _AFTER_ALL))
+        while lo > 0 and order[lo - 1][0] == order[lo][0]:
+            lo -= 1  # a rank is the first position of its tied run
+        while hi < len(order) and order[hi][0] == order[hi - 1][0]:
+            hi += 1
         changed: list[Row] = []
-        rank, previous = 0, None
         names = self.state.participants
-        for position, (key, no) in enumerate(self._order, start=1):
+        rank, previous = 0, None
+        for position in range(lo, hi):
+            key, no = order[position]
             if key != previous:
-                rank, previous = position, key
+                rank, previous = position + 1, key
             old = self.rows.get(no)
             if old is not None and old.rank == rank and no not in touched:
                 continue
@@ -358,3 +383,6 @@ class StandingsProjection:
                 self.rows[no] = row
                 changed.append(row)
         return tuple(changed)
+
+
+_AFTER_ALL = 10**9  # larger than any start number
