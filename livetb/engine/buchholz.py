@@ -33,7 +33,7 @@ class Term(msgspec.Struct, frozen=True):
     score: Decimal
     product: Decimal  # = score for BH, score x points scored for SB
     voluntary: bool  # an own voluntarily unplayed round: cut first (2024 16.5)
-    note: str
+    note: str  # filled only when the context explains
 
 
 def terms(ctx: Context, no: int, *, fore: bool, sb: bool) -> list[Term]:
@@ -43,7 +43,8 @@ def terms(ctx: Context, no: int, *, fore: bool, sb: bool) -> list[Term]:
         term = _term(ctx, no, r, fore)
         if term is not None:
             score, voluntary, note = term
-            out.append(Term(r.rnd, score, score * r.points if sb else score, voluntary, note))
+            product = score * r.points if sb else score
+            out.append(Term(r.rnd, score, product, voluntary, note if ctx.explain else ""))
     return out
 
 
@@ -106,8 +107,11 @@ def cut(ctx: Context, items: list[Term], low: int, high: int) -> tuple[list[Term
 
 def _sum(ctx: Context, spec: Spec, no: int, *, fore: bool, sb: bool) -> Value:
     kept, dropped = cut(ctx, terms(ctx, no, fore=fore, sb=sb), spec.cut_low, spec.cut_high)
+    total = sum((t.product for t in kept), ZERO)
+    if not ctx.explain:
+        return Value(total)
     return Value(
-        sum((t.product for t in kept), ZERO),
+        total,
         tuple(Part(t.rnd, t.product, t.note) for t in sorted(kept + dropped, key=_rnd)),
         tuple((t.rnd, _why(t)) for t in dropped),
     )

@@ -61,6 +61,8 @@ class Context:
         self.edition = edition or edition_for(tournament.start_date)
         self.rr = tournament.system == "roundrobin"
         self.unrated_rating = unrated_rating
+        # Per-round explanations (`--explain`) cost time; the live projections skip them.
+        self.explain = True
         self.scoring = tournament.scoring
         self.win = tournament.scoring.win
         self.draw = tournament.scoring.draw

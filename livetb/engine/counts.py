@@ -24,14 +24,17 @@ from livetb.engine.spec import Spec
 
 
 def _count(ctx: Context, no: int, test: Callable[[Round], bool]) -> Value:
-    parts = tuple(Part(r.rnd, 1, r.code.name) for r in ctx.rounds(no) if test(r))
-    return Value(len(parts), parts)
+    rounds = [r for r in ctx.rounds(no) if test(r)]
+    if not ctx.explain:
+        return Value(len(rounds))
+    return Value(len(rounds), tuple(Part(r.rnd, 1, r.code.name) for r in rounds))
 
 
 def points(ctx: Context, spec: Spec, no: int) -> Value:
     """PTS: the standings score."""
-    rounds = ctx.rounds(no)
-    return Value(ctx.score(no), tuple(Part(r.rnd, r.points, r.code.name) for r in rounds))
+    if not ctx.explain:
+        return Value(ctx.score(no))
+    return Value(ctx.score(no), tuple(Part(r.rnd, r.points, r.code.name) for r in ctx.rounds(no)))
 
 
 def wins(ctx: Context, spec: Spec, no: int) -> Value:

@@ -1,5 +1,6 @@
-"""Tie-break codes as written by the FIDE reference (`BH/C1`, `KS/L+1`) or as C.07 acronyms
-(`BHC1`, `AROC1`, `BH-C1`), parsed into one canonical `Spec` (C.07 2024 Art. 14, modifiers)."""
+"""Tie-break codes as written by the FIDE reference (`BH/C1`, `KS/L+1`, `BH:MP/C1`) or as C.07
+acronyms (`BHC1`, `AROC1`, `BH-C1`), parsed into one canonical `Spec` (C.07 2024 Art. 14,
+modifiers; for teams, the point type `:MP` / `:GP` of 2023 Art. 12)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,28 @@ FAMILIES: dict[str, str] = {
     "CUM": "",
     "KASH": "",
     "TFL": "",  # US Chess (seed 003)
+    # --- team competitions (C.07 2023 Art. 11-12), see `TEAM_ONLY` ---
+    "MPTS": "",
+    "GPTS": "",
+    "MPVGP": "",
+    "EMMSB": "C",
+    "EMGSB": "C",
+    "EGMSB": "C",
+    "EGGSB": "C",
+    "EDE": "",
+    "BC": "",
+    "TBR": "",
+    "BBE": "",
+    "SSSC": "",
 }
+# Tie-breaks that exist for team events only; every other code also works on teams, on the
+# point type its `:MP` / `:GP` names (else the primary score).
+TEAM_ONLY = frozenset(
+    {"MPTS", "GPTS", "MPVGP", "EMMSB", "EMGSB", "EGMSB", "EGGSB", "EDE", "BC", "TBR", "BBE", "SSSC"}
+)
+POINT_TYPES = ("MP", "GP")
+# Codes whose score is part of their name (or the boards' game points): no `:MP` / `:GP`.
+_OWN_POINTS = frozenset({"MPTS", "GPTS", "EMMSB", "EMGSB", "EGMSB", "EGGSB", "BC", "TBR", "BBE"})
 ALIASES = {"REP": "GE", "POINTS": "PTS"}
 # Most specific code first, so that "APRO" is not read as "ARO" + junk.
 _CODES = sorted({*FAMILIES, *ALIASES}, key=len, reverse=True)
@@ -49,10 +71,11 @@ class Spec(msgspec.Struct, frozen=True):
     cut_high: int = 0
     ks_percent: Decimal = Decimal(50)  # Koya: share of the maximum score an opponent needs
     ks_steps: int = 0  # Koya: half points added to that limit (13.5: `L+1` raises it by ½)
+    points: str = ""  # teams: "MP" or "GP" (`BH:MP`); "" = the event's primary score
 
     @property
     def text(self) -> str:
-        """The reference's notation, e.g. `BH/C1`, `BH/M2`, `KS/L+1`."""
+        """The reference's notation, e.g. `BH/C1`, `BH/M2`, `KS/L+1`, `BH:MP/C1`."""
         mods = []
         if self.cut_high:
             mods.append(f"M{self.cut_high}")
@@ -62,7 +85,8 @@ class Spec(msgspec.Struct, frozen=True):
             mods.append(f"L{self.ks_steps:+d}")
         elif self.ks_percent != 50:
             mods.append(f"L{self.ks_percent}")
-        return "/".join([self.code, *mods])
+        head = f"{self.code}:{self.points}" if self.points else self.code
+        return "/".join([head, *mods])
 
 
 def parse_spec(raw: str) -> Spec:
@@ -71,6 +95,7 @@ def parse_spec(raw: str) -> Spec:
     if not text:
         raise TiebreakSpecError("empty tie-break code")
     head, *mods = text.split("/")
+    head, _, points = head.partition(":")
     code = next((c for c in _CODES if head.startswith(c)), None)
     if code is None:
         known = ", ".join(sorted(FAMILIES))
@@ -80,9 +105,20 @@ def parse_spec(raw: str) -> Spec:
         mods.insert(0, rest)
     code = ALIASES.get(code, code)
     fields: dict[str, object] = {}
+    if points:
+        fields["points"] = _point_type(raw, code, points)
     for mod in mods:
         fields.update(_modifier(raw, code, mod))
     return Spec(code, **fields)  # type: ignore[arg-type]
+
+
+def _point_type(raw: str, code: str, points: str) -> str:
+    """A team point type: `:MP` (match points) or `:GP` (game points)."""
+    if points not in POINT_TYPES:
+        raise TiebreakSpecError(f"{raw!r}: unknown point type {points!r}; known: MP, GP")
+    if code in _OWN_POINTS:
+        raise TiebreakSpecError(f"{raw!r}: {code} takes no point type")
+    return points
 
 
 def _modifier(raw: str, code: str, mod: str) -> dict[str, object]:

@@ -99,6 +99,8 @@ class Contexts:
         drawn = state.tournament(pending=Code.DRAW)
         self.projected = Context(drawn, self.paired, **opts)  # type: ignore[arg-type]
         self.running = self.paired > self.closed
+        for ctx in (self.live, self.done, self.fore, self.projected):
+            ctx.explain = False
 
     def update(self, state: TournamentState, nos: Iterable[int], rnd: int) -> None:
         """New entries for `nos` after a change in round `rnd`."""
@@ -367,7 +369,10 @@ class StandingsProjection:
             if key != previous:
                 rank, previous = position + 1, key
             old = self.rows.get(no)
-            if old is not None and old.rank == rank and no not in touched:
+            if old is not None and no not in touched:
+                if old.rank != rank:  # moved by others: only the rank changed
+                    self.rows[no] = row = msgspec.structs.replace(old, rank=rank)
+                    changed.append(row)
                 continue
             line = self.lines[no]
             row = Row(
