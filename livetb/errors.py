@@ -1,11 +1,40 @@
 """Errors a user can cause, and how they are reported.
 
-* LivetbError
-  x TrfError                 file, line, columns, field, what was found and expected
-  x TiebreakSpecError        a tie-break code the engine does not know, or a bad modifier
+Every error has an HTTP-style `status`, a machine `code` and a message (`str(err)`, also
+`err.message`) that names the field or value it concerns; `as_dict()` is the JSON body.
+
+* LivetbError                       status  code
+  x InvalidInput                    400/422 invalid_input: msgspec's message, with its `$.path`
+  x TrfError                        422     trf_invalid: file, line, columns, field, found/expected
+  x TiebreakSpecError               422     tiebreak_unknown: an unknown code or a bad modifier
+  x ImportUnsupported               422     import_unsupported: TRF content with no event form
+  x IdempotencyKeyReused            422     idempotency_key_reused: same key, different events
+  x ConcurrencyConflict             409     concurrency_conflict: expected_seq is not the head
+  x CommandRejected                 422     the command does not fit the tournament's state
+    x UnknownTournament             404     unknown_tournament
+    x TournamentExists                      tournament_exists
+    x TournamentStarted                     tournament_started: register/update after round 1
+    x UnknownParticipant                    unknown_participant
+    x DuplicateParticipant                  duplicate_participant
+    x UnknownRound                          unknown_round: outside 1..planned rounds
+    x UnknownBoard                          unknown_board
+    x RoundNotPaired                        round_not_paired
+    x RoundAlreadyPaired                    round_already_paired
+    x RoundClosedError                      round_closed: new results need a correction
+    x PreviousRoundOpen                     previous_round_open: round k+1 needs k closed
+    x BoardHasResult                        board_has_result: use a correction
+    x NoResultToCorrect                     no_result_to_correct
+    x ResultsMissing                        results_missing: closing an unfinished round
+    x ParticipantWithdrawnError             participant_withdrawn
+    x ParticipantPairedTwice                participant_paired_twice
+    x ParticipantHasBye                     participant_has_bye: paired despite a requested bye
+    x InvalidPlayoff                        invalid_playoff
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Sequence
 
 import msgspec
 
@@ -13,7 +42,16 @@ import msgspec
 class LivetbError(Exception):
     """Base of every error a user can cause; never a bug."""
 
+    status = 400
     code = "livetb_error"
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON body an interface reports: code, message and the error's own context."""
+        return {"code": self.code, "message": self.message}
 
 
 class TrfIssue(msgspec.Struct, frozen=True):
@@ -38,6 +76,7 @@ class TrfIssue(msgspec.Struct, frozen=True):
 class TrfError(LivetbError):
     """A TRF file rejected as a whole; lists every problem found."""
 
+    status = 422
     code = "trf_invalid"
 
     def __init__(self, source: str, issues: list[TrfIssue]) -> None:
@@ -50,4 +89,282 @@ class TrfError(LivetbError):
 class TiebreakSpecError(LivetbError):
     """A tie-break code that cannot be parsed or is not supported."""
 
+    status = 422
     code = "tiebreak_unknown"
+
+
+_AT_PATH = re.compile(r" - at `(\$[^`]*)`$")
+
+
+class InvalidInput(LivetbError):
+    """A request body that is not valid JSON (400) or does not fit the schema (422)."""
+
+    code = "invalid_input"
+
+    def __init__(self, message: str, *, path: str | None = None, status: int = 422) -> None:
+        super().__init__(message)
+        self.path = path
+        self.status = status
+
+    @classmethod
+    def from_msgspec(cls, err: msgspec.DecodeError) -> InvalidInput:
+        """`ValidationError` (a subclass of `DecodeError`) is 422, malformed JSON is 400."""
+        text = str(err)
+        found = _AT_PATH.search(text)
+        status = 422 if isinstance(err, msgspec.ValidationError) else 400
+        return cls(text, path=found.group(1) if found else None, status=status)
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "path": self.path}
+
+
+class ImportUnsupported(LivetbError):
+    """A TRF entry that no event can express (e.g. a short game `W`/`L`, or an unknown `X`)."""
+
+    status = 422
+    code = "import_unsupported"
+
+
+class IdempotencyKeyReused(LivetbError):
+    """An idempotency key sent again with a different batch of events."""
+
+    status = 422
+    code = "idempotency_key_reused"
+
+    def __init__(self, tournament_id: str, key: str) -> None:
+        self.tournament_id = tournament_id
+        self.key = key
+        super().__init__(
+            f"idempotency key {key!r} of tournament {tournament_id} was already used "
+            "for a different request"
+        )
+
+
+class ConcurrencyConflict(LivetbError):
+    """`expected_seq` is not the log's head: someone else wrote first. Re-read and retry."""
+
+    status = 409
+    code = "concurrency_conflict"
+
+    def __init__(self, tournament_id: str, expected: int, head: int) -> None:
+        self.tournament_id = tournament_id
+        self.expected = expected
+        self.head = head
+        super().__init__(
+            f"tournament {tournament_id}: expected_seq {expected} is stale, the log is at {head}"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "expected_seq": self.expected, "head": self.head}
+
+
+# --- commands rejected by the tournament's state (livetb/events/commands.py) ------------------
+
+
+class CommandRejected(LivetbError):
+    """A well-formed command that the tournament's current state does not allow.
+
+    `field` names the command field at fault and `value` its value, when there is one.
+    """
+
+    status = 422
+    code = "command_rejected"
+
+    def __init__(self, message: str, *, field: str | None = None, value: object = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.value = value
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "field": self.field, "value": self.value}
+
+
+class UnknownTournament(CommandRejected):
+    """A command for a tournament that has not been created."""
+
+    status = 404
+    code = "unknown_tournament"
+
+    def __init__(self, tournament_id: str | None = None) -> None:
+        which = f"tournament {tournament_id}" if tournament_id else "the tournament"
+        super().__init__(
+            f"{which} does not exist: create it first", field="tournament_id", value=tournament_id
+        )
+
+
+class TournamentExists(CommandRejected):
+    code = "tournament_exists"
+
+    def __init__(self, tournament_id: str | None = None, name: str = "") -> None:
+        which = f"tournament {tournament_id}" if tournament_id else "the tournament"
+        named = f" ({name!r})" if name else ""
+        super().__init__(
+            f"{which}{named} already exists", field="tournament_id", value=tournament_id
+        )
+
+
+class TournamentStarted(CommandRejected):
+    """Registration and corrections to participants end when round 1 is paired."""
+
+    code = "tournament_started"
+
+    def __init__(self, action: str, start_no: int) -> None:
+        super().__init__(
+            f"start_no {start_no}: cannot {action} once round 1 is paired",
+            field="start_no",
+            value=start_no,
+        )
+
+
+class UnknownParticipant(CommandRejected):
+    code = "unknown_participant"
+
+    def __init__(self, start_no: int, field: str = "start_no") -> None:
+        super().__init__(
+            f"{field} {start_no}: no participant with that start number",
+            field=field,
+            value=start_no,
+        )
+
+
+class DuplicateParticipant(CommandRejected):
+    code = "duplicate_participant"
+
+    def __init__(self, start_no: int, name: str) -> None:
+        super().__init__(
+            f"start_no {start_no}: already registered (as {name!r})",
+            field="start_no",
+            value=start_no,
+        )
+
+
+class UnknownRound(CommandRejected):
+    code = "unknown_round"
+
+    def __init__(self, rnd: int, planned: int, field: str = "round") -> None:
+        super().__init__(
+            f"{field} {rnd}: the tournament has rounds 1..{planned}", field=field, value=rnd
+        )
+
+
+class UnknownBoard(CommandRejected):
+    code = "unknown_board"
+
+    def __init__(self, rnd: int, board: int, boards: int) -> None:
+        super().__init__(
+            f"board {board}: round {rnd} has boards 1..{boards}"
+            if boards
+            else f"board {board}: round {rnd} has no boards",
+            field="board",
+            value=board,
+        )
+
+
+class RoundNotPaired(CommandRejected):
+    code = "round_not_paired"
+
+    def __init__(self, rnd: int) -> None:
+        super().__init__(f"round {rnd} is not paired yet", field="round", value=rnd)
+
+
+class RoundAlreadyPaired(CommandRejected):
+    code = "round_already_paired"
+
+    def __init__(self, rnd: int) -> None:
+        super().__init__(f"round {rnd} is already paired", field="round", value=rnd)
+
+
+class RoundClosedError(CommandRejected):
+    """A closed round takes corrections only."""
+
+    code = "round_closed"
+
+    def __init__(self, rnd: int, what: str = "a new result") -> None:
+        super().__init__(f"round {rnd} is closed: {what} is not allowed", field="round", value=rnd)
+
+
+class PreviousRoundOpen(CommandRejected):
+    """Round k+1 is paired only once round k is closed."""
+
+    code = "previous_round_open"
+
+    def __init__(self, rnd: int, previous: int, state: str = "closed") -> None:
+        super().__init__(
+            f"round {rnd} cannot be paired: round {previous} is not {state} yet",
+            field="round",
+            value=rnd,
+        )
+
+
+class BoardHasResult(CommandRejected):
+    code = "board_has_result"
+
+    def __init__(self, rnd: int, board: int, result: str) -> None:
+        super().__init__(
+            f"round {rnd} board {board} already has the result {result}: send a correction",
+            field="board",
+            value=board,
+        )
+
+
+class NoResultToCorrect(CommandRejected):
+    code = "no_result_to_correct"
+
+    def __init__(self, rnd: int, board: int) -> None:
+        super().__init__(
+            f"round {rnd} board {board} has no result to correct: record one first",
+            field="board",
+            value=board,
+        )
+
+
+class ResultsMissing(CommandRejected):
+    code = "results_missing"
+
+    def __init__(self, rnd: int, boards: Sequence[int]) -> None:
+        self.boards = tuple(boards)
+        listed = ", ".join(map(str, self.boards[:20])) + (", …" if len(self.boards) > 20 else "")
+        super().__init__(
+            f"round {rnd} cannot be closed: {len(self.boards)} board(s) without a result "
+            f"({listed})",
+            field="round",
+            value=rnd,
+        )
+
+
+class ParticipantWithdrawnError(CommandRejected):
+    code = "participant_withdrawn"
+
+    def __init__(self, start_no: int, from_round: int, field: str = "start_no") -> None:
+        super().__init__(
+            f"{field} {start_no}: withdrawn from round {from_round} on", field=field, value=start_no
+        )
+
+
+class ParticipantPairedTwice(CommandRejected):
+    code = "participant_paired_twice"
+
+    def __init__(self, start_no: int, rnd: int, field: str = "boards") -> None:
+        super().__init__(
+            f"{field}: start_no {start_no} is seated more than once in round {rnd}",
+            field=field,
+            value=start_no,
+        )
+
+
+class ParticipantHasBye(CommandRejected):
+    code = "participant_has_bye"
+
+    def __init__(self, start_no: int, rnd: int, points: str, field: str = "boards") -> None:
+        super().__init__(
+            f"{field}: start_no {start_no} has a {points}-point bye in round {rnd}",
+            field=field,
+            value=start_no,
+        )
+
+
+class InvalidPlayoff(CommandRejected):
+    code = "invalid_playoff"
+
+    def __init__(self, message: str, order: Sequence[int]) -> None:
+        super().__init__(f"order {list(order)}: {message}", field="order", value=list(order))

@@ -20,6 +20,12 @@ BoardNo = Annotated[int, msgspec.Meta(ge=1)]
 GameResult = Literal["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
 EditionName = Literal["2026", "2024", "2023", "legacy"]
 
+# Used when neither the command nor the TRF file names a tie-break list (as the CLI does).
+DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
+    "swiss": ("PTS", "BH/C1", "BH", "DE", "WIN", "BWG"),
+    "roundrobin": ("PTS", "DE", "SB", "WIN", "BWG"),
+}
+
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Something that happened to a tournament. New fields need defaults; types never change."""
@@ -43,7 +49,7 @@ class TournamentCreated(Event, tag="TournamentCreated"):
     system: Literal["swiss", "roundrobin"] = "swiss"
     kind: Literal["individual", "team"] = "individual"
     scoring: ScoringSpec = ScoringSpec()
-    tiebreaks: tuple[str, ...] = ("PTS", "BH/C1", "BH", "DE", "WIN", "BWG")
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS["swiss"]
     edition: EditionName | None = None  # None: by the start date, as FIDE does
     unrated_rating: int | None = None
     start_date: dt.date | None = None
@@ -77,9 +83,12 @@ class ParticipantWithdrawn(Event, tag="ParticipantWithdrawn"):
 
 
 class ByeRequested(Event, tag="ByeRequested"):
+    """A bye for a round not yet paired: `half` and `zero` are requested byes (TRF `H`, `Z`);
+    `full` is a full-point bye awarded by the organiser (TRF `F`), worth a win."""
+
     start_no: StartNo
     round: RoundNo
-    points: Literal["half", "zero"] = "half"
+    points: Literal["half", "zero", "full"] = "half"
 
 
 class Board(msgspec.Struct, frozen=True):

@@ -34,6 +34,8 @@ CODES: dict[GameResult, tuple[Code, Code]] = {
     "--": (Code.FORFEIT_LOSS, Code.FORFEIT_LOSS),
 }
 
+BYE_CODES: dict[str, Code] = {"half": Code.HALF_BYE, "zero": Code.ZERO_BYE, "full": Code.FULL_BYE}
+
 
 @dataclass
 class Game:
@@ -66,7 +68,7 @@ class TournamentState:
     created: TournamentCreated | None = None
     participants: dict[int, Participant] = field(default_factory=dict)
     withdrawn: dict[int, int] = field(default_factory=dict)  # start no -> from round
-    byes: dict[int, dict[int, Code]] = field(default_factory=dict)  # round -> start no -> H/Z
+    byes: dict[int, dict[int, Code]] = field(default_factory=dict)  # round -> no -> H/Z/F
     rounds: dict[int, RoundState] = field(default_factory=dict)
     playoffs: list[tuple[int, ...]] = field(default_factory=list)
     lots_seed: int | None = None
@@ -146,8 +148,7 @@ class TournamentState:
             case ParticipantWithdrawn(start_no=no, from_round=rnd):
                 self.withdrawn[no] = rnd
             case ByeRequested(start_no=no, round=rnd, points=points):
-                code = Code.HALF_BYE if points == "half" else Code.ZERO_BYE
-                self.byes.setdefault(rnd, {})[no] = code
+                self.byes.setdefault(rnd, {})[no] = BYE_CODES[points]
                 return frozenset({no}) if rnd <= self.paired else frozenset()
             case RoundPaired(round=rnd):
                 games = {b.board: Game(b.board, b.white, b.black) for b in event.boards}

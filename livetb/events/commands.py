@@ -1,0 +1,436 @@
+"""Commands (what is asked) and `decide` (whether the tournament allows it, and what happens).
+
+`decide(state, command)` is pure: it reads the folded `TournamentState`, raises a typed
+`CommandRejected` (or `InvalidInput`) when the command does not fit, and otherwise returns the
+events to append. A rejected command produces nothing. `execute` is the small loop around it:
+fold the log, decide, append with the expected head.
+
+Rules, in short:
+- registration and participant updates before round 1 is paired; withdrawals any time for a
+  round not yet closed; byes only for rounds not yet paired;
+- round k+1 is paired once round k is closed; nobody withdrawn, unknown, seated twice or with a
+  bye for the round may be paired (a board or the pairing-allocated bye);
+- results for paired rounds and existing boards, once per board; after that, or once the round
+  is closed, only a correction changes a result; closing needs every board's result;
+- a playoff lists at least two distinct known participants, best first.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from livetb.engine.spec import parse_list
+from livetb.errors import (
+    BoardHasResult,
+    ConcurrencyConflict,
+    DuplicateParticipant,
+    InvalidInput,
+    InvalidPlayoff,
+    NoResultToCorrect,
+    ParticipantHasBye,
+    ParticipantPairedTwice,
+    ParticipantWithdrawnError,
+    PreviousRoundOpen,
+    ResultsMissing,
+    RoundAlreadyPaired,
+    RoundClosedError,
+    RoundNotPaired,
+    TournamentExists,
+    TournamentStarted,
+    UnknownBoard,
+    UnknownParticipant,
+    UnknownRound,
+    UnknownTournament,
+)
+from livetb.events.schema import (
+    DEFAULT_TIEBREAKS,
+    AnyEvent,
+    Board,
+    BoardNo,
+    ByeRequested,
+    EditionName,
+    GameResult,
+    LotsDrawn,
+    ParticipantRegistered,
+    ParticipantUpdated,
+    ParticipantWithdrawn,
+    PlayoffDecided,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundNo,
+    RoundPaired,
+    ScoringSpec,
+    StartNo,
+    TournamentCreated,
+)
+from livetb.events.state import BYE_CODES, Game, RoundState, TournamentState
+from livetb.events.store import EventStore
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+ByePoints = Literal["half", "zero", "full"]
+
+
+class Command(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"
+):
+    """Something asked of a tournament. Unknown fields are an error (a typo is a 422)."""
+
+
+class CreateTournament(Command, tag="CreateTournament"):
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    system: Literal["swiss", "roundrobin"] = "swiss"
+    kind: Literal["individual", "team"] = "individual"
+    scoring: ScoringSpec = ScoringSpec()
+    tiebreaks: tuple[str, ...] | None = None  # None: the system's default list
+    edition: EditionName | None = None
+    unrated_rating: int | None = None
+    start_date: dt.date | None = None
+
+
+class RegisterParticipant(Command, tag="RegisterParticipant"):
+    start_no: StartNo
+    name: Name
+    rating: int | None = None
+    title: str = ""
+    federation: str = ""
+    fide_id: str = ""
+
+
+class UpdateParticipant(Command, tag="UpdateParticipant"):
+    """Only the fields given change."""
+
+    start_no: StartNo
+    name: Name | UnsetType = UNSET
+    rating: int | UnsetType | None = UNSET
+    title: str | UnsetType = UNSET
+    federation: str | UnsetType = UNSET
+    fide_id: str | UnsetType = UNSET
+
+
+class WithdrawParticipant(Command, tag="WithdrawParticipant"):
+    start_no: StartNo
+    from_round: RoundNo
+
+
+class RequestBye(Command, tag="RequestBye"):
+    start_no: StartNo
+    round: RoundNo
+    points: ByePoints = "half"
+
+
+class PairRound(Command, tag="PairRound"):
+    round: RoundNo
+    boards: tuple[Board, ...]
+    bye: StartNo | None = None  # the pairing-allocated bye
+
+
+class RecordResult(Command, tag="RecordResult"):
+    round: RoundNo
+    board: BoardNo
+    result: GameResult
+
+
+class CorrectResult(Command, tag="CorrectResult"):
+    round: RoundNo
+    board: BoardNo
+    result: GameResult
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+
+
+class CloseRound(Command, tag="CloseRound"):
+    round: RoundNo
+
+
+class DecidePlayoff(Command, tag="DecidePlayoff"):
+    order: tuple[StartNo, ...]  # best first
+
+
+class DrawLots(Command, tag="DrawLots"):
+    seed: int
+
+
+AnyCommand = (
+    CreateTournament
+    | RegisterParticipant
+    | UpdateParticipant
+    | WithdrawParticipant
+    | RequestBye
+    | PairRound
+    | RecordResult
+    | CorrectResult
+    | CloseRound
+    | DecidePlayoff
+    | DrawLots
+)
+
+_decode_command = msgspec.json.Decoder(AnyCommand).decode
+
+
+def decode_command(data: bytes | str) -> AnyCommand:
+    """A command from JSON with its `type` tag; malformed or invalid input is `InvalidInput`."""
+    try:
+        return _decode_command(data)
+    except msgspec.DecodeError as err:
+        raise InvalidInput.from_msgspec(err) from None
+
+
+def checked(command: AnyCommand) -> AnyCommand:
+    """The command with its type constraints enforced: Structs built in Python skip them."""
+    try:
+        return msgspec.json.decode(msgspec.json.encode(command), type=type(command))
+    except msgspec.ValidationError as err:
+        raise InvalidInput.from_msgspec(err) from None
+
+
+def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
+    """The events `command` produces in `state`; raise the typed rejection otherwise."""
+    command = checked(command)
+    if isinstance(command, CreateTournament):
+        return _create(state, command)
+    if state.created is None:
+        raise UnknownTournament()
+    match command:
+        case RegisterParticipant():
+            return _register(state, command)
+        case UpdateParticipant():
+            return _update(state, command)
+        case WithdrawParticipant():
+            return _withdraw(state, command)
+        case RequestBye():
+            return _request_bye(state, command)
+        case PairRound():
+            return _pair(state, command)
+        case RecordResult():
+            game = _board(state, command.round, command.board)
+            if state.rounds[command.round].closed:
+                raise RoundClosedError(command.round, "a new result (send a correction)")
+            if game.result is not None:
+                raise BoardHasResult(command.round, command.board, game.result)
+            return [ResultRecorded(round=command.round, board=command.board, result=command.result)]
+        case CorrectResult():
+            game = _board(state, command.round, command.board)
+            if game.result is None:
+                raise NoResultToCorrect(command.round, command.board)
+            return [
+                ResultCorrected(
+                    round=command.round,
+                    board=command.board,
+                    result=command.result,
+                    reason=command.reason,
+                )
+            ]
+        case CloseRound():
+            rnd = _paired_round(state, command.round)
+            if rnd.closed:
+                raise RoundClosedError(command.round, "closing it again")
+            missing = sorted(b for b, g in rnd.games.items() if g.result is None)
+            if missing:
+                raise ResultsMissing(command.round, missing)
+            return [RoundClosed(round=command.round)]
+        case DecidePlayoff(order=order):
+            if len(set(order)) != len(order):
+                raise InvalidPlayoff("lists a participant more than once", order)
+            if len(order) < 2:
+                raise InvalidPlayoff("a playoff needs at least two participants", order)
+            for no in order:
+                _participant(state, no, "order")
+            return [PlayoffDecided(order=order)]
+        case DrawLots(seed=seed):
+            return [LotsDrawn(seed=seed)]
+    raise InvalidInput(f"unknown command {type(command).__name__}")  # pragma: no cover
+
+
+def _create(state: TournamentState, c: CreateTournament) -> list[AnyEvent]:
+    if state.created is not None:
+        raise TournamentExists(name=state.created.name)
+    tiebreaks = DEFAULT_TIEBREAKS[c.system] if c.tiebreaks is None else c.tiebreaks
+    parse_list(tiebreaks)  # TiebreakSpecError (422) names the bad code
+    return [
+        TournamentCreated(
+            name=c.name,
+            rounds=c.rounds,
+            system=c.system,
+            kind=c.kind,
+            scoring=c.scoring,
+            tiebreaks=tiebreaks,
+            edition=c.edition,
+            unrated_rating=c.unrated_rating,
+            start_date=c.start_date,
+        )
+    ]
+
+
+def _register(state: TournamentState, c: RegisterParticipant) -> list[AnyEvent]:
+    if state.paired:
+        raise TournamentStarted("register a participant", c.start_no)
+    if c.start_no in state.participants:
+        raise DuplicateParticipant(c.start_no, state.participants[c.start_no].name)
+    return [
+        ParticipantRegistered(
+            start_no=c.start_no,
+            name=c.name,
+            rating=c.rating,
+            title=c.title,
+            federation=c.federation,
+            fide_id=c.fide_id,
+        )
+    ]
+
+
+_DETAILS = ("name", "rating", "title", "federation", "fide_id")
+
+
+def _update(state: TournamentState, c: UpdateParticipant) -> list[AnyEvent]:
+    _participant(state, c.start_no)
+    if state.paired:
+        raise TournamentStarted("update a participant", c.start_no)
+    changes = {f: getattr(c, f) for f in _DETAILS if getattr(c, f) is not UNSET}
+    if not changes:
+        raise InvalidInput(f"start_no {c.start_no}: nothing to update (give one of {_DETAILS})")
+    return [ParticipantUpdated(start_no=c.start_no, **changes)]
+
+
+def _withdraw(state: TournamentState, c: WithdrawParticipant) -> list[AnyEvent]:
+    _participant(state, c.start_no)
+    _in_range(state, c.from_round, "from_round")
+    if c.start_no in state.withdrawn:
+        raise ParticipantWithdrawnError(c.start_no, state.withdrawn[c.start_no])
+    if c.from_round <= state.closed:
+        raise RoundClosedError(c.from_round, "a withdrawal from it")
+    return [ParticipantWithdrawn(start_no=c.start_no, from_round=c.from_round)]
+
+
+def _request_bye(state: TournamentState, c: RequestBye) -> list[AnyEvent]:
+    _participant(state, c.start_no)
+    _in_range(state, c.round, "round")
+    _not_withdrawn(state, c.start_no, c.round, "start_no")
+    if c.round <= state.paired:
+        raise RoundAlreadyPaired(c.round)
+    return [ByeRequested(start_no=c.start_no, round=c.round, points=c.points)]
+
+
+def _pair(state: TournamentState, c: PairRound) -> list[AnyEvent]:
+    rnd = c.round
+    _in_range(state, rnd, "round")
+    if rnd <= state.paired:
+        raise RoundAlreadyPaired(rnd)
+    if rnd > state.paired + 1:
+        raise PreviousRoundOpen(rnd, rnd - 1, "paired")
+    if state.paired and not state.rounds[state.paired].closed:
+        raise PreviousRoundOpen(rnd, state.paired)
+    numbers: set[int] = set()
+    for i, b in enumerate(c.boards):
+        if b.board in numbers:
+            raise InvalidInput(
+                f"boards[{i}].board: board {b.board} appears twice in round {rnd}",
+                path=f"$.boards[{i}].board",
+            )
+        numbers.add(b.board)
+    seated: set[int] = set()
+    byes = state.byes.get(rnd, {})
+    for no, field in _seats(c):
+        _participant(state, no, field)
+        _not_withdrawn(state, no, rnd, field)
+        if no in seated:
+            raise ParticipantPairedTwice(no, rnd, field)
+        if no in byes:
+            raise ParticipantHasBye(no, rnd, _BYE_NAMES[byes[no]], field)
+        seated.add(no)
+    return [RoundPaired(round=rnd, boards=c.boards, bye=c.bye)]
+
+
+_BYE_NAMES = {code: name for name, code in BYE_CODES.items()}
+
+
+def _seats(c: PairRound) -> Iterator[tuple[int, str]]:
+    for i, b in enumerate(c.boards):
+        yield b.white, f"boards[{i}].white"
+        yield b.black, f"boards[{i}].black"
+    if c.bye is not None:
+        yield c.bye, "bye"
+
+
+# --- lookups that raise the typed rejection -------------------------------------------------
+
+
+def _participant(state: TournamentState, no: int, field: str = "start_no") -> None:
+    if no not in state.participants:
+        raise UnknownParticipant(no, field)
+
+
+def _not_withdrawn(state: TournamentState, no: int, rnd: int, field: str) -> None:
+    since = state.withdrawn.get(no)
+    if since is not None and since <= rnd:
+        raise ParticipantWithdrawnError(no, since, field)
+
+
+def _in_range(state: TournamentState, rnd: int, field: str) -> None:
+    assert state.created is not None
+    if rnd > state.created.rounds:
+        raise UnknownRound(rnd, state.created.rounds, field)
+
+
+def _paired_round(state: TournamentState, rnd: int) -> RoundState:
+    _in_range(state, rnd, "round")
+    found = state.rounds.get(rnd)
+    if found is None:
+        raise RoundNotPaired(rnd)
+    return found
+
+
+def _board(state: TournamentState, rnd: int, board: int) -> Game:
+    games = _paired_round(state, rnd).games
+    game = games.get(board)
+    if game is None:
+        raise UnknownBoard(rnd, board, max(games, default=0))
+    return game
+
+
+# --- the loop around decide ------------------------------------------------------------------
+
+
+def load_state(store: EventStore, tournament_id: str) -> TournamentState:
+    """The tournament folded from its whole log (`state.seq` is the head)."""
+    state = TournamentState()
+    for rec in store.read(tournament_id):
+        state.apply(rec.event)
+    return state
+
+
+def execute(
+    store: EventStore,
+    tournament_id: str,
+    command: AnyCommand,
+    expected_seq: int | None = None,
+    *,
+    actor: str = "system",
+    idempotency_key: str | None = None,
+) -> int:
+    """Fold the log, decide, append; return the new head.
+
+    `expected_seq` is the head the caller last saw (None: whatever the log holds now; a writer
+    that slips in between still makes the append a `ConcurrencyConflict`). A retried
+    `idempotency_key` returns the first call's head before anything is decided again."""
+    if idempotency_key is not None:
+        seq = store.recall(tournament_id, idempotency_key)
+        if seq is not None:
+            return seq
+    state = load_state(store, tournament_id)
+    if expected_seq is not None and expected_seq != state.seq:
+        raise ConcurrencyConflict(tournament_id, expected_seq, state.seq)
+    try:
+        events = decide(state, command)
+    except UnknownTournament:
+        raise UnknownTournament(tournament_id) from None
+    except TournamentExists:
+        raise TournamentExists(tournament_id, state.created.name if state.created else "") from None
+    return store.append(
+        tournament_id, state.seq, events, actor=actor, idempotency_key=idempotency_key
+    )

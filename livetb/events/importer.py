@@ -1,0 +1,167 @@
+"""TRF to events: the log that would have produced an imported tournament.
+
+Order of the log (each round's events only after the previous round is closed):
+
+    TournamentCreated
+    ParticipantRegistered             one per participant, by start number
+    per round r = 1 .. last played round:
+        ParticipantWithdrawn(from_round=r)   for players absent from r to the end (see below)
+        ByeRequested(r)                      H -> half, F -> full, Z -> zero; by start number
+        RoundPaired(r)                       boards 1..n ordered by the pair's lower start
+                                             number; white is the `w` side; a forfeit or double
+                                             forfeit is a board; the `U` player is the bye
+        ResultRecorded(r, board)             one per board, in board order
+        RoundClosed(r)
+    then, for rounds in the file after the last played one: ByeRequested for H and F only
+
+A `Z` with no opponent is a requested zero-point bye, except:
+- a trailing run of `Z` up to the last played round is a withdrawal (one `ParticipantWithdrawn`
+  from the run's first round) when it is at least two rounds long, or (Swiss) when it reaches
+  the tournament's final round;
+- in a round robin a lone `Z` is the rest round: no event, the player is simply not paired.
+Either way the folded state gives that round `Z` again, so entries round-trip exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from livetb.engine.model import Code, Participant, Tournament
+from livetb.errors import ImportUnsupported
+from livetb.events.schema import (
+    DEFAULT_TIEBREAKS,
+    AnyEvent,
+    Board,
+    ByeRequested,
+    EditionName,
+    GameResult,
+    ParticipantRegistered,
+    ParticipantWithdrawn,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+    ScoringSpec,
+    TournamentCreated,
+)
+from livetb.events.state import CODES
+
+RESULTS: dict[tuple[Code, Code], GameResult] = {codes: result for result, codes in CODES.items()}
+_BYES = {Code.HALF_BYE: "half", Code.FULL_BYE: "full", Code.ZERO_BYE: "zero"}
+
+
+def events_from_tournament(
+    t: Tournament,
+    *,
+    tiebreaks: Sequence[str] | None = None,
+    edition: EditionName | None = None,
+    unrated_rating: int | None = None,
+) -> list[AnyEvent]:
+    """The events that replay to `t`: same participants, and per round the same entries.
+
+    `tiebreaks` overrides the file's list (default: the file's, else the system's default).
+    Raises `ImportUnsupported` for what no event expresses (short games W/D/L, unknown X, a
+    game without colours, two pairing-allocated byes in one round)."""
+    if t.rounds < 1:
+        raise ImportUnsupported("the file declares no rounds (142 or XXR) and has no round data")
+    participants = sorted(t.participants, key=lambda p: p.start_no)
+    played = t.played_rounds
+    width = max((len(p.entries) for p in participants), default=0)
+    withdrawn = {p.start_no: r for p in participants if (r := _withdrawal(t, p, played))}
+    s = t.scoring
+    events: list[AnyEvent] = [
+        TournamentCreated(
+            name=t.name or "Untitled tournament",
+            rounds=t.rounds,
+            system=t.system,
+            scoring=ScoringSpec(win=s.win, draw=s.draw, loss=s.loss, absent=s.absent, pab=s.pab),
+            tiebreaks=tuple(tiebreaks or t.tiebreaks or DEFAULT_TIEBREAKS[t.system]),
+            edition=edition,
+            unrated_rating=unrated_rating,
+            start_date=t.start_date,
+        )
+    ]
+    events += [
+        ParticipantRegistered(
+            start_no=p.start_no,
+            name=p.name or f"Player {p.start_no}",
+            rating=p.rating,
+            title=p.title,
+            federation=p.federation,
+            fide_id=p.fide_id,
+        )
+        for p in participants
+    ]
+    for rnd in range(1, width + 1):
+        if rnd <= played:
+            events += [
+                ParticipantWithdrawn(start_no=no, from_round=rnd)
+                for no, since in withdrawn.items()
+                if since == rnd
+            ]
+        events += _byes(t, participants, rnd, played, withdrawn)
+        if rnd <= played:
+            events += _round(participants, rnd)
+    return events
+
+
+def _withdrawal(t: Tournament, p: Participant, played: int) -> int | None:
+    """The round a trailing run of unpaired `Z` (up to the last played round) starts, if it
+    reads as a withdrawal."""
+    start = played + 1
+    while start > 1 and p.entry(start - 1).code is Code.ZERO_BYE:
+        start -= 1
+    length = played + 1 - start
+    if length >= 2 or (length == 1 and t.system == "swiss" and played == t.rounds):
+        return start
+    return None
+
+
+def _byes(
+    t: Tournament, participants: list[Participant], rnd: int, played: int, withdrawn: dict[int, int]
+) -> list[AnyEvent]:
+    byes: list[AnyEvent] = []
+    for p in participants:
+        code = p.entry(rnd).code
+        if code not in _BYES or rnd >= withdrawn.get(p.start_no, rnd + 1):
+            continue
+        if code is Code.ZERO_BYE and (rnd > played or t.system == "roundrobin"):
+            continue  # not paired (yet), or a round robin's rest round
+        byes.append(ByeRequested(start_no=p.start_no, round=rnd, points=_BYES[code]))
+    return byes
+
+
+def _round(participants: list[Participant], rnd: int) -> list[AnyEvent]:
+    by_no = {p.start_no: p for p in participants}
+    seated: set[int] = set()
+    boards: list[Board] = []
+    results: list[AnyEvent] = []
+    pabs = [p.start_no for p in participants if p.entry(rnd).code is Code.PAB]
+    if len(pabs) > 1:
+        listed = ", ".join(f"#{no}" for no in pabs)
+        raise ImportUnsupported(f"round {rnd}: {len(pabs)} pairing-allocated byes ({listed})")
+    for p in participants:
+        mine = p.entry(rnd)
+        if mine.opponent is None or p.start_no in seated:
+            continue
+        theirs = by_no[mine.opponent].entry(rnd)
+        if mine.colour is None or theirs.colour is None:
+            raise ImportUnsupported(
+                f"round {rnd}: #{p.start_no} v #{mine.opponent} has no colours (w/b); "
+                "a board needs a white and a black player"
+            )
+        me, them = p.start_no, mine.opponent
+        white, black = (me, them) if mine.colour == "w" else (them, me)
+        w_code, b_code = by_no[white].entry(rnd).code, by_no[black].entry(rnd).code
+        result = RESULTS.get((w_code, b_code))
+        if result is None:
+            raise ImportUnsupported(
+                f"round {rnd}: #{white} v #{black} is {w_code.value}/{b_code.value}; "
+                "results are 1-0, 0-1, =, forfeits (+ -) and double forfeits only "
+                "(no short games W/D/L, no unknown X)"
+            )
+        board = len(boards) + 1
+        boards.append(Board(board, white, black))
+        results.append(ResultRecorded(round=rnd, board=board, result=result))
+        seated |= {me, them}
+    paired = RoundPaired(round=rnd, boards=tuple(boards), bye=pabs[0] if pabs else None)
+    return [paired, *results, RoundClosed(round=rnd)]

@@ -1,0 +1,248 @@
+"""`SqliteStore`: the durable `EventStore`, one SQLite file (sqlite-utils for the schema).
+
+- WAL journal and `synchronous=FULL`: once `append` returns, the events survive a power cut.
+- Append-only inside the database: triggers abort any UPDATE or DELETE of `events`, and any
+  INSERT whose seq is not the tournament's head + 1 (so `INSERT OR REPLACE` cannot rewrite
+  history and no gap can appear), whoever the writer is.
+- Optimistic concurrency: `BEGIN IMMEDIATE` serialises writers (several `SqliteStore`s or
+  processes on one file); a stale `expected_seq` or a primary-key clash on
+  `(tournament_id, seq)` is a `ConcurrencyConflict`, and the whole batch is rolled back.
+- Idempotency keys live in their own table, written in the same transaction as the events.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused
+from livetb.events.schema import AnyEvent, Recorded, decode_event
+from livetb.events.store import (
+    SNAPSHOTS_KEPT,
+    Clock,
+    check_snapshot_seq,
+    digest,
+    encode_batch,
+    utc_now,
+)
+
+APPEND_ONLY = "events are append-only"
+
+_TRIGGERS = f"""
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: UPDATE is not allowed');
+END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: DELETE is not allowed');
+END;
+CREATE TRIGGER IF NOT EXISTS events_next_seq BEFORE INSERT ON events
+WHEN NEW.seq IS NOT (
+    SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE tournament_id = NEW.tournament_id
+)
+BEGIN
+    SELECT RAISE(ABORT, '{APPEND_ONLY}: seq must be the head + 1');
+END;
+"""
+
+_PAGE = 1000
+
+
+class SqliteStore:
+    """An `EventStore` in one SQLite file; safe to share between threads."""
+
+    def __init__(self, path: str | Path, *, clock: Clock = utc_now, timeout: float = 10.0) -> None:
+        self.path = str(path)
+        self._clock = clock
+        self._lock = threading.RLock()
+        conn = sqlite3.connect(self.path, timeout=timeout, check_same_thread=False)
+        self._db = Database(conn)  # turns recursive_triggers on: REPLACE fires DELETE triggers
+        self._conn = conn
+        self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        self._db.enable_wal()
+        self._db.execute("PRAGMA synchronous = FULL")
+        self._create_schema()
+
+    def _create_schema(self) -> None:
+        db = self._db
+        db["events"].create(
+            {
+                "tournament_id": str,
+                "seq": int,
+                "at": str,
+                "actor": str,
+                "type": str,
+                "data": str,
+            },
+            pk=("tournament_id", "seq"),
+            not_null={"tournament_id", "seq", "at", "actor", "type", "data"},
+            if_not_exists=True,
+        )
+        db["idempotency"].create(
+            {"tournament_id": str, "key": str, "seq": int, "digest": str},
+            pk=("tournament_id", "key"),
+            not_null={"tournament_id", "key", "seq", "digest"},
+            if_not_exists=True,
+        )
+        db["snapshots"].create(
+            {"tournament_id": str, "seq": int, "data": bytes},
+            pk=("tournament_id", "seq"),
+            not_null={"tournament_id", "seq", "data"},
+            if_not_exists=True,
+        )
+        db.executescript(_TRIGGERS)
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- writing ---
+
+    def append(
+        self,
+        tournament_id: str,
+        expected_seq: int,
+        events: Sequence[AnyEvent],
+        *,
+        actor: str,
+        idempotency_key: str | None = None,
+    ) -> int:
+        batch = encode_batch(events)
+        fingerprint = digest(batch)
+        with self._lock, self._write() as conn:
+            if idempotency_key is not None:
+                known = conn.execute(
+                    "SELECT seq, digest FROM idempotency WHERE tournament_id = ? AND key = ?",
+                    (tournament_id, idempotency_key),
+                ).fetchone()
+                if known is not None:
+                    if known[1] != fingerprint:
+                        raise IdempotencyKeyReused(tournament_id, idempotency_key)
+                    return int(known[0])
+            head = self._head(conn, tournament_id)
+            if head != expected_seq:
+                raise ConcurrencyConflict(tournament_id, expected_seq, head)
+            at = self._clock().isoformat()
+            try:
+                conn.executemany(
+                    "INSERT INTO events (tournament_id, seq, at, actor, type, data) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (tournament_id, head + i, at, actor, item.type, item.data.decode())
+                        for i, item in enumerate(batch, 1)
+                    ],
+                )
+            except sqlite3.IntegrityError:  # the primary key or the seq trigger: a race
+                raise ConcurrencyConflict(
+                    tournament_id, expected_seq, self._head(conn, tournament_id)
+                ) from None
+            head += len(batch)
+            if idempotency_key is not None:
+                conn.execute(
+                    "INSERT INTO idempotency (tournament_id, key, seq, digest) VALUES (?, ?, ?, ?)",
+                    (tournament_id, idempotency_key, head, fingerprint),
+                )
+            return head
+
+    def _write(self) -> _Transaction:
+        return _Transaction(self._conn)
+
+    @staticmethod
+    def _head(conn: sqlite3.Connection, tournament_id: str) -> int:
+        row = conn.execute(
+            "SELECT MAX(seq) FROM events WHERE tournament_id = ?", (tournament_id,)
+        ).fetchone()
+        return int(row[0] or 0)
+
+    def save_snapshot(self, tournament_id: str, seq: int, data: bytes) -> None:
+        with self._lock, self._write() as conn:
+            check_snapshot_seq(tournament_id, seq, self._head(conn, tournament_id))
+            conn.execute(
+                "INSERT OR REPLACE INTO snapshots (tournament_id, seq, data) VALUES (?, ?, ?)",
+                (tournament_id, seq, bytes(data)),
+            )
+            conn.execute(
+                "DELETE FROM snapshots WHERE tournament_id = ? AND seq NOT IN "
+                "(SELECT seq FROM snapshots WHERE tournament_id = ? ORDER BY seq DESC LIMIT ?)",
+                (tournament_id, tournament_id, SNAPSHOTS_KEPT),
+            )
+
+    # --- reading ---
+
+    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT seq FROM idempotency WHERE tournament_id = ? AND key = ?",
+                (tournament_id, idempotency_key),
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
+        """Read in pages, so no statement stays open between the caller's steps."""
+        last = after
+        while True:
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT seq, at, actor, data FROM events WHERE tournament_id = ? AND seq > ? "
+                    "ORDER BY seq LIMIT ?",
+                    (tournament_id, last, _PAGE),
+                ).fetchall()
+            for seq, at, actor, data in rows:
+                yield Recorded(
+                    tournament_id=tournament_id,
+                    seq=seq,
+                    at=dt.datetime.fromisoformat(at),
+                    actor=actor,
+                    event=decode_event(data),
+                )
+            if len(rows) < _PAGE:
+                return
+            last = rows[-1][0]
+
+    def head(self, tournament_id: str) -> int:
+        with self._lock:
+            return self._head(self._conn, tournament_id)
+
+    def tournaments(self) -> list[str]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT DISTINCT tournament_id FROM events ORDER BY tournament_id"
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def latest_snapshot(self, tournament_id: str) -> tuple[int, bytes] | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT seq, data FROM snapshots WHERE tournament_id = ? ORDER BY seq DESC LIMIT 1",
+                (tournament_id,),
+            ).fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class _Transaction:
+    """`BEGIN IMMEDIATE` … `COMMIT`, or `ROLLBACK` on any exception (the batch writes nothing)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        elif self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")

@@ -1,0 +1,225 @@
+"""The event store seam: one small Protocol, an in-memory store, and what every backend shares.
+
+A store keeps, per tournament, a gap-free log of events numbered 1, 2, 3, … (`seq`). Appending
+names the head the writer expects (`expected_seq`, 0 for a new tournament): a mismatch is a
+`ConcurrencyConflict` and writes nothing. A batch is all or nothing. A retried idempotency key
+returns the head the first call returned and appends nothing.
+
+    store = MemoryStore()               # or SqliteStore("x.sqlite")
+    seq = store.append("t-1", 0, [TournamentCreated(name="Open", rounds=9)], actor="arbiter")
+    for rec in store.read("t-1"):       # Recorded(tournament_id, seq, at, actor, event)
+        ...
+
+`MemoryStore` is the test double the projection and service tests use; `SqliteStore`
+(`livetb/events/sqlite.py`) is the durable default. Both pass `tests/events/test_store_contract.py`.
+Events are stored as JSON bytes in both, so the memory store decodes exactly what SQLite would.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol
+
+import msgspec
+
+from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, InvalidInput
+from livetb.events.schema import AnyEvent, Recorded, decode_event, encode
+
+Clock = Callable[[], dt.datetime]
+
+
+class EventStore(Protocol):
+    """Where a tournament's events live. Implementations: MemoryStore, SqliteStore."""
+
+    def append(
+        self,
+        tournament_id: str,
+        expected_seq: int,
+        events: Sequence[AnyEvent],
+        *,
+        actor: str,
+        idempotency_key: str | None = None,
+    ) -> int:
+        """Append `events` after `expected_seq` in one transaction; return the new head.
+
+        Raise `ConcurrencyConflict` if the head is not `expected_seq`. A known
+        `idempotency_key` returns the head its first call returned and appends nothing
+        (`IdempotencyKeyReused` if the events differ)."""
+        ...
+
+    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
+        """The head an earlier append with this key returned, or None."""
+        ...
+
+    def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
+        """Events with seq > `after`, in order; an unknown tournament reads as empty."""
+        ...
+
+    def head(self, tournament_id: str) -> int:
+        """The last seq (0: no such tournament)."""
+        ...
+
+    def tournaments(self) -> list[str]:
+        """Ids of every tournament with at least one event, sorted."""
+        ...
+
+    def save_snapshot(self, tournament_id: str, seq: int, data: bytes) -> None:
+        """Keep a projection snapshot taken at `seq` (1..head); older ones may be pruned."""
+        ...
+
+    def latest_snapshot(self, tournament_id: str) -> tuple[int, bytes] | None:
+        """The snapshot with the highest seq, or None."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def new_tournament_id() -> str:
+    """A fresh id such as `t-3f9c01ab`."""
+    return f"t-{secrets.token_hex(4)}"
+
+
+class Encoded(msgspec.Struct, frozen=True):
+    """An event ready to store: its tag and its JSON."""
+
+    type: str
+    data: bytes
+
+
+def encode_batch(events: Sequence[AnyEvent]) -> list[Encoded]:
+    """Encode each event and check it decodes again: a store never writes what it cannot read.
+
+    (Structs built in Python skip their constraints; `name=""` is caught here, not at read.)"""
+    batch = []
+    for i, event in enumerate(events):
+        data = encode(event)
+        try:
+            decode_event(data)
+        except msgspec.ValidationError as err:
+            bad = InvalidInput.from_msgspec(err)
+            raise InvalidInput(
+                f"event {i + 1} ({type(event).__name__}): {bad}", path=bad.path
+            ) from None
+        batch.append(Encoded(type(event).__struct_config__.tag, data))
+    return batch
+
+
+def digest(batch: Sequence[Encoded]) -> str:
+    """What an idempotency key is bound to: the exact events of its first call."""
+    h = hashlib.sha256()
+    for item in batch:
+        h.update(len(item.data).to_bytes(8, "big"))
+        h.update(item.data)
+    return h.hexdigest()
+
+
+SNAPSHOTS_KEPT = 2  # the newest, and one to fall back on
+
+
+class _Row(msgspec.Struct, frozen=True):
+    seq: int
+    at: dt.datetime
+    actor: str
+    data: bytes
+
+
+class MemoryStore:
+    """An `EventStore` in a dict: same contract as SqliteStore, nothing durable."""
+
+    def __init__(self, *, clock: Clock = utc_now) -> None:
+        self._clock = clock
+        self._logs: dict[str, list[_Row]] = {}
+        self._keys: dict[tuple[str, str], tuple[int, str]] = {}
+        self._snapshots: dict[str, dict[int, bytes]] = {}
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def append(
+        self,
+        tournament_id: str,
+        expected_seq: int,
+        events: Sequence[AnyEvent],
+        *,
+        actor: str,
+        idempotency_key: str | None = None,
+    ) -> int:
+        batch = encode_batch(events)
+        fingerprint = digest(batch)
+        with self._lock:
+            if idempotency_key is not None:
+                known = self._keys.get((tournament_id, idempotency_key))
+                if known is not None:
+                    seq, first = known
+                    if first != fingerprint:
+                        raise IdempotencyKeyReused(tournament_id, idempotency_key)
+                    return seq
+            log = self._logs.get(tournament_id, [])
+            if len(log) != expected_seq:
+                raise ConcurrencyConflict(tournament_id, expected_seq, len(log))
+            if batch:
+                at = self._clock()
+                start = len(log)
+                self._logs[tournament_id] = log + [
+                    _Row(start + i, at, actor, item.data) for i, item in enumerate(batch, 1)
+                ]
+            head = len(self._logs.get(tournament_id, ()))
+            if idempotency_key is not None:
+                self._keys[(tournament_id, idempotency_key)] = (head, fingerprint)
+            return head
+
+    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
+        known = self._keys.get((tournament_id, idempotency_key))
+        return None if known is None else known[0]
+
+    def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
+        log = self._logs.get(tournament_id, [])  # appends replace the list: a stable view
+        for row in log[max(after, 0) :]:
+            yield Recorded(
+                tournament_id=tournament_id,
+                seq=row.seq,
+                at=row.at,
+                actor=row.actor,
+                event=decode_event(row.data),
+            )
+
+    def head(self, tournament_id: str) -> int:
+        return len(self._logs.get(tournament_id, ()))
+
+    def tournaments(self) -> list[str]:
+        return sorted(tid for tid, log in self._logs.items() if log)
+
+    def save_snapshot(self, tournament_id: str, seq: int, data: bytes) -> None:
+        with self._lock:
+            check_snapshot_seq(tournament_id, seq, self.head(tournament_id))
+            kept = self._snapshots.setdefault(tournament_id, {})
+            kept[seq] = bytes(data)
+            for old in sorted(kept)[:-SNAPSHOTS_KEPT]:
+                del kept[old]
+
+    def latest_snapshot(self, tournament_id: str) -> tuple[int, bytes] | None:
+        kept = self._snapshots.get(tournament_id)
+        if not kept:
+            return None
+        seq = max(kept)
+        return seq, kept[seq]
+
+    def close(self) -> None:
+        pass
+
+
+def check_snapshot_seq(tournament_id: str, seq: int, head: int) -> None:
+    if not 1 <= seq <= head:
+        raise ValueError(f"tournament {tournament_id}: snapshot at seq {seq}, log has 1..{head}")
