@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import os
 import sys
 from collections.abc import Sequence
 from decimal import Decimal
+from pathlib import Path
 
 import msgspec
 from rich.console import Console
@@ -18,13 +20,18 @@ from livetb.engine.context import Context, Round
 from livetb.engine.editions import Edition
 from livetb.engine.model import Tournament
 from livetb.engine.result import Number
-from livetb.engine.spec import Spec, parse_list
+from livetb.engine.spec import TEAM_ONLY, Spec, parse_list
 from livetb.engine.standings import CATALOGUE, Standings, compute, draw_lots, rank
-from livetb.errors import LivetbError
+from livetb.errors import ImportUnsupported, LivetbError
+from livetb.events.importer import events_from_tournament
+from livetb.events.replay import replay
+from livetb.events.schema import DEFAULT_TIEBREAKS, encode
+from livetb.events.sqlite import SqliteStore
+from livetb.events.store import new_tournament_id
 from livetb.trf import load_trf
 
-DEFAULT_SWISS = "PTS,BH/C1,BH,DE,WIN,BWG"
-DEFAULT_ROUND_ROBIN = "PTS,DE,SB,WIN,BWG"
+DEFAULT_SWISS = ",".join(DEFAULT_TIEBREAKS["swiss"])
+DEFAULT_ROUND_ROBIN = ",".join(DEFAULT_TIEBREAKS["roundrobin"])
 
 
 class UsageError(LivetbError):
@@ -111,6 +118,35 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SEED",
         help="break the ties left after the whole list by a seeded drawing of lots",
     )
+
+    imp = sub.add_parser(
+        "import",
+        help="turn a TRF file into the events that would have produced it; print the new id",
+    )
+    imp.add_argument("file", help="TRF-16 or TRF-2026 file (individual events)")
+    imp.add_argument("--db", required=True, help="SQLite event store (created if missing)")
+    imp.add_argument(
+        "--tiebreaks", help="comma-separated list (default: the file's own, else the system's)"
+    )
+    imp.add_argument("--edition", choices=[e.value for e in Edition], help="C.07 edition")
+    imp.add_argument(
+        "--unrated-rating", type=int, metavar="N", help="rating used for unrated players"
+    )
+
+    rep = sub.add_parser(
+        "replay",
+        help="re-append a tournament's events to a new tournament, paced like the original",
+    )
+    rep.add_argument("--db", required=True, help="SQLite event store")
+    rep.add_argument("--tournament", required=True, metavar="ID", help="the log to replay")
+    rep.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        metavar="N",
+        help="divide the original gaps by N (equal timestamps: 1 s / N apart; 0: no waiting)",
+    )
+    rep.add_argument("--into", metavar="NEWID", help="id of the new tournament (default: fresh)")
     return parser
 
 
@@ -123,9 +159,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "standings":
             return standings_command(args, out)
+        if args.command == "import":
+            return import_command(args, out)
+        if args.command == "replay":
+            return replay_command(args, out)
     except LivetbError as err:
         print(f"livetb: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # the reader left (`livetb replay … | head`): see run()
     except OSError as err:
         print(f"livetb: {err.filename or ''}: {err.strerror}", file=sys.stderr)
         return 2
@@ -134,19 +176,38 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Nobody reads stdout any more: not an error. Point it at devnull so that the
+        # interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    except KeyboardInterrupt:  # Ctrl-C during `livetb replay`: what was appended stays
+        code = 130
+    sys.exit(code)
 
 
 def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     imported = load_trf(args.file)
     for warning in imported.warnings:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+    # --- team events (issue 3): the same contract, teams as participants -----------------
+    if imported.team_event is not None:
+        from livetb.cli_team import team_standings  # imports this module: import on use
+
+        return team_standings(args, imported.team_event, out)
+    # --- individual events --------------------------------------------------------------------
     t = imported.tournament
     in_file = max((len(p.entries) for p in t.participants), default=0)
     upto = t.played_rounds if args.after_round is None else args.after_round
     if not 0 <= upto <= in_file:
         raise UsageError(f"--after-round {upto}: the file has rounds 0..{in_file}")
     specs = parse_list(args.tiebreaks or default_tiebreaks(t))
+    for spec in specs:
+        if spec.code in TEAM_ONLY or spec.points:
+            raise UsageError(f"{spec.text}: a team tie-break, and the file has no team records")
     ctx = Context(
         t,
         upto,
@@ -165,6 +226,46 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         write_csv(result, out)
     else:
         print_table(result, t.name, out)
+    return 0
+
+
+def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """Print only the new tournament's id: scripts capture it."""
+    imported = load_trf(args.file)
+    for warning in imported.warnings:
+        print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+    if imported.is_team:
+        raise ImportUnsupported(f"{args.file}: team tournaments cannot be imported yet")
+    tiebreaks = None
+    if args.tiebreaks:
+        tiebreaks = [code.strip() for code in args.tiebreaks.split(",") if code.strip()]
+        parse_list(tiebreaks)
+    events = events_from_tournament(
+        imported.tournament,
+        tiebreaks=tiebreaks,
+        edition=args.edition,
+        unrated_rating=args.unrated_rating,
+    )
+    with SqliteStore(args.db) as store:
+        tournament_id = new_tournament_id()
+        while store.head(tournament_id):
+            tournament_id = new_tournament_id()
+        store.append(tournament_id, 0, events, actor="import")
+    print(tournament_id, file=out)
+    return 0
+
+
+def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """One line per re-appended event: `<new id> <seq> <event as JSON>`."""
+    if not Path(args.db).is_file():
+        raise UsageError(f"--db {args.db}: no such event store")
+    if args.speed < 0:
+        raise UsageError(f"--speed {args.speed}: must be 0 (no waiting) or more")
+    with SqliteStore(args.db) as store:
+        target = args.into or new_tournament_id()
+        for rec in replay(store, args.tournament, target, speed=args.speed):
+            print(f"{rec.tournament_id} {rec.seq} {encode(rec.event).decode()}", file=out)
+            out.flush()
     return 0
 
 
