@@ -27,6 +27,7 @@ from livetb.engine.model import (
     System,
     Tournament,
 )
+from livetb.engine.teams import MatchScoring, PointType, Roster, TeamEvent, build_team_event
 from livetb.errors import TrfError, TrfIssue
 
 __all__ = ["TeamRecord", "TrfImport", "load_trf", "parse_trf"]
@@ -49,6 +50,7 @@ class TrfImport(msgspec.Struct, frozen=True):
     teams: tuple[TeamRecord, ...]  # empty for individual events
     is_team: bool
     raw_system: str  # the 192 code if present, else the 092 text
+    team_event: TeamEvent | None = None  # the matches, when the file has team records
 
 
 def load_trf(path: str | Path) -> TrfImport:
@@ -73,9 +75,13 @@ def parse_trf(data: bytes | str, source: str = "<trf>") -> TrfImport:
     _check_reciprocity(players, index, report)
     scoring = _check_points(players, header.scoring, report)
     is_team = header.is_team or bool(by_tag["013"] or by_tag["310"])
+    before = len(report.errors)
     teams = _read_teams(by_tag, index, report)
+    if teams and len(report.errors) == before:
+        _check_matches(players, teams, report)
     _check_pabs(players, teams, report)
     _check_byes(by_tag["240"], index, teams if is_team else None, scoring, report)
+    team_setup = _team_setup(by_tag, header, report) if teams else None
     if report.errors:
         raise TrfError(source, _in_order(report.errors))
     tournament = Tournament(
@@ -94,6 +100,7 @@ def parse_trf(data: bytes | str, source: str = "<trf>") -> TrfImport:
         teams=teams,
         is_team=is_team,
         raw_system=header.raw_system,
+        team_event=_team_event(tournament, teams, team_setup) if team_setup else None,
     )
 
 
@@ -353,14 +360,19 @@ def _scoring(line: _Line, report: _Report) -> Scoring:
     return msgspec.structs.replace(DEFAULT_SCORING, **values)
 
 
-def _check_gap(line: _Line, start: int, end: int, report: _Report) -> None:
+_GAME_CELLS = ("162 scoring", "cells of a code W D L A P X and a number, such as 'W 1.0'")
+
+
+def _check_gap(
+    line: _Line, start: int, end: int, report: _Report, cells: tuple[str, str] = _GAME_CELLS
+) -> None:
     """Text between the score cells: anything but blanks is a code or number we cannot read."""
     gap = line.text[start:end]
     if gap.strip():
         a = start + len(gap) - len(gap.lstrip()) + 1
         b = start + len(gap.rstrip())
-        expected = "cells of a code W D L A P X and a number, such as 'W 1.0'"
-        report.error(line.number, (a, b), "162 scoring", gap.strip(), expected)
+        where, expected = cells
+        report.error(line.number, (a, b), where, gap.strip(), expected)
 
 
 def _tiebreaks(t202: _Line | None, t212: _Line | None) -> tuple[str, ...]:
@@ -893,3 +905,159 @@ def _check_members(
                 report.error(team.line, (column, column + 3), where, str(no), expected)
             else:
                 owner[no] = team
+
+
+# --- team matches (TRF.md 6.11; C.07 2023 Art. 10) ---------------------------------------------
+# A team's games of one round must form one match: every board against the same team, no game
+# between team-mates or with a player outside the teams, no individual bye while the team plays
+# a match, and a team without a match shows one kind of bye.
+
+_TEAM_BYES = frozenset({Code.PAB, Code.FULL_BYE, Code.HALF_BYE})
+
+
+def _check_matches(players: list[_Player], teams: tuple[TeamRecord, ...], report: _Report) -> None:
+    team_of = {no: team for team in teams for no in team.members}
+    by_no = {p.participant.start_no: p for p in players}
+    width = max((len(p.participant.entries) for p in players), default=0)
+    for player in players:
+        if player.participant.start_no not in team_of and player.sound:
+            _check_teamless(player, report)
+    for rnd in range(1, width + 1):
+        for team in teams:
+            members = [by_no[no] for no in team.members if by_no[no].sound]
+            _check_team_round(rnd, team, members, team_of, report)
+
+
+def _check_teamless(player: _Player, report: _Report) -> None:
+    for rnd, entry in enumerate(player.participant.entries, start=1):
+        if entry.opponent is not None or entry.code in _TEAM_BYES:
+            where = f"001 #{player.participant.start_no}, round {rnd}"
+            expected = "no pairing: the player is in no team record"
+            columns = (82 + 10 * rnd, 89 + 10 * rnd)
+            report.error(player.line, columns, where, _block_text(player, rnd), expected)
+            return
+
+
+def _check_team_round(
+    rnd: int,
+    team: TeamRecord,
+    members: list[_Player],
+    team_of: dict[int, TeamRecord],
+    report: _Report,
+) -> None:
+    """Round `rnd` of `team`: one opposing team on every board, or one kind of bye."""
+    first: tuple[_Player, TeamRecord] | None = None  # the first board's player and opponent
+    bye: _Player | None = None
+    for player in members:
+        entry = player.participant.entry(rnd)
+        where = f"001 #{player.participant.start_no}, round {rnd}"
+        opponent_columns = (82 + 10 * rnd, 85 + 10 * rnd)
+        if entry.opponent is None:
+            if entry.code in _TEAM_BYES:
+                bye = bye or player
+                _check_same_bye(rnd, team, bye, player, report)
+            continue
+        other = team_of.get(entry.opponent)
+        found = f"#{entry.opponent}"
+        if other is None:
+            expected = "a player of another team (the opponent is in no team record)"
+            report.error(player.line, opponent_columns, f"{where} opponent", found, expected)
+        elif other.number == team.number:
+            if player.participant.start_no < entry.opponent:  # report the game once
+                expected = f"a player of another team, not a team-mate in team {team.number}"
+                report.error(player.line, opponent_columns, f"{where} opponent", found, expected)
+        elif first is None:
+            first = (player, other)
+        elif other.number != first[1].number:
+            board1, met = first
+            expected = (
+                f"a player of team {met.number} '{met.name}', whom team {team.number} meets "
+                f"in round {rnd} (#{board1.participant.start_no} on line {board1.line})"
+            )
+            found += f" of team {other.number} '{other.name}'"
+            report.error(player.line, opponent_columns, f"{where} opponent", found, expected)
+    if first is not None and bye is not None:
+        board1, met = first
+        expected = (
+            f"no bye: team {team.number} meets team {met.number} in round {rnd} "
+            f"(#{board1.participant.start_no} on line {board1.line})"
+        )
+        columns = (82 + 10 * rnd, 89 + 10 * rnd)
+        where = f"001 #{bye.participant.start_no}, round {rnd}"
+        report.error(bye.line, columns, where, _block_text(bye, rnd), expected)
+
+
+def _check_same_bye(
+    rnd: int, team: TeamRecord, first: _Player, player: _Player, report: _Report
+) -> None:
+    mine, theirs = player.participant.entry(rnd).code, first.participant.entry(rnd).code
+    if mine is not theirs:
+        expected = (
+            f"the team's bye, '{theirs.value}' as #{first.participant.start_no} on line "
+            f"{first.line} (team {team.number} has one bye per round)"
+        )
+        where = f"001 #{player.participant.start_no}, round {rnd}"
+        columns = (82 + 10 * rnd, 89 + 10 * rnd)
+        report.error(player.line, columns, where, _block_text(player, rnd), expected)
+
+
+class _TeamSetup(msgspec.Struct, frozen=True):
+    match_scoring: MatchScoring
+    colours: str  # 352: the first-named team's colours on boards 1..n
+    boards: int | None
+    primary: PointType
+
+
+def _team_setup(
+    by_tag: defaultdict[str, list[_Line]], header: _Header, report: _Report
+) -> _TeamSetup:
+    """352 board colours, 362 match points, and the primary score from the 192 code."""
+    colours, boards = "WB", None
+    if by_tag["352"]:
+        line = by_tag["352"][-1]
+        if re.fullmatch(r"[WBwb]+", line.value):
+            colours, boards = line.value.upper(), len(line.value)
+        else:
+            expected = "W and B, one per board (e.g. WBWB)"
+            report.error(line.number, line.value_columns, "352 board colours", line.value, expected)
+    scoring = _match_scoring(by_tag["362"][-1], report) if by_tag["362"] else MatchScoring()
+    return _TeamSetup(scoring, colours, boards, _primary(header.raw_system))
+
+
+_MATCH_FIELDS = {"W": "win", "D": "draw", "L": "loss", "A": "absent", "P": "pab"}
+_MATCH_CELLS = ("362 match scoring", "cells of a code TW TD TL (or TA TP) and a number: 'TW 2.0'")
+
+
+def _match_scoring(line: _Line, report: _Report) -> MatchScoring:
+    """362 `TW 2.0   TD 1.0   TL 0.0`, read as tokens like 162 (TRF.md 3.4)."""
+    values: dict[str, Decimal] = {}
+    pos = 4
+    for m in _SCORE_CELL.finditer(line.text, pos):
+        _check_gap(line, pos, m.start(), report, _MATCH_CELLS)
+        if m[1] in _MATCH_FIELDS:
+            values[_MATCH_FIELDS[m[1]]] = Decimal(m[2].replace(",", "."))
+        else:
+            where, expected = _MATCH_CELLS
+            report.error(line.number, (m.start() + 1, m.end()), where, m[0], expected)
+        pos = m.end()
+    _check_gap(line, pos, len(line.text), report, _MATCH_CELLS)
+    return MatchScoring(**values)  # type: ignore[arg-type]
+
+
+def _primary(code: str) -> PointType:
+    """The primary score from the 192 code's suffix: `_GP` or `_GP_MP` (TRF.md 3.5)."""
+    scores = [part for part in code.upper().split("_") if part in ("MP", "GP")]
+    return "GP" if scores[:1] == ["GP"] else "MP"
+
+
+def _team_event(
+    tournament: Tournament, teams: tuple[TeamRecord, ...], setup: _TeamSetup
+) -> TeamEvent:
+    return build_team_event(
+        tournament,
+        (Roster(t.number, t.name, t.members) for t in teams),
+        match_scoring=setup.match_scoring,
+        boards=setup.boards,
+        colours=setup.colours,
+        primary=setup.primary,
+    )

@@ -10,17 +10,29 @@ from tests.conformance import Tally, expected_files, run_file
 
 TALLY = Tally()
 INDIVIDUAL = expected_files("individual-swiss") + expected_files("individual-rr")
+TEAM = expected_files("team-swiss") + expected_files("team-rr")
 
 
 def test_corpus_is_present() -> None:
     assert len(INDIVIDUAL) == 14
+    assert len(TEAM) == 10
 
 
-@pytest.mark.parametrize("path", INDIVIDUAL, ids=lambda p: p.name.removesuffix(".expected.json"))
-def test_individual_tournament(path: Path) -> None:
+def _agrees(path: Path) -> None:
     tally = Tally()
     run_file(path, tally)
     TALLY.agree += tally.agree
     TALLY.total += tally.total
     assert tally.total > 0
     assert tally.agree == tally.total, "\n".join(tally.failures)
+
+
+@pytest.mark.parametrize("path", INDIVIDUAL, ids=lambda p: p.name.removesuffix(".expected.json"))
+def test_individual_tournament(path: Path) -> None:
+    _agrees(path)
+
+
+# Team events (issue 3): match and game points, team byes and forfeits, every team tie-break.
+@pytest.mark.parametrize("path", TEAM, ids=lambda p: p.name.removesuffix(".expected.json"))
+def test_team_tournament(path: Path) -> None:
+    _agrees(path)

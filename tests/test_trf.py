@@ -512,28 +512,46 @@ def test_gaps_in_the_numbering_warn() -> None:
 # --- team records -----------------------------------------------------------------------------
 
 
+# One match of two boards: #1 (w) beats #3, #4 (w) draws with #2. Lines 1-2 header, 3-6 players.
+TEAM16 = (
+    "\r\n".join(
+        [
+            "012 Example Team Match",
+            "092 Team: Swiss-System",
+            player(1, "1.0", "3 w 1"),
+            player(2, "0.5", "4 b ="),
+            player(3, "0.0", "1 b 0"),
+            player(4, "0.5", "2 w ="),
+        ]
+    )
+    + "\r\n"
+)
+
+
 def test_013_teams() -> None:
-    text = edit(TRF16, extra=(team_013("Alders and Birches", 1, 2), team_013("Cedars", 3, 4)))
+    text = edit(TEAM16, extra=(team_013("Alders and Birches", 1, 2), team_013("Cedars", 3, 4)))
     result = parse_trf(text)
     assert result.is_team
     assert result.teams == (
-        TeamRecord(1, "Alders and Birches", (1, 2), 16),
-        TeamRecord(2, "Cedars", (3, 4), 17),
+        TeamRecord(1, "Alders and Birches", (1, 2), 7),
+        TeamRecord(2, "Cedars", (3, 4), 8),
     )
+    assert result.team_event is not None
+    alders = result.team_event.team(1).match(1)
+    assert (alders.opponent, alders.colour, alders.mp, alders.gp) == (2, "w", 2, Decimal("1.5"))
 
 
 def test_310_wins_over_013() -> None:
     text = edit(
-        TRF16,
-        ("092 Individual: Swiss-System", "092 Team: Swiss-System"),
+        TEAM16,
         extra=(team_013("Ignored", 1, 2), team_310(7, "Alders", 2, 1), team_310(9, "Cedars", 3, 4)),
     )
     result = parse_trf(text)
     assert result.teams == (
-        TeamRecord(7, "Alders", (2, 1), 17),
-        TeamRecord(9, "Cedars", (3, 4), 18),
+        TeamRecord(7, "Alders", (2, 1), 8),
+        TeamRecord(9, "Cedars", (3, 4), 9),
     )
-    assert [(w.line, w.where) for w in result.warnings] == [(16, "013 team")]
+    assert [(w.line, w.where) for w in result.warnings] == [(7, "013 team")]
 
 
 def test_team_event_from_type_code() -> None:
