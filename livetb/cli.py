@@ -16,6 +16,7 @@ import msgspec
 from rich.console import Console
 from rich.table import Table
 
+from livetb.cli_db import rebuild_command, standings_from_db
 from livetb.engine.context import Context, Round
 from livetb.engine.editions import Edition
 from livetb.engine.model import Tournament
@@ -56,9 +57,9 @@ class JsonStandings(msgspec.Struct):
     standings: list[JsonRow]
 
 
-def format_value(v: Number | None) -> str | int | None:
+def format_value(v: Number | str | None) -> str | int | None:
     """Decimals as strings (never floats), whole counts and ratings as ints."""
-    if v is None or isinstance(v, int):
+    if v is None or isinstance(v, int | str):
         return v
     if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
         return f"{v:.1f}"
@@ -81,8 +82,13 @@ def default_tiebreaks(t: Tournament) -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="livetb", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    st = sub.add_parser("standings", help="standings with tie-breaks from a TRF file")
-    st.add_argument("file", help="TRF-16 or TRF-2026 file")
+    st = sub.add_parser(
+        "standings", help="standings with tie-breaks from a TRF file, or from an event store"
+    )
+    st.add_argument("file", nargs="?", help="TRF-16 or TRF-2026 file (or use --db)")
+    st.add_argument("--db", help="read the standings from this SQLite event store instead")
+    st.add_argument("--tournament", help="with --db: the tournament id (if several)")
+    st.add_argument("--at-seq", type=int, metavar="N", help="with --db: as of log sequence N")
     st.add_argument(
         "--tiebreaks",
         help="comma-separated list, e.g. PTS,BH/C1,BH,SB (default: "
@@ -133,6 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--unrated-rating", type=int, metavar="N", help="rating used for unrated players"
     )
 
+    reb = sub.add_parser("rebuild", help="recompute standings from zero; save fresh snapshots")
+    reb.add_argument("--db", required=True, help="SQLite event store")
+    reb.add_argument("--tournament", help="only this tournament")
+    reb.add_argument("--format", choices=["text", "json"], default="text")
+
     rep = sub.add_parser(
         "replay",
         help="re-append a tournament's events to a new tournament, paced like the original",
@@ -161,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return standings_command(args, out)
         if args.command == "import":
             return import_command(args, out)
+        if args.command == "rebuild":
+            return rebuild_command(args, out)
         if args.command == "replay":
             return replay_command(args, out)
     except LivetbError as err:
@@ -190,6 +203,10 @@ def run() -> None:
 
 
 def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    if (args.file is None) == (args.db is None):
+        raise UsageError("give either a TRF file or --db")
+    if args.db is not None:
+        return standings_from_db(args, out)
     imported = load_trf(args.file)
     for warning in imported.warnings:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)

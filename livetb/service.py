@@ -1,0 +1,105 @@
+"""The application layer: the one place that touches the store, the projection and (later) the
+feed. One writer per tournament: decide against the projection's state, append, apply.
+
+If applying raises after the append returned, the log is still right: the projection is
+rebuilt from the store, never the other way round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from livetb.errors import ConcurrencyConflict, UnknownTournament
+from livetb.events.commands import AnyCommand, decide
+from livetb.events.schema import Recorded
+from livetb.events.store import EventStore
+from livetb.projections.standings import Delta, StandingsProjection
+
+SNAPSHOT_EVERY = 500
+
+
+def load(store: EventStore, tournament_id: str, at_seq: int | None = None) -> StandingsProjection:
+    """Standings at `at_seq` (default: the head): the latest usable snapshot plus the tail."""
+    head = store.head(tournament_id)
+    if head == 0:
+        raise UnknownTournament(tournament_id)
+    target = head if at_seq is None else min(at_seq, head)
+    snap = store.latest_snapshot(tournament_id)
+    if snap is not None and snap[0] <= target:
+        projection = StandingsProjection.restore(snap[1])
+        for rec in _until(store.read(tournament_id, after=snap[0]), target):
+            projection.apply(rec)
+        return projection
+    return StandingsProjection.rebuild(_until(store.read(tournament_id), target))
+
+
+def rebuild(store: EventStore, tournament_id: str) -> StandingsProjection:
+    """From zero, ignoring snapshots; saves a fresh snapshot at the head."""
+    projection = StandingsProjection.rebuild(store.read(tournament_id))
+    if projection.seq == 0:
+        raise UnknownTournament(tournament_id)
+    store.save_snapshot(tournament_id, projection.seq, projection.snapshot())
+    return projection
+
+
+def _until(records: Iterator[Recorded], seq: int) -> Iterator[Recorded]:
+    for rec in records:
+        if rec.seq > seq:
+            return
+        yield rec
+
+
+class TournamentService:
+    """Keeps one live projection per tournament and turns commands into deltas."""
+
+    def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.projections: dict[str, StandingsProjection] = {}
+
+    def projection(self, tournament_id: str) -> StandingsProjection:
+        projection = self.projections.get(tournament_id)
+        if projection is None:
+            projection = self.projections[tournament_id] = load(self.store, tournament_id)
+        return projection
+
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+    ) -> tuple[int, list[Delta]]:
+        """Decide, append durably, apply; return the head and the deltas to publish."""
+        if idempotency_key is not None:
+            seq = self.store.recall(tournament_id, idempotency_key)
+            if seq is not None:
+                return seq, []
+        projection = self._current(tournament_id)
+        if expected_seq is not None and expected_seq != projection.seq:
+            raise ConcurrencyConflict(tournament_id, expected_seq, projection.seq)
+        events = decide(projection.state, command)
+        head = self.store.append(
+            tournament_id, projection.seq, events, actor=actor, idempotency_key=idempotency_key
+        )
+        try:
+            deltas = [
+                projection.apply(rec) for rec in self.store.read(tournament_id, projection.seq)
+            ]
+        except Exception:
+            self.projections.pop(tournament_id, None)  # rebuilt from the log on next use
+            raise
+        if head // self.snapshot_every > (head - len(events)) // self.snapshot_every:
+            self.store.save_snapshot(tournament_id, head, projection.snapshot())
+        return head, deltas
+
+    def _current(self, tournament_id: str) -> StandingsProjection:
+        """The projection, caught up with writers outside this process."""
+        if self.store.head(tournament_id) == 0:
+            self.projections[tournament_id] = StandingsProjection()
+        projection = self.projection(tournament_id)
+        for rec in self.store.read(tournament_id, projection.seq):
+            projection.apply(rec)
+        return projection

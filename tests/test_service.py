@@ -1,0 +1,70 @@
+"""The application layer: commands decided against the live projection, appended, applied."""
+
+from __future__ import annotations
+
+import pytest
+
+from livetb.errors import BoardHasResult, ConcurrencyConflict
+from livetb.events.commands import (
+    CloseRound,
+    CorrectResult,
+    CreateTournament,
+    PairRound,
+    RecordResult,
+    RegisterParticipant,
+)
+from livetb.events.schema import Board
+from livetb.events.store import MemoryStore
+from livetb.service import TournamentService, load
+
+
+def started(service: TournamentService) -> None:
+    service.execute("t1", CreateTournament(name="Club", rounds=3, tiebreaks=("PTS", "BH", "FB")))
+    for no, name in enumerate(["Ann", "Bob", "Cid", "Dan"], start=1):
+        service.execute("t1", RegisterParticipant(start_no=no, name=name, rating=2000 - no))
+    service.execute("t1", PairRound(round=1, boards=(Board(1, 1, 2), Board(2, 3, 4))))
+
+
+def test_a_result_yields_the_rows_it_changed() -> None:
+    service = TournamentService(MemoryStore(), snapshot_every=5)
+    started(service)
+    head, deltas = service.execute("t1", RecordResult(round=1, board=1, result="1-0"))
+    assert head == 7
+    (delta,) = deltas
+    rows = {r.start_no: r for r in delta.rows}
+    assert rows[1].rank == 1 and rows[1].values[0] == "1.0"
+    assert rows[1].statuses == ("provisional", "final", "predicted")
+    assert rows[1].fb_prediction == "0.5"  # round 1 as the last: the win counts as a draw
+    assert set(rows) >= {1, 2}
+    assert service.store.latest_snapshot("t1") is not None  # every 5 events
+
+
+def test_rejected_and_conflicting_commands_append_nothing() -> None:
+    service = TournamentService(MemoryStore())
+    started(service)
+    service.execute("t1", RecordResult(round=1, board=1, result="1-0"))
+    with pytest.raises(BoardHasResult):
+        service.execute("t1", RecordResult(round=1, board=1, result="0-1"))
+    with pytest.raises(ConcurrencyConflict):
+        service.execute("t1", RecordResult(round=1, board=2, result="0-1"), expected_seq=3)
+    assert service.store.head("t1") == 7
+
+
+def test_retried_key_appends_once_and_a_correction_reaches_the_closed_round() -> None:
+    service = TournamentService(MemoryStore())
+    started(service)
+    first = service.execute(
+        "t1", RecordResult(round=1, board=2, result="1/2-1/2"), idempotency_key="k"
+    )
+    again = service.execute(
+        "t1", RecordResult(round=1, board=2, result="1/2-1/2"), idempotency_key="k"
+    )
+    assert first[0] == again[0] == 7 and again[1] == []
+    service.execute("t1", RecordResult(round=1, board=1, result="1-0"))
+    service.execute("t1", CloseRound(round=1))
+    _, (delta,) = service.execute(
+        "t1", CorrectResult(round=1, board=1, result="0-1", reason="wrong slip")
+    )
+    rows = {r.start_no: r for r in delta.rows}
+    assert rows[2].values[0] == "1.0" and rows[1].values[0] == "0.0"
+    assert load(service.store, "t1").standings() == service.projection("t1").standings()
