@@ -21,7 +21,7 @@ from livetb.engine.context import Context, Round
 from livetb.engine.editions import Edition
 from livetb.engine.model import Tournament
 from livetb.engine.result import Number
-from livetb.engine.spec import TEAM_ONLY, Spec, parse_list
+from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import CATALOGUE, Standings, compute, draw_lots, rank
 from livetb.errors import ImportUnsupported, LivetbError
 from livetb.events.importer import events_from_tournament
@@ -222,9 +222,6 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     if not 0 <= upto <= in_file:
         raise UsageError(f"--after-round {upto}: the file has rounds 0..{in_file}")
     specs = parse_list(args.tiebreaks or default_tiebreaks(t))
-    for spec in specs:
-        if spec.code in TEAM_ONLY or spec.points:
-            raise UsageError(f"{spec.text}: a team tie-break, and the file has no team records")
     ctx = Context(
         t,
         upto,

@@ -39,7 +39,7 @@ def team_standings(args: argparse.Namespace, event: TeamEvent, out: io.TextIOBas
     upto = t.played_rounds if args.after_round is None else args.after_round
     if not 0 <= upto <= in_file:
         raise UsageError(f"--after-round {upto}: the file has rounds 0..{in_file}")
-    specs = parse_list(args.tiebreaks or default_team_tiebreaks(event))
+    specs = parse_list(args.tiebreaks or default_team_tiebreaks(event), teams=True)
     view = TeamView(
         event,
         upto,

@@ -1,7 +1,9 @@
 """TRF importer: TRF16 and TRF-2026 files into a `Tournament` (TRF.md 2-4, 6, 8, 10).
 
 The whole file is read and checked before anything is returned: either the complete
-`TrfImport` with its warnings, or one `TrfError` listing every problem (TRF.md 10.1).
+`TrfImport` with its warnings, or one `TrfError` listing every problem (TRF.md 10.1). A file
+with team records (`013`/`310`) also gives its `TeamEvent`: the matches rebuilt from the board
+lines and the TRF-2026 team records (`240`, `300`, `320`, `330`, `352`, `362`), see the end.
 Columns are 1-based and inclusive, as in the FIDE documents; `_cols(text, a, b)` is the slice.
 """
 
@@ -27,7 +29,15 @@ from livetb.engine.model import (
     System,
     Tournament,
 )
-from livetb.engine.teams import MatchScoring, PointType, Roster, TeamEvent, build_team_event
+from livetb.engine.teams import (
+    MatchScoring,
+    PointType,
+    Roster,
+    RoundKey,
+    TeamEvent,
+    TeamRound,
+    build_team_event,
+)
 from livetb.errors import TrfError, TrfIssue
 
 __all__ = ["TeamRecord", "TrfImport", "load_trf", "parse_trf"]
@@ -81,7 +91,9 @@ def parse_trf(data: bytes | str, source: str = "<trf>") -> TrfImport:
         _check_matches(players, teams, report)
     _check_pabs(players, teams, report)
     _check_byes(by_tag["240"], index, teams if is_team else None, scoring, report)
-    team_setup = _team_setup(by_tag, header, report) if teams else None
+    team_setup = _team_setup(by_tag, header, players, teams, report) if teams else None
+    if not teams:
+        _skip_team_records(by_tag, report)
     if report.errors:
         raise TrfError(source, _in_order(report.errors))
     tournament = Tournament(
@@ -206,10 +218,10 @@ def _split_records(text: str, report: _Report) -> list[_Line]:
 
 # every header record 012, 022, ... 222 (TRF.md 3.1, 3.2), the team headers, JaVaFo's rounds
 _HEADER_TAGS = frozenset({f"{n:03}" for n in range(12, 223, 10)} | {"352", "362", "XXR"})
-_RECORD_TAGS = frozenset({"001", "013", "240", "310", "XXC"})
+_RECORD_TAGS = frozenset({"001", "013", "240", "300", "310", "320", "330", "XXC"})
 _SILENT_TAGS = frozenset({"801", "802"})  # informative summaries, never a source (TRF.md 6.10)
 _UNSUPPORTED_TAGS = (
-    frozenset({"250", "260", "299", "300", "320", "330", "XXA", "XXS", "XXZ", "XXP"})
+    frozenset({"250", "260", "299", "XXA", "XXS", "XXZ", "XXP"})
     | {f"BB{code}" for code in "WDLZFU"}  # bbpPairings' scoring lines (TRF.md 7.6)
 )
 
@@ -1006,12 +1018,19 @@ class _TeamSetup(msgspec.Struct, frozen=True):
     colours: str  # 352: the first-named team's colours on boards 1..n
     boards: int | None
     primary: PointType
+    team_rounds: dict[RoundKey, TeamRound]  # 240, 320, 330: rounds stated at team level
+    lineups: dict[RoundKey, tuple[int, ...]]  # 300: boards out of roster order
 
 
 def _team_setup(
-    by_tag: defaultdict[str, list[_Line]], header: _Header, report: _Report
+    by_tag: defaultdict[str, list[_Line]],
+    header: _Header,
+    players: list[_Player],
+    teams: tuple[TeamRecord, ...],
+    report: _Report,
 ) -> _TeamSetup:
-    """352 board colours, 362 match points, and the primary score from the 192 code."""
+    """352 board colours, 362 match points, the primary score from the 192 code, and the
+    TRF-2026 team records 240, 300, 320 and 330."""
     colours, boards = "WB", None
     if by_tag["352"]:
         line = by_tag["352"][-1]
@@ -1021,7 +1040,219 @@ def _team_setup(
             expected = "W and B, one per board (e.g. WBWB)"
             report.error(line.number, line.value_columns, "352 board colours", line.value, expected)
     scoring = _match_scoring(by_tag["362"][-1], report) if by_tag["362"] else MatchScoring()
-    return _TeamSetup(scoring, colours, boards, _primary(header.raw_system))
+    records = _TeamRecords(players, teams, report)
+    for line in sorted((*by_tag["240"], *by_tag["300"], *by_tag["320"], *by_tag["330"]), key=_at):
+        if line.tag == "240":
+            records.bye_240(line)
+        elif line.tag == "300":
+            records.lineup_300(line)
+        elif line.tag == "320":
+            scoring = records.pab_320(line, scoring)
+        else:
+            records.forfeit_330(line)
+    return _TeamSetup(
+        scoring, colours, boards, _primary(header.raw_system), records.rounds, records.lineups
+    )
+
+
+def _at(line: _Line) -> int:
+    return line.number
+
+
+def _skip_team_records(by_tag: defaultdict[str, list[_Line]], report: _Report) -> None:
+    for tag in ("300", "320", "330"):
+        for line in by_tag[tag]:
+            expected = "team records (013 or 310) for a team record; skipped"
+            report.warn(line.number, (1, 3), f"{tag} record", tag, expected)
+
+
+_FORFEIT_330 = {
+    **dict.fromkeys(("+-", "10", "WL", "WZ"), (Code.FORFEIT_WIN, Code.FORFEIT_LOSS)),
+    **dict.fromkeys(("-+", "01", "LW", "ZW"), (Code.FORFEIT_LOSS, Code.FORFEIT_WIN)),
+    **dict.fromkeys(("--", "00", "LL", "ZZ"), (Code.FORFEIT_LOSS, Code.FORFEIT_LOSS)),
+}
+_BYES_240 = {"F": Code.FULL_BYE, "H": Code.HALF_BYE, "Z": Code.ZERO_BYE}
+
+
+class _TeamRecords:
+    """TRF-2026 team-level records (TRF.md 6.3-6.6), checked against the board lines: a team
+    round they state must be one its players show no game in (for 330: or a match whose boards
+    were all forfeited with that result), and a 300 line-up must seat exactly the players who
+    played. Rounds beyond the file's are announced for later and skipped."""
+
+    def __init__(
+        self, players: list[_Player], teams: tuple[TeamRecord, ...], report: _Report
+    ) -> None:
+        self.report = report
+        self.by_no = {p.participant.start_no: p for p in players}
+        self.teams = {t.number: t for t in teams}
+        self.width = max((len(p.participant.entries) for p in players), default=0)
+        self.rounds: dict[RoundKey, TeamRound] = {}
+        self.lineups: dict[RoundKey, tuple[int, ...]] = {}
+
+    def _team(self, line: _Line, columns: tuple[int, int], where: str) -> TeamRecord | None:
+        raw = _cols(line.text, *columns).strip()
+        team = self.teams.get(int(raw)) if _DIGITS.fullmatch(raw) else None
+        if team is None:
+            expected = "a team number from the team records"
+            self.report.error(line.number, columns, where, raw, expected)
+        return team
+
+    def _round(self, line: _Line, columns: tuple[int, int], where: str) -> int | None:
+        raw = _cols(line.text, *columns).strip()
+        if not (_DIGITS.fullmatch(raw) and int(raw) > 0):
+            self.report.error(line.number, columns, where, raw, "a round number")
+            return None
+        return int(raw) if int(raw) <= self.width else None
+
+    def _games(self, team: TeamRecord, rnd: int) -> list[tuple[_Player, Entry]]:
+        """The team's players with a game in round `rnd`, and their round."""
+        out = []
+        for no in team.members:
+            player = self.by_no.get(no)
+            if player is not None and player.participant.entry(rnd).opponent is not None:
+                out.append((player, player.participant.entry(rnd)))
+        return out
+
+    def _state(self, line: _Line, where: str, team: TeamRecord, rnd: int, code: Code) -> None:
+        """A bye stated at team level: the team's players show no game, nor another bye."""
+        found = f"{code.value} for team {team.number} in round {rnd}"
+        games = self._games(team, rnd)
+        if games:
+            player = games[0][0]
+            no = player.participant.start_no
+            expected = f"a round team {team.number} did not play (#{no} plays, line {player.line})"
+            self.report.error(line.number, None, where, found, expected)
+            return
+        for no in team.members:
+            player = self.by_no.get(no)
+            shown = player.participant.entry(rnd).code if player is not None else code
+            if player is not None and shown in _TEAM_BYES and shown is not code:
+                expected = f"the bye #{no} shows, '{shown.value}' on line {player.line}"
+                self.report.error(line.number, None, where, found, expected)
+                return
+        self._put(line, where, (rnd, team.number), TeamRound(code))
+
+    def _put(self, line: _Line, where: str, key: RoundKey, stated: TeamRound) -> None:
+        if key in self.rounds:
+            found = f"team {key[1]}, round {key[0]}"
+            expected = "one team-level record per team and round (another one states it)"
+            self.report.error(line.number, None, where, found, expected)
+        self.rounds[key] = stated
+
+    def bye_240(self, line: _Line) -> None:
+        """240 in a team event: F, H or Z byes of whole teams (its own checks: _check_byes)."""
+        code = _BYES_240.get(line.text[4:5].upper())
+        raw = _cols(line.text, 7, 9).strip()
+        if line.damaged or code is None or not _DIGITS.fullmatch(raw):
+            return
+        rnd = int(raw)
+        quiet = _Report()  # the cells' problems are reported by _check_byes
+        for _column, no in _id_cells(line, 11, 4, "240 bye", quiet):
+            if no in self.teams and 0 < rnd <= self.width:
+                self._state(line, "240 bye", self.teams[no], rnd, code)
+
+    def pab_320(self, line: _Line, scoring: MatchScoring) -> MatchScoring:
+        """320: what a team PAB is worth, then the team that got one in each round."""
+        if line.damaged:
+            return scoring
+        values = {}
+        for field, columns, where in (
+            ("pab", (5, 8), "320 PAB match points"),
+            ("pab_games", (10, 13), "320 PAB game points"),
+        ):
+            raw = _cols(line.text, *columns).strip()
+            if _POINTS.fullmatch(raw):
+                values[field] = Decimal(raw.replace(",", "."))
+            elif raw:
+                self.report.error(line.number, columns, where, raw, "a number such as 1.0")
+        for column, no in _id_cells(line, 15, 3, "320 team", self.report):
+            rnd = (column - 15) // 4 + 1
+            where = f"320 round {rnd}"
+            if no not in self.teams:
+                expected = "a team number from the team records"
+                self.report.error(line.number, (column, column + 2), where, str(no), expected)
+            elif rnd <= self.width:
+                self._state(line, where, self.teams[no], rnd, Code.PAB)
+        return msgspec.structs.replace(scoring, **values)
+
+    def forfeit_330(self, line: _Line) -> None:
+        """330: a forfeited match; where no board line shows it, both sides are stated."""
+        if line.damaged:
+            return
+        kind = _cols(line.text, 5, 6).strip().upper()
+        codes = _FORFEIT_330.get(kind)
+        if codes is None:
+            self.report.error(line.number, (5, 6), "330 type", kind, "+-, -+ or --")
+        rnd = self._round(line, (8, 10), "330 round")
+        white = self._team(line, (12, 14), "330 white team")
+        black = self._team(line, (16, 18), "330 black team")
+        if codes is None or rnd is None or white is None or black is None:
+            return
+        if white.number == black.number:
+            expected = "two different teams"
+            self.report.error(line.number, (12, 18), "330 teams", str(white.number), expected)
+            return
+        games = self._games(white, rnd)
+        if not games and not self._games(black, rnd):
+            where = f"330 round {rnd}"
+            self._put(line, where, (rnd, white.number), TeamRound(codes[0], black.number, "w"))
+            self._put(line, where, (rnd, black.number), TeamRound(codes[1], white.number, "b"))
+            return
+        wanted = Code.FORFEIT_WIN if codes[0] is Code.FORFEIT_WIN else Code.FORFEIT_LOSS
+        for player, entry in games or [(None, None)]:
+            if entry is None or entry.opponent not in black.members or entry.code is not wanted:
+                where = f"330 round {rnd}"
+                found = f"{kind} for teams {white.number}-{black.number}"
+                shown = (
+                    f"#{player.participant.start_no} '{_block_text(player, rnd)}' on line "
+                    f"{player.line}"
+                    if player is not None
+                    else f"team {white.number} with no game"
+                )
+                expected = f"the result the board lines show ({shown})"
+                self.report.error(line.number, (5, 6), where, found, expected)
+                return
+
+    def lineup_300(self, line: _Line) -> None:
+        """300: who sat on which board (0000: an empty board) in one match of one team."""
+        if line.damaged:
+            return
+        rnd = self._round(line, (5, 7), "300 round")
+        team = self._team(line, (9, 11), "300 team")
+        other = self._team(line, (13, 15), "300 opposing team")
+        if rnd is None or team is None or other is None:
+            return
+        seated: list[int] = []
+        for column, no in _id_cells(line, 17, 4, f"300 team {team.number}, board", self.report):
+            seated.extend([0] * ((column - 17) // 5 - len(seated)))  # empty boards before it
+            if no not in team.members:
+                expected = f"a player of team {team.number} '{team.name}'"
+                self.report.error(line.number, (column, column + 3), "300 board", str(no), expected)
+            seated.append(no)
+        games = self._games(team, rnd)
+        played = {p.participant.start_no for p, _ in games}
+        opponents = {e.opponent for _, e in games}
+        where = f"300 round {rnd}, team {team.number}"
+        if set(seated) - {0} != played or not opponents <= set(other.members):
+            found = ", ".join(f"#{no}" for no in seated if no) or "nobody"
+            expected = f"the players of team {team.number} who met team {other.number}: " + (
+                ", ".join(f"#{no}" for no in sorted(played)) or "none"
+            )
+            self.report.error(line.number, None, where, found, expected)
+            return
+        opposite = self.lineups.get((rnd, other.number), ())
+        for player, entry in games:
+            mine = seated.index(player.participant.start_no) + 1
+            theirs = opposite.index(entry.opponent) + 1 if entry.opponent in opposite else mine
+            if theirs != mine:
+                found = f"#{player.participant.start_no} on board {mine}"
+                expected = (
+                    f"board {theirs}, where team {other.number}'s 300 line seats the opponent"
+                )
+                self.report.error(line.number, None, where, found, expected)
+                return
+        self.lineups[rnd, team.number] = tuple(seated)
 
 
 _MATCH_FIELDS = {"W": "win", "D": "draw", "L": "loss", "A": "absent", "P": "pab"}
@@ -1060,4 +1291,6 @@ def _team_event(
         boards=setup.boards,
         colours=setup.colours,
         primary=setup.primary,
+        team_rounds=setup.team_rounds,
+        lineups=setup.lineups,
     )

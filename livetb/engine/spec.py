@@ -89,8 +89,9 @@ class Spec(msgspec.Struct, frozen=True):
         return "/".join([head, *mods])
 
 
-def parse_spec(raw: str) -> Spec:
-    """Parse one tie-break code; raise TiebreakSpecError naming what is wrong."""
+def parse_spec(raw: str, *, teams: bool = False) -> Spec:
+    """Parse one tie-break code; raise TiebreakSpecError naming what is wrong. Team codes
+    (`TEAM_ONLY`, a `:MP` / `:GP` point type) are accepted only when `teams` is true."""
     text = raw.strip().upper().replace(" ", "")
     if not text:
         raise TiebreakSpecError("empty tie-break code")
@@ -109,6 +110,8 @@ def parse_spec(raw: str) -> Spec:
         fields["points"] = _point_type(raw, code, points)
     for mod in mods:
         fields.update(_modifier(raw, code, mod))
+    if not teams and (code in TEAM_ONLY or points):
+        raise TiebreakSpecError(f"{raw!r}: a team tie-break, for team events only")
     return Spec(code, **fields)  # type: ignore[arg-type]
 
 
@@ -139,6 +142,6 @@ def _modifier(raw: str, code: str, mod: str) -> dict[str, object]:
     return {"ks_steps": steps if m["sign"] == "+" else -steps}
 
 
-def parse_list(text: str | list[str] | tuple[str, ...]) -> tuple[Spec, ...]:
+def parse_list(text: str | list[str] | tuple[str, ...], *, teams: bool = False) -> tuple[Spec, ...]:
     items = text.split(",") if isinstance(text, str) else list(text)
-    return tuple(parse_spec(item) for item in items if item.strip())
+    return tuple(parse_spec(item, teams=teams) for item in items if item.strip())

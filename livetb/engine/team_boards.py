@@ -24,34 +24,36 @@ from livetb.engine.team_context import TeamView
 from livetb.engine.teams import Match
 
 
-def _board_values(view: TeamView, m: Match) -> list[Decimal]:
+def _board_values(view: TeamView, m: Match) -> list[tuple[int, Decimal]]:
+    """(board number, game points) of one round; a PAB's boards are won boards."""
     win = view.event.game_scoring.win
-    return [win if b.code is Code.PAB else b.points for b in m.boards]
+    return [(b.board, win if b.code is Code.PAB else b.points) for b in m.boards]
 
 
 def board_points(view: TeamView, no: int) -> list[Decimal]:
     """Game points scored on boards 1..n over rounds 1..K."""
     totals = [ZERO] * view.event.boards
     for m in view.event.team(no).matches[: view.upto]:
-        for i, value in enumerate(_board_values(view, m)):
-            if i >= len(totals):
-                totals.append(ZERO)
-            totals[i] += value
+        for board, value in _board_values(view, m):
+            totals.extend([ZERO] * (board - len(totals)))
+            totals[board - 1] += value
     return totals
+
+
+def weighted(values: list[Decimal]) -> Decimal:
+    """Board points times board numbers: seed 000's {1, 0, ½, ½} gives 4.5, {1, 1, 0, 0} 3."""
+    return sum((i * v for i, v in enumerate(values, start=1)), ZERO)
 
 
 def board_count(view: TeamView, spec: Spec, no: int) -> Value:
     """BC, 2023 11.1: each board's game points times the board number, summed (lower is
     better); computed round by round."""
-    parts = tuple(
-        Part(
-            m.rnd,
-            sum((i * v for i, v in enumerate(_board_values(view, m), start=1)), ZERO),
-            " + ".join(f"{i}x{v}" for i, v in enumerate(_board_values(view, m), start=1)),
-        )
-        for m in view.event.team(no).matches[: view.upto]
-    )
-    return Value(sum((Decimal(p.amount) for p in parts), ZERO), parts)
+    parts = []
+    for m in view.event.team(no).matches[: view.upto]:
+        values = _board_values(view, m)
+        note = " + ".join(f"{board} x {v}" for board, v in values)
+        parts.append(Part(m.rnd, sum((board * v for board, v in values), ZERO), note))
+    return Value(sum((Decimal(p.amount) for p in parts), ZERO), tuple(parts))
 
 
 def top_board_results(view: TeamView, spec: Spec, group: list[int]) -> dict[int, int]:

@@ -15,8 +15,6 @@ it reads: its own `:MP`/`:GP`, else `MPTS`/`GPTS`, else the primary score.
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from livetb.engine.context import Context, Round
 from livetb.engine.editions import Edition
 from livetb.engine.spec import Spec
@@ -90,10 +88,6 @@ class TeamView:
     def start_nos(self) -> list[int]:
         return [t.number for t in self.event.teams]
 
-    @property
-    def rr(self) -> bool:
-        return self.event.tournament.system == "roundrobin"
-
     def kind_of(self, spec: Spec) -> PointType:
         """The score a tie-break reads: `BH:GP` says so; MPTS/GPTS are their score; otherwise
         the primary score (the reference's default for team tie-breaks)."""
@@ -106,9 +100,6 @@ class TeamView:
 
     def secondary_of(self, spec: Spec) -> TeamContext:
         return self.context(secondary(self.kind_of(spec)))
-
-    def score(self, kind: PointType, no: int) -> Decimal:
-        return self.context(kind).score(no)
 
 
 def primary_from_list(specs: tuple[Spec, ...], default: PointType) -> PointType:

@@ -35,33 +35,40 @@ def secondary_score(view: TeamView, spec: Spec, no: int) -> Value:
     return points(view.secondary_of(spec), spec, no)
 
 
-def normalising_factor(view: TeamView, spec: Spec) -> int:
-    """2023 12.4.2: the highest primary score achievable so far over the highest secondary score
+def normalising_factor(highest_primary: Decimal, highest_secondary_per_round: Decimal) -> int:
+    """2023 12.4.2: the highest primary score achievable over the highest secondary score
     achievable in a single round (the seed's reading; the English text says "game"), rounded
-    toward zero. The FIDE reference counts the rounds played so far (K), as here."""
+    toward zero. Seed 000: 22 MP / 4 GP = 5.5, so 5."""
+    return int(highest_primary // highest_secondary_per_round)
+
+
+def combination(secondary_score: Decimal, buchholz: Decimal, factor: int) -> Decimal | None:
+    """2023 12.4: secondary score + schedule strength (BH / factor), to 0.01 rounded half up;
+    undefined while the factor is 0. Seed 000: 22 + 120 / 5 = 46."""
+    if factor == 0:
+        return None
+    value = secondary_score + buchholz / factor
+    return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def event_factor(view: TeamView, spec: Spec) -> int:
+    """The factor after round K: the FIDE reference counts the rounds played so far."""
     kind = view.kind_of(spec)
     event = view.event
-    best = event.round_win(kind) * view.upto
-    return int(best // event.round_win(secondary(kind)))
+    return normalising_factor(event.round_win(kind) * view.upto, event.round_win(secondary(kind)))
 
 
 def score_strength(view: TeamView, spec: Spec, no: int) -> Value:
-    """SSSC, 2023 12.4: secondary score + BH on the primary score / the normalising factor,
-    to 0.01 rounded half up; undefined while the factor is still 0 (round 1 of 4 boards)."""
-    primary = view.on(spec)
+    """SSSC, 2023 12.4: the secondary score plus BH on the primary score over the normalising
+    factor (null while the factor is 0, e.g. after round 1 with 4 boards)."""
     second = view.secondary_of(spec).score(no)
-    factor = normalising_factor(view, spec)
-    bh = buchholz.buchholz(primary, _PLAIN_BH, no)
+    factor = event_factor(view, spec)
+    bh = buchholz.buchholz(view.on(spec), _PLAIN_BH, no)
     totals = (
         Part(0, second, f"secondary score ({secondary(view.kind_of(spec))})"),
         Part(0, Decimal(factor), "normalising factor"),
     )
-    if factor == 0:
-        return Value(None, totals + bh.parts)
-    value = (second + Decimal(bh.value or 0) / factor).quantize(
-        Decimal("0.01"), rounding=ROUND_HALF_UP
-    )
-    return Value(value, totals + bh.parts, bh.cut)
+    return Value(combination(second, Decimal(bh.value or 0), factor), totals + bh.parts, bh.cut)
 
 
 # --- counts on game points: one per board -----------------------------------------------------

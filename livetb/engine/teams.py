@@ -5,7 +5,8 @@ A team event is still recorded game by game (the `001` lines of a TRF); this mod
 board games of one round into one `Match` per team:
 
 * the boards of a match are the games between the two teams, numbered in the roster order of
-  the lower-numbered team (the order of its `013`/`310` list; reserves fill in below);
+  the lower-numbered team (its `013`/`310` list; a reserve who plays takes its roster place,
+  the players below it move up), as the FIDE reference numbers them;
 * the "white" team is the one whose player has White on board 1 (with the `352` colour
   sequence, the one with that sequence's first colour); colours then alternate by board;
 * game points (GP) are the sum of the board results; match points (MP) follow from comparing
@@ -18,30 +19,26 @@ board games of one round into one `Match` per team:
   full- and half-point byes a won or drawn match and that result on every board, a team with
   no game at all a zero-point bye.
 
+TRF-2026 can also state a team's round at team level (`320` PAB, `240` byes, `330` forfeited
+match: `TeamRound`) and a line-up out of roster order (`300`: who sat on which board, 0 for an
+empty board); they apply to the rounds the board lines leave open or unordered.
+
 Everything is pure: the TRF importer checks that the board lines make sense (each team meets
 one team per round) before calling `build_team_event`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Literal
 
 import msgspec
 
-from livetb.engine.model import (
-    Code,
-    Colour,
-    Entry,
-    Participant,
-    Scoring,
-    Tournament,
-)
+from livetb.engine.model import Code, Colour, Entry, Participant, Scoring, Tournament
 
 PointType = Literal["MP", "GP"]
 ZERO = Decimal(0)
-_OTHER: dict[Colour, Colour] = {"w": "b", "b": "w"}
 
 
 class MatchScoring(msgspec.Struct, frozen=True):
@@ -79,9 +76,9 @@ class Roster(msgspec.Struct, frozen=True):
 class Board(msgspec.Struct, frozen=True):
     """One board of a team's round, from the team's side.
 
-    For a match every board is a real game (`player` and `opponent` are start numbers); for a
-    bye, or the unplayed boards the reference invents for them, `player` is None and `code` is
-    the team's own code (PAB, FPB, HPB, ZPB).
+    For a match every board is a game (`player` and `opponent` are start numbers). For a team
+    bye, or a forfeited match known only from a `330` record, `player` is None and every board
+    carries the team's own code (PAB, FPB, HPB, ZPB, +, -) and the game points it is worth.
     """
 
     board: int
@@ -119,6 +116,18 @@ class Team(msgspec.Struct, frozen=True):
 
     def match(self, rnd: int) -> Match:
         return self.matches[rnd - 1]
+
+
+class TeamRound(msgspec.Struct, frozen=True):
+    """A team's round stated at team level: a bye (PAB, FPB, HPB, ZPB) or one side of a
+    forfeited match (forfeit win or loss, with the opponent team and the team's colour)."""
+
+    code: Code
+    opponent: int | None = None
+    colour: Colour | None = None
+
+
+RoundKey = tuple[int, int]  # (round, team number)
 
 
 class TeamEvent(msgspec.Struct, frozen=True):
@@ -168,31 +177,39 @@ def build_team_event(
     boards: int | None = None,
     colours: str = "WB",
     primary: PointType = "MP",
+    team_rounds: Mapping[RoundKey, TeamRound] | None = None,
+    lineups: Mapping[RoundKey, tuple[int, ...]] | None = None,
 ) -> TeamEvent:
     """Rebuild every team's matches from the board games of `players`.
 
-    `colours` is the `352` sequence (the first-named team's colour on boards 1..n). Raises
-    ValueError when the games do not form matches (a team meeting two teams in one round, a
-    game between team-mates or with a player in no team): the importer reports those first,
-    with their lines.
+    `colours` is the `352` sequence (the first-named team's colour on boards 1..n);
+    `team_rounds` the rounds stated at team level, used where a team has no game; `lineups`
+    the `300` board orders. Raises ValueError when the games do not form matches (a team
+    meeting two teams in one round, a game between team-mates or with a player in no team):
+    the importer reports those first, with their lines.
     """
     rosters = tuple(rosters)
     scoring = match_scoring or MatchScoring()
+    stated = team_rounds or {}
     team_of = {no: r.number for r in rosters for no in r.members}
-    position = {no: i for r in rosters for i, no in enumerate(r.members)}
     by_no = {p.start_no: p for p in players.participants}
     width = max((len(p.entries) for p in players.participants), default=0)
     meetings = [_meetings(rnd, rosters, by_no, team_of) for rnd in range(1, width + 1)]
     size = boards or max((len(g) for m in meetings for g in m.values()), default=1) or 1
-    sides = {
-        r.number: [
-            _side(rnd, games, team_of, position, players.scoring, colours)
-            if games
-            else _bye(rnd, r, by_no, size, players.scoring, scoring)
-            for rnd, games in enumerate((m[r.number] for m in meetings), start=1)
-        ]
-        for r in rosters
-    }
+    order = _BoardOrder(team_of, {no: i for r in rosters for i, no in enumerate(r.members)})
+    order.lineups.update(lineups or {})
+    sides: dict[int, list[Match]] = {}
+    for r in rosters:
+        sides[r.number] = []
+        for rnd, meeting in enumerate(meetings, start=1):
+            games = meeting[r.number]
+            if games:
+                side = _side(rnd, order.boards(rnd, games), team_of, players.scoring, colours)
+            elif (rnd, r.number) in stated:
+                side = _stated(rnd, stated[rnd, r.number], size, players.scoring, scoring)
+            else:
+                side = _bye(rnd, r, by_no, size, players.scoring, scoring)
+            sides[r.number].append(side)
     teams = tuple(
         Team(
             r.number, r.name, r.members, tuple(_settle(m, sides, scoring) for m in sides[r.number])
@@ -234,23 +251,46 @@ def _meetings(
     return out
 
 
+class _BoardOrder:
+    """Board numbers of a match's games: a `300` line-up of either team if there is one, else
+    the roster order of the lower-numbered team (the FIDE reference's rule)."""
+
+    def __init__(self, team_of: dict[int, int], position: dict[int, int]) -> None:
+        self.team_of = team_of
+        self.position = position
+        self.lineups: dict[RoundKey, tuple[int, ...]] = {}
+
+    def boards(self, rnd: int, games: list[_Game]) -> list[tuple[int, _Game]]:
+        mine, theirs = self.team_of[games[0][0]], self.team_of[_opponent(games[0])]
+        for team, seat in ((mine, 0), (theirs, 1)):
+            lineup = self.lineups.get((rnd, team))
+            if lineup is not None:
+                board = {no: i for i, no in enumerate(lineup, start=1) if no}
+                numbered = [(board[_seat(g, seat)], g) for g in games]
+                return sorted(numbered, key=lambda item: item[0])
+        lower = 1 if theirs < mine else 0
+        ordered = sorted(games, key=lambda g: self.position[_seat(g, lower)])
+        return list(enumerate(ordered, start=1))
+
+
+def _seat(game: _Game, side: int) -> int:
+    """The game's player (side 0) or opponent (side 1)."""
+    return game[0] if side == 0 else _opponent(game)
+
+
 def _side(
     rnd: int,
-    games: list[_Game],
+    games: list[tuple[int, _Game]],
     team_of: dict[int, int],
-    position: dict[int, int],
     scoring: Scoring,
     colours: str,
 ) -> Match:
     """One side of a match, with its boards and game points; the result is settled once the
     other side is known."""
-    opponent = team_of[_opponent(games[0])]
-    mine = team_of[games[0][0]]
-    if opponent < mine:  # boards follow the roster order of the lower-numbered team
-        games = sorted(games, key=lambda g: position[_opponent(g)])
+    opponent = team_of[_opponent(games[0][1])]
     boards = tuple(
-        Board(i, entry.code, scoring.points(entry.code), no, entry.opponent, entry.colour)
-        for i, (no, entry) in enumerate(games, start=1)
+        Board(board, entry.code, scoring.points(entry.code), no, entry.opponent, entry.colour)
+        for board, (no, entry) in games
     )
     gp = sum((b.points for b in boards), ZERO)
     return Match(rnd, Code.PENDING, opponent, _team_colour(boards, colours), ZERO, gp, boards)
@@ -284,18 +324,24 @@ def _bye(
     scoring: MatchScoring,
 ) -> Match:
     """A round without a match: the team's bye is its players' (the first in roster order;
-    the importer checks that they agree), and no bye at all is a zero-point bye. Every board
-    scores the bye's game result; a PAB's game points may be set apart (TRF `320`)."""
+    the importer checks that they agree), and no bye at all is a zero-point bye."""
     code = next(
         (c for no in roster.members if (c := by_no[no].entry(rnd).code) in _TEAM_BYES),
         Code.ZERO_BYE,
     )
+    return _stated(rnd, TeamRound(code), size, games, scoring)
+
+
+def _stated(rnd: int, stated: TeamRound, size: int, games: Scoring, scoring: MatchScoring) -> Match:
+    """A round stated at team level. Every board scores the bye's game result (a forfeit
+    win: won boards); a PAB's game points may be set apart (TRF `320`)."""
+    code = stated.code
     per_board = games.points(code)
     gp = per_board * size
     if code is Code.PAB and scoring.pab_games is not None:
         gp = scoring.pab_games
     boards = tuple(Board(i, code, per_board) for i in range(1, size + 1))
-    return Match(rnd, code, None, None, scoring.points(code), gp, boards)
+    return Match(rnd, code, stated.opponent, stated.colour, scoring.points(code), gp, boards)
 
 
 def _settle(m: Match, sides: dict[int, list[Match]], scoring: MatchScoring) -> Match:
