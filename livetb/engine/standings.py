@@ -104,36 +104,45 @@ def rank(ctx: Context, specs: tuple[Spec, ...]) -> Standings:
             column = {no: compute(ctx, spec, no).value for no in nos}
         for no in nos:
             values[no].append(column[no])
-        key = _sort_key(spec.code, column)
-        groups = [sub for group in groups for sub in _split(sorted(group, key=key), key)]
-    rows, position = [], 1
-    for group in groups:
-        for no in sorted(group):
-            p = ctx.by_no[no]
-            rows.append(Row(position, no, p.name, tuple(values[no])))
-        position += len(group)
-    return Standings(ctx.edition.value, ctx.upto, tuple(s.text for s in specs), tuple(rows))
+        groups = split_ties(groups, column, spec.code in LOWER_IS_BETTER)
+    rows = rows_of(groups, values, lambda no: ctx.by_no[no].name)
+    return Standings(ctx.edition.value, ctx.upto, tuple(s.text for s in specs), rows)
 
 
-def _sort_key(code: str, column: dict[int, Number | None]) -> Callable[[int], tuple[int, Number]]:
-    """Best first; an undefined value (null) after every defined one."""
-    sign = 1 if code in LOWER_IS_BETTER else -1
+def split_ties(
+    groups: list[list[int]], column: dict[int, Number | None], lower_is_better: bool
+) -> list[list[int]]:
+    """Order each tied group by one tie-break and split it where the values differ; best
+    first, an undefined value (null) after every defined one."""
+    sign = 1 if lower_is_better else -1
 
     def key(no: int) -> tuple[int, Number]:
         v = column[no]
         return (1, 0) if v is None else (0, sign * v)
 
-    return key
-
-
-def _split(order: list[int], key: Callable[[int], tuple[int, Number]]) -> list[list[int]]:
     out: list[list[int]] = []
-    for no in order:
-        if out and key(out[-1][-1]) == key(no):
-            out[-1].append(no)
-        else:
-            out.append([no])
+    for group in groups:
+        previous = None
+        for no in sorted(group, key=key):
+            if previous is not None and key(previous) == key(no):
+                out[-1].append(no)
+            else:
+                out.append([no])
+            previous = no
     return out
+
+
+def rows_of(
+    groups: list[list[int]],
+    values: dict[int, list[Number | None]],
+    name_of: Callable[[int], str],
+) -> tuple[Row, ...]:
+    """Shared ranks: everyone in a group still tied takes the group's first position."""
+    rows, position = [], 1
+    for group in groups:
+        rows.extend(Row(position, no, name_of(no), tuple(values[no])) for no in sorted(group))
+        position += len(group)
+    return tuple(rows)
 
 
 def lot_numbers(start_nos: Iterable[int], seed: int) -> dict[int, int]:

@@ -17,7 +17,7 @@ from livetb.engine.context import Context
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.engine.result import Number, Value
 from livetb.engine.spec import Spec
-from livetb.engine.standings import CATALOGUE, Row, Standings
+from livetb.engine.standings import CATALOGUE, Standings, rows_of, split_ties
 from livetb.engine.team_context import TeamView
 from livetb.engine.team_encounter import extended_direct_encounter, tiers
 from livetb.engine.team_sonneborn import extended_sonneborn_berger
@@ -95,34 +95,8 @@ def rank_teams(view: TeamView, specs: tuple[Spec, ...]) -> Standings:
             groups = refined
         else:
             column = {no: compute_team(view, spec, no).value for no in nos}
-            key = _sort_key(spec.code, column)
-            groups = [sub for group in groups for sub in _split(sorted(group, key=key), key)]
+            groups = split_ties(groups, column, spec.code in TEAM_LOWER_IS_BETTER)
         for no in nos:
             values[no].append(column[no])
-    rows, position = [], 1
-    for group in groups:
-        for no in sorted(group):
-            rows.append(Row(position, no, view.event.team(no).name, tuple(values[no])))
-        position += len(group)
-    return Standings(view.edition.value, view.upto, tuple(s.text for s in specs), tuple(rows))
-
-
-def _sort_key(code: str, column: dict[int, Number | None]) -> Callable[[int], tuple[int, Number]]:
-    """Best first; an undefined value (null) after every defined one."""
-    sign = 1 if code in TEAM_LOWER_IS_BETTER else -1
-
-    def key(no: int) -> tuple[int, Number]:
-        v = column[no]
-        return (1, 0) if v is None else (0, sign * v)
-
-    return key
-
-
-def _split(order: list[int], key: Callable[[int], tuple[int, Number]]) -> list[list[int]]:
-    out: list[list[int]] = []
-    for no in order:
-        if out and key(out[-1][-1]) == key(no):
-            out[-1].append(no)
-        else:
-            out.append([no])
-    return out
+    rows = rows_of(groups, values, lambda no: view.event.team(no).name)
+    return Standings(view.edition.value, view.upto, tuple(s.text for s in specs), rows)
