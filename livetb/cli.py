@@ -231,7 +231,11 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     )
     if args.explain is not None:
         return explain(ctx, specs, args.explain, out)
-    result = rank(ctx, specs)
+    return emit(rank(ctx, specs), args, t.name, out)
+
+
+def emit(result: Standings, args: argparse.Namespace, title: str, out: io.TextIOBase) -> int:
+    """Lots if asked, then the chosen format: the tail every standings command shares."""
     if args.draw_lots is not None:
         result = draw_lots(result, args.draw_lots)
     if args.format == "json":
@@ -239,7 +243,7 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     elif args.format == "csv":
         write_csv(result, out)
     else:
-        print_table(result, t.name, out)
+        print_table(result, title, out)
     return 0
 
 

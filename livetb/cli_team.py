@@ -9,14 +9,11 @@ from __future__ import annotations
 import argparse
 import io
 
-import msgspec
-
-from livetb.cli import UsageError, format_value, print_table, to_json, write_csv
+from livetb.cli import UsageError, emit, format_value
 from livetb.engine.context import Round
 from livetb.engine.editions import Edition
 from livetb.engine.result import Value
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import draw_lots
 from livetb.engine.team_boards import board_points
 from livetb.engine.team_context import TeamView, primary_from_list
 from livetb.engine.team_standings import TEAM_GROUP, compute_team, rank_teams
@@ -49,16 +46,7 @@ def team_standings(args: argparse.Namespace, event: TeamEvent, out: io.TextIOBas
     )
     if args.explain is not None:
         return explain_team(view, specs, args.explain, out)
-    result = rank_teams(view, specs)
-    if args.draw_lots is not None:
-        result = draw_lots(result, args.draw_lots)
-    if args.format == "json":
-        out.write(msgspec.json.encode(to_json(result)).decode() + "\n")
-    elif args.format == "csv":
-        write_csv(result, out)
-    else:
-        print_table(result, t.name, out)
-    return 0
+    return emit(rank_teams(view, specs), args, t.name, out)
 
 
 def explain_team(view: TeamView, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) -> int:
