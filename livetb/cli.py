@@ -16,6 +16,7 @@ import msgspec
 from rich.console import Console
 from rich.table import Table
 
+from livetb import cli_server
 from livetb.cli_db import rebuild_command, standings_from_db
 from livetb.engine.context import Context, Round
 from livetb.engine.editions import Edition
@@ -158,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="divide the original gaps by N (equal timestamps: 1 s / N apart; 0: no waiting)",
     )
     rep.add_argument("--into", metavar="NEWID", help="id of the new tournament (default: fresh)")
+    cli_server.add_parsers(sub)  # serve, demo, watch, token
     return parser
 
 
@@ -176,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return rebuild_command(args, out)
         if args.command == "replay":
             return replay_command(args, out)
+        if args.command in cli_server.COMMANDS:
+            return cli_server.run(args, out)
     except LivetbError as err:
         print(f"livetb: {err}", file=sys.stderr)
         return 2

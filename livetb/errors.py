@@ -10,6 +10,8 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
   x ImportUnsupported               422     import_unsupported: TRF content with no event form
   x IdempotencyKeyReused            422     idempotency_key_reused: same key, different events
   x ConcurrencyConflict             409     concurrency_conflict: expected_seq is not the head
+  x NotAuthenticated                401     not_authenticated: no, unknown or revoked token
+  x WrongTournament                 403     wrong_tournament: the token is another tournament's
   x CommandRejected                 422     the command does not fit the tournament's state
     x UnknownTournament             404     unknown_tournament
     x TournamentExists                      tournament_exists
@@ -156,6 +158,24 @@ class ConcurrencyConflict(LivetbError):
 
     def as_dict(self) -> dict[str, object]:
         return {**super().as_dict(), "expected_seq": self.expected, "head": self.head}
+
+
+class NotAuthenticated(LivetbError):
+    """A write without an arbiter token, or with one that is unknown or revoked."""
+
+    status = 401
+    code = "not_authenticated"
+
+
+class WrongTournament(LivetbError):
+    """A write with a valid token scoped to a different tournament."""
+
+    status = 403
+    code = "wrong_tournament"
+
+    def __init__(self, tournament_id: str) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(f"this token is not an arbiter token of tournament {tournament_id}")
 
 
 # --- commands rejected by the tournament's state (livetb/events/commands.py) ------------------

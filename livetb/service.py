@@ -1,5 +1,5 @@
-"""The application layer: the one place that touches the store, the projection and (later) the
-feed. One writer per tournament: decide against the projection's state, append, apply.
+"""The application layer: the one place that touches the store, the projection and the feed.
+One writer per tournament: decide against the projection's state, append, apply, publish.
 
 If applying raises after the append returned, the log is still right: the projection is
 rebuilt from the store, never the other way round.
@@ -8,8 +8,9 @@ rebuilt from the store, never the other way round.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Protocol
 
-from livetb.errors import ConcurrencyConflict, UnknownTournament
+from livetb.errors import ConcurrencyConflict, TournamentExists, UnknownTournament
 from livetb.events.commands import AnyCommand, decide
 from livetb.events.schema import Recorded
 from livetb.events.store import EventStore
@@ -49,17 +50,28 @@ def _until(records: Iterator[Recorded], seq: int) -> Iterator[Recorded]:
         yield rec
 
 
+class Feed(Protocol):
+    """Where deltas go once applied (`livetb/web/feed.py`'s Hub); called in log order."""
+
+    def publish(
+        self, tournament_id: str, delta: Delta, projection: StandingsProjection
+    ) -> None: ...
+
+
 class TournamentService:
     """Keeps one live projection per tournament and turns commands into deltas."""
 
-    def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(
+        self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY, feed: Feed | None = None
+    ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
+        self.feed = feed
         self.projections: dict[str, StandingsProjection] = {}
 
     def projection(self, tournament_id: str) -> StandingsProjection:
         projection = self.projections.get(tournament_id)
-        if projection is None:
+        if projection is None or projection.seq == 0:  # seq 0: a create that was rejected
             projection = self.projections[tournament_id] = load(self.store, tournament_id)
         return projection
 
@@ -80,26 +92,41 @@ class TournamentService:
         projection = self._current(tournament_id)
         if expected_seq is not None and expected_seq != projection.seq:
             raise ConcurrencyConflict(tournament_id, expected_seq, projection.seq)
-        events = decide(projection.state, command)
+        try:
+            events = decide(projection.state, command)
+        except UnknownTournament:
+            raise UnknownTournament(tournament_id) from None
+        except TournamentExists:
+            raise TournamentExists(tournament_id, projection.state.created.name) from None  # type: ignore[union-attr]
         head = self.store.append(
             tournament_id, projection.seq, events, actor=actor, idempotency_key=idempotency_key
         )
-        try:
-            deltas = [
-                projection.apply(rec) for rec in self.store.read(tournament_id, projection.seq)
-            ]
-        except Exception:
-            self.projections.pop(tournament_id, None)  # rebuilt from the log on next use
-            raise
+        deltas = self._apply_tail(tournament_id, projection)
         if head // self.snapshot_every > (head - len(events)) // self.snapshot_every:
             self.store.save_snapshot(tournament_id, head, projection.snapshot())
         return head, deltas
 
-    def _current(self, tournament_id: str) -> StandingsProjection:
-        """The projection, caught up with writers outside this process."""
-        if self.store.head(tournament_id) == 0:
-            self.projections[tournament_id] = StandingsProjection()
+    def catch_up(self, tournament_id: str) -> StandingsProjection:
+        """The projection, caught up with writers outside this process (deltas published)."""
         projection = self.projection(tournament_id)
-        for rec in self.store.read(tournament_id, projection.seq):
-            projection.apply(rec)
+        self._apply_tail(tournament_id, projection)
         return projection
+
+    def _current(self, tournament_id: str) -> StandingsProjection:
+        if self.store.head(tournament_id) == 0:  # a create: nothing to catch up with
+            projection = self.projections[tournament_id] = StandingsProjection()
+            return projection
+        return self.catch_up(tournament_id)
+
+    def _apply_tail(self, tournament_id: str, projection: StandingsProjection) -> list[Delta]:
+        """Apply and publish every stored event after the projection's seq."""
+        deltas = []
+        try:
+            for rec in self.store.read(tournament_id, projection.seq):
+                deltas.append(delta := projection.apply(rec))
+                if self.feed is not None:
+                    self.feed.publish(tournament_id, delta, projection)
+        except Exception:
+            self.projections.pop(tournament_id, None)  # rebuilt from the log on next use
+            raise
+        return deltas

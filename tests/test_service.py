@@ -15,6 +15,7 @@ from livetb.events.commands import (
 )
 from livetb.events.schema import Board
 from livetb.events.store import MemoryStore
+from livetb.projections.standings import Delta, StandingsProjection
 from livetb.service import TournamentService, load
 
 
@@ -68,3 +69,26 @@ def test_retried_key_appends_once_and_a_correction_reaches_the_closed_round() ->
     rows = {r.start_no: r for r in delta.rows}
     assert rows[2].values[0] == "1.0" and rows[1].values[0] == "0.0"
     assert load(service.store, "t1").standings() == service.projection("t1").standings()
+
+
+class Recorder:
+    """A `Feed` that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.seqs: list[int] = []
+
+    def publish(self, tournament_id: str, delta: Delta, projection: StandingsProjection) -> None:
+        assert projection.seq == delta.seq  # published right after applying
+        self.seqs.append(delta.seq)
+
+
+def test_every_applied_event_is_published_once_in_order_even_from_other_writers() -> None:
+    feed = Recorder()
+    store = MemoryStore()
+    service = TournamentService(store, feed=feed)
+    started(service)
+    other = TournamentService(store)  # another process writing to the same log
+    other.execute("t1", RecordResult(round=1, board=1, result="1-0"))
+    service.execute("t1", RecordResult(round=1, board=2, result="0-1"))
+    assert service.catch_up("t1").seq == 8
+    assert feed.seqs == list(range(1, 9))

@@ -1,0 +1,195 @@
+"""`livetb serve`, `demo`, `watch` and `token`: the live server's subcommands.
+
+`livetb/cli.py` adds them with `add_parsers(sub)` and hands their arguments to `run`. aiohttp
+and the client load only when one of these runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import socket
+import sys
+import tempfile
+from pathlib import Path
+
+from livetb.errors import LivetbError
+from livetb.web.config import DEFAULT_DB
+
+COMMANDS = ("serve", "demo", "watch", "token")
+
+
+class ServerUsageError(LivetbError):
+    """An argument of serve/demo/watch/token that names nothing usable."""
+
+    code = "usage"
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    serve = sub.add_parser("serve", help="run the live server (REST API, websocket feed)")
+    _server_options(serve)
+    serve.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
+
+    demo = sub.add_parser(
+        "demo", help="run the server with a generated tournament replayed live, one result a second"
+    )
+    _server_options(demo, port=None)
+    demo.add_argument("--db", help="SQLite event store (default: a fresh temporary one)")
+    demo.add_argument("--players", type=int, default=40, help="participants (default 40)")
+    demo.add_argument("--rounds", type=int, default=7, help="rounds (default 7)")
+    demo.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    demo.add_argument(
+        "--interval", type=float, default=1.0, metavar="S", help="seconds between results"
+    )
+
+    watch = sub.add_parser("watch", help="live standings in the terminal, from a server's feed")
+    watch.add_argument("url", help="the server, e.g. http://127.0.0.1:8080")
+    watch.add_argument("--tournament", required=True, metavar="ID")
+    watch.add_argument("--follow", type=int, metavar="START_NO", help="highlight this participant")
+    watch.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
+    watch.add_argument("--count", type=int, metavar="N", help="exit after N updates")
+
+    token = sub.add_parser("token", help="create or revoke arbiter tokens")
+    actions = token.add_subparsers(dest="action", required=True)
+    create = actions.add_parser("create", help="print a new token (shown once, stored hashed)")
+    create.add_argument("--db", required=True, help="SQLite event store")
+    create.add_argument("--tournament", required=True, metavar="ID")
+    revoke = actions.add_parser("revoke", help="revoke a token")
+    revoke.add_argument("--db", required=True, help="SQLite event store")
+    revoke.add_argument("token")
+
+
+def _server_options(p: argparse.ArgumentParser, port: int | None = 8080) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    fallback = "" if port else ", or a free one if that is taken"
+    p.add_argument("--port", type=int, default=port, help=f"port (default 8080{fallback})")
+
+
+def _free_port(host: str, wanted: int = 8080) -> int:
+    """`wanted` if it can be bound now, else one the system picks."""
+    for port in (wanted, 0):
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    return wanted
+
+
+def run(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    match args.command:
+        case "serve":
+            return serve(args, out)
+        case "demo":
+            return demo(args, out)
+        case "watch":
+            return watch(args, out)
+        case "token":
+            return token(args, out)
+    return 1
+
+
+# --- token ------------------------------------------------------------------------------------
+
+
+def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    from livetb.events.sqlite import SqliteStore
+    from livetb.web.auth import TokenStore
+
+    if args.action == "revoke" and not Path(args.db).is_file():
+        raise ServerUsageError(f"--db {args.db}: no such event store")
+    with TokenStore(args.db) as tokens:
+        if args.action == "revoke":
+            if not tokens.revoke(args.token):
+                raise ServerUsageError("no such live token in this store")
+            print("revoked", file=out)
+            return 0
+        with SqliteStore(args.db) as store:
+            if store.head(args.tournament) == 0:
+                print(
+                    f"livetb: note: tournament {args.tournament} has no events yet; "
+                    "the token can create it (PUT /api/tournaments/ID)",
+                    file=sys.stderr,
+                )
+        print(tokens.create(args.tournament), file=out)
+    return 0
+
+
+# --- serve and demo ---------------------------------------------------------------------------
+
+
+def serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    from livetb.web import Config, create_app
+
+    app = create_app(Config(db_path=args.db))
+    url = f"http://{args.host}:{args.port}"
+    return _run_app(app, args, out, f"livetb: serving {args.db} on {url} (Ctrl-C stops)")
+
+
+def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    from livetb import demo as sample
+    from livetb.web import Config, create_app
+
+    if args.players < 2 or not 1 <= args.rounds < args.players:
+        raise ServerUsageError("--players 2 or more, --rounds 1 to players - 1")
+    db = args.db or str(Path(tempfile.mkdtemp(prefix="livetb-demo-")) / "demo.sqlite")
+    if args.port is None:
+        args.port = _free_port(args.host)
+    made = sample.prepare(db, args.players, args.rounds, args.seed)
+    app = create_app(Config(db_path=db))
+
+    def finished() -> None:
+        print("livetb demo: the tournament is over", file=out, flush=True)
+
+    app.cleanup_ctx.append(sample.replay_ctx(made, args.interval, finished))
+    url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
+    tid = made.tournament_id
+    banner = "\n".join(
+        [
+            f"livetb demo: {args.players} players, {args.rounds} rounds, one result every "
+            f"{args.interval:g} s (event store {db})",
+            f"  standings in a browser:  {url}/?tournament={tid}",
+            f"  in a terminal:           livetb watch {url} --tournament {tid}",
+            f"  JSON:                    {url}/api/tournaments/{tid}/standings",
+            f"  arbiter token:           {made.token}",
+            "Ctrl-C stops.",
+        ]
+    )
+    return _run_app(app, args, out, banner)
+
+
+def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: str) -> int:
+    from aiohttp import web
+
+    assert isinstance(app, web.Application)
+    try:
+        web.run_app(
+            app,
+            host=args.host,
+            port=args.port,
+            print=lambda _: print(banner, file=out, flush=True),
+            shutdown_timeout=5.0,
+        )
+    except OSError as err:
+        raise ServerUsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None
+    return 0
+
+
+# --- watch ------------------------------------------------------------------------------------
+
+
+def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    from websockets.exceptions import InvalidStatus, InvalidURI
+
+    from livetb.watch import watch as live_view
+
+    try:
+        asyncio.run(live_view(args.url, args.tournament, args.follow, args.top, args.count, out))
+    except InvalidStatus as err:
+        status = err.response.status_code
+        raise ServerUsageError(f"{args.url}: the server refused the feed ({status})") from None
+    except InvalidURI as err:
+        raise ServerUsageError(f"{args.url}: {err}") from None
+    return 0

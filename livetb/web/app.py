@@ -1,0 +1,108 @@
+"""`create_app(config)`: the only wiring. The CLI, the demo and the tests all go through it.
+
+Writes run on the event loop without awaiting between decide, append and publish: one writer
+per process, and an acknowledged result is one that reached the log (handler cancellation
+stays off, so a shutdown never cuts a write halfway).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+
+from aiohttp import hdrs, web
+
+from livetb.errors import LivetbError, NotAuthenticated
+from livetb.events.sqlite import SqliteStore
+from livetb.service import TournamentService
+from livetb.web import api, ws
+from livetb.web.auth import TokenStore
+from livetb.web.config import Config
+from livetb.web.feed import Hub
+from livetb.web.keys import CONFIG, HUB, SERVICE, STORE, TOKENS
+
+log = logging.getLogger(__name__)
+
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+HTTP_CODES[413] = "body_too_large"
+
+
+def create_app(config: Config | None = None) -> web.Application:
+    config = config or Config()
+    app = web.Application(client_max_size=config.max_body, middlewares=[errors])
+    app[CONFIG] = config
+    app.cleanup_ctx.append(service_ctx)
+    app.cleanup_ctx.append(poller_ctx)
+    app.on_shutdown.append(ws.close_feeds)
+    app.add_routes([web.get("/", index)])
+    app.add_routes(api.routes())
+    app.add_routes(ws.routes())
+    return app
+
+
+async def service_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Open the store (WAL, synchronous=FULL) and the token table; close them last."""
+    config = app[CONFIG]
+    store = SqliteStore(config.db_path)
+    tokens = TokenStore(config.db_path)
+    app[STORE] = store
+    app[TOKENS] = tokens
+    app[HUB] = hub = Hub(config.ring_size, config.ring_bytes)
+    app[SERVICE] = TournamentService(store, feed=hub)
+    yield
+    tokens.close()
+    store.close()
+
+
+async def poller_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Watched tournaments catch up with other processes' writes (e.g. `livetb replay`)."""
+    task = None
+    if app[CONFIG].poll_interval > 0:
+        task = asyncio.create_task(poll(app, app[CONFIG].poll_interval))
+    yield
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def poll(app: web.Application, interval: float) -> None:
+    while True:
+        await asyncio.sleep(interval)
+        for tid in app[HUB].watched():
+            try:
+                app[SERVICE].catch_up(tid)
+            except Exception:
+                log.exception("catching up with tournament %s", tid)
+
+
+@web.middleware
+async def errors(request: web.Request, handler: api.Handler) -> web.StreamResponse:
+    """Every error as JSON: `{"code", "message", ...}` with the error's own context."""
+    try:
+        return await handler(request)
+    except LivetbError as err:
+        resp = api.json_response(err.as_dict(), err.status)
+        if isinstance(err, NotAuthenticated):
+            resp.headers[hdrs.WWW_AUTHENTICATE] = 'Bearer realm="livetb"'
+        return resp
+    except web.HTTPException as err:
+        if err.status < 400:
+            raise
+        code = HTTP_CODES.get(err.status, f"http_{err.status}")
+        resp = api.json_response({"code": code, "message": err.text or err.reason}, err.status)
+        if err.status == 405:
+            resp.headers[hdrs.ALLOW] = err.headers.get(hdrs.ALLOW, "")
+        return resp
+    except Exception:
+        log.exception("%s %s", request.method, request.path)
+        return api.json_response({"code": "internal_error", "message": "internal error"}, 500)
+
+
+async def index(request: web.Request) -> web.Response:
+    """A minimal live standings page (`?tournament=ID`, else the first tournament)."""
+    page = resources.files("livetb.web").joinpath("static/index.html").read_bytes()
+    return web.Response(body=page, content_type="text/html", charset="utf-8")

@@ -1,0 +1,101 @@
+"""Arbiter tokens: one tournament each, shown once, stored as sha256 in the store's SQLite file.
+
+    tokens = TokenStore("livetb.sqlite")
+    token = tokens.create("t-3f9c01ab")          # `livetb token create` prints only this
+    authorize(f"Bearer {token}", tokens, "t-3f9c01ab")  # -> "arbiter:1a2b3c4d" (the actor)
+    tokens.revoke(token)                         # `livetb token revoke`
+
+Writes need a token for their tournament: none, unknown or revoked is 401, another
+tournament's is 403. Reads are public.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+import sqlite3
+import threading
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from livetb.errors import NotAuthenticated, WrongTournament
+
+PREFIX = "ltb_"
+
+
+def fingerprint(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TokenStore:
+    """The `tokens` table: sha256 of the token, its tournament, when created and revoked."""
+
+    def __init__(self, path: str | Path, *, timeout: float = 10.0) -> None:
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(str(path), timeout=timeout, check_same_thread=False)
+        self._db = Database(self._conn)
+        self._db["tokens"].create(  # type: ignore[union-attr]
+            {"sha256": str, "tournament_id": str, "created_at": str, "revoked_at": str},
+            pk="sha256",
+            not_null={"sha256", "tournament_id", "created_at"},
+            if_not_exists=True,
+        )
+
+    def __enter__(self) -> TokenStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def create(self, tournament_id: str) -> str:
+        """A new token for `tournament_id`; only its hash is kept."""
+        token = PREFIX + secrets.token_urlsafe(32)
+        with self._lock, self._conn:
+            self._conn.execute(
+                "INSERT INTO tokens (sha256, tournament_id, created_at) VALUES (?, ?, ?)",
+                (fingerprint(token), tournament_id, _now()),
+            )
+        return token
+
+    def revoke(self, token: str) -> bool:
+        """Revoke `token`; False if it is unknown or already revoked."""
+        with self._lock, self._conn:
+            cur = self._conn.execute(
+                "UPDATE tokens SET revoked_at = ? WHERE sha256 = ? AND revoked_at IS NULL",
+                (_now(), fingerprint(token)),
+            )
+        return cur.rowcount == 1
+
+    def scope(self, token: str) -> str | None:
+        """The tournament a live token is for; None if unknown or revoked."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT tournament_id FROM tokens WHERE sha256 = ? AND revoked_at IS NULL",
+                (fingerprint(token),),
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+def authorize(header: str | None, tokens: TokenStore, tournament_id: str) -> str:
+    """The actor recorded for a write to `tournament_id` by the `Authorization` header's
+    bearer token; 401 or 403 otherwise."""
+    scheme, _, token = (header or "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise NotAuthenticated("writes need an arbiter token: Authorization: Bearer <token>")
+    scope = tokens.scope(token)
+    if scope is None:
+        raise NotAuthenticated("unknown or revoked token")
+    if scope != tournament_id:
+        raise WrongTournament(tournament_id)
+    return f"arbiter:{fingerprint(token)[:8]}"

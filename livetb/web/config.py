@@ -1,0 +1,20 @@
+"""The server's settings: one frozen value, built by the CLI, the demo or a test."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_DB = "livetb.sqlite"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Config:
+    db_path: str = DEFAULT_DB
+    max_body: int = 64 * 1024  # bytes of a request body (413 beyond)
+    heartbeat: float = 20.0  # seconds of silence before a viewer gets {"type": "ping"}
+    queue_size: int = 64  # frames a viewer may lag behind before it is stale
+    ring_size: int = 1024  # recent deltas kept per tournament for `since=` resumes
+    ring_bytes: int = 8 << 20  # and at most about this many bytes of them
+    send_timeout: float = 10.0  # a viewer that takes longer to accept one frame is dropped
+    ws_compress: bool = False  # per-socket deflate costs CPU per viewer: off by default
+    poll_interval: float = 1.0  # seconds between catch-ups with other writers (0: never)

@@ -1,0 +1,17 @@
+"""Typed application keys (aiohttp's "no singletons"): what `create_app` shares with handlers."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from livetb.events.sqlite import SqliteStore
+from livetb.service import TournamentService
+from livetb.web.auth import TokenStore
+from livetb.web.config import Config
+from livetb.web.feed import Hub
+
+CONFIG = web.AppKey("config", Config)
+STORE = web.AppKey("store", SqliteStore)
+SERVICE = web.AppKey("service", TournamentService)
+HUB = web.AppKey("hub", Hub)
+TOKENS = web.AppKey("tokens", TokenStore)

@@ -1,0 +1,133 @@
+"""`livetb token`, `serve`, `demo` and `watch` as a user runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from livetb.watch import watch
+from livetb.web.auth import TokenStore
+from tests.test_cli import run
+from tests.web.conftest import TID, Api
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as resp:
+        return json.loads(resp.read())
+
+
+def test_token_create_prints_only_the_token_and_stores_its_hash(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    code, out, err = run("token", "create", "--db", db, "--tournament", "t-1")
+    token = out.strip()
+    assert code == 0 and out == token + "\n" and token.startswith("ltb_")
+    assert "no events yet" in err
+    dump = "\n".join(sqlite3.connect(db).iterdump())
+    assert token not in dump
+    with TokenStore(db) as tokens:
+        assert tokens.scope(token) == "t-1"
+    assert run("token", "revoke", "--db", db, token)[0] == 0
+    with TokenStore(db) as tokens:
+        assert tokens.scope(token) is None
+    code, _, err = run("token", "revoke", "--db", db, token)
+    assert code == 2 and "no such live token" in err
+
+
+def spawn(*argv: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", "from livetb.cli import run; run()", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_ready(url: str, proc: subprocess.Popen[str], limit: float = 10.0) -> float:
+    start = time.perf_counter()
+    while time.perf_counter() - start < limit:
+        if proc.poll() is not None:
+            raise AssertionError(proc.communicate())
+        try:
+            get(url)
+            return time.perf_counter() - start
+        except OSError:
+            time.sleep(0.02)
+    raise AssertionError("not ready")
+
+
+def stop(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    return out, err
+
+
+def test_serve_is_ready_in_under_two_seconds_and_stops_cleanly(tmp_path: Path) -> None:
+    port = free_port()
+    proc = spawn("serve", "--db", str(tmp_path / "s.sqlite"), "--port", str(port))
+    try:
+        ready = wait_ready(f"http://127.0.0.1:{port}/api/tournaments", proc)
+    finally:
+        out, _ = stop(proc)
+    assert ready < 2.0
+    assert f"on http://127.0.0.1:{port}" in out
+
+
+def test_demo_prints_a_url_and_a_token_and_the_standings_move(tmp_path: Path) -> None:
+    port = free_port()
+    proc = spawn("demo", "--db", str(tmp_path / "d.sqlite"), "--port", str(port))
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(f"{base}/api/tournaments", proc)
+        first = get(f"{base}/api/tournaments/demo/standings")["seq"]
+        time.sleep(2.5)  # one result a second
+        assert get(f"{base}/api/tournaments/demo/standings")["seq"] > first
+        page = urllib.request.urlopen(f"{base}/", timeout=5).read().decode()
+        assert "/ws?tournament=" in page
+    finally:
+        out, _ = stop(proc)
+    assert f"{base}/?tournament=demo" in out
+    token = out.split("arbiter token:")[1].split()[0]
+    with TokenStore(tmp_path / "d.sqlite") as tokens:
+        assert tokens.scope(token) == "demo"
+
+
+async def test_watch_draws_the_table_and_highlights_the_followed(api: Api) -> None:
+    await api.start()
+    out = io.StringIO()
+    local = await watch(api.base, TID, follow_no=3, top=5, count=1, out=out)
+    assert local.seq == (await api.standings())["seq"]
+    text = out.getvalue()
+    assert "after round 0" in text and f"seq {local.seq}" in text and "Cid" in text
+
+
+async def test_watch_of_an_unknown_tournament_is_a_usage_error(api: Api) -> None:
+    argv = ("watch", api.base, "--tournament", "nope", "--count", "1")
+    code, _, err = await asyncio.to_thread(run, *argv)  # main runs its own event loop
+    assert code == 2 and "refused the feed (404)" in err
+
+
+def test_the_demo_takes_another_port_when_8080_is_busy() -> None:
+    from livetb.cli_server import _free_port
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        taken = busy.getsockname()[1]
+        assert _free_port("127.0.0.1", taken) != taken
