@@ -18,7 +18,8 @@ from rich.table import Table
 
 from livetb import cli_server
 from livetb.cli_db import rebuild_command, standings_from_db
-from livetb.engine.context import Context, Round
+from livetb.engine.categories import category_text
+from livetb.engine.context import Context
 from livetb.engine.editions import Edition
 from livetb.engine.model import Tournament
 from livetb.engine.result import Number
@@ -331,7 +332,7 @@ def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) 
     for r in ctx.rounds(no):
         opp = f"vs {r.opponent}" if r.opponent else "no opponent"
         print(
-            f"  round {r.rnd}: {r.code.name} {opp}, {r.points} pts — {_category(ctx, no, r)}",
+            f"  round {r.rnd}: {r.code.name} {opp}, {r.points} pts — {category_text(ctx, no, r)}",
             file=out,
         )
     for spec in specs:
@@ -351,25 +352,6 @@ def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) 
             if not any(part.rnd == rnd for part in v.parts):
                 print(f"  round {rnd}: {why}", file=out)
     return 0
-
-
-_CATEGORIES = {
-    1: "PAB, forfeit win or full-point bye",
-    2: "requested bye followed by an available round",
-    3: "forfeit loss followed by an available round",
-    4: "requested bye not followed by an available round",
-    5: "forfeit loss not followed by an available round",
-}
-
-
-def _category(ctx: Context, no: int, r: Round) -> str:
-    """C.07 2024 16.2.n (2023 14.3.n); round robins treat forfeits as games (2024 16.2)."""
-    n = ctx.category(no, r)
-    if n is None:
-        return "played"
-    if ctx.rr:
-        return "round robin: forfeit counted as a game" if r.opponent else "round robin: rest round"
-    return f"unplayed, 2024 16.2.{n} / 2023 14.3.{n}: {_CATEGORIES[n]}"
 
 
 def _dec(v: Number) -> Number:

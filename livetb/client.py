@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import msgspec
@@ -64,6 +64,8 @@ class LocalStandings:
         doc.seq = delta.seq
         doc.after_round = delta.after_round
         doc.round_in_progress = delta.round_in_progress
+        for no in delta.drop:  # left a filtered view (top N)
+            self._rows.pop(no, None)
         for row in delta.rows:
             self._rows[row.start_no] = row
         doc.standings = self.rows()
@@ -77,11 +79,23 @@ class LocalStandings:
         return msgspec.json.decode(msgspec.json.encode(self.doc))
 
 
-def feed_url(url: str, tournament: str, since: int | None = None) -> str:
-    """`http://host:port` (or `ws://…`, with or without `/ws`) -> the feed's websocket URL."""
+def feed_url(
+    url: str,
+    tournament: str,
+    since: int | None = None,
+    *,
+    top: int | None = None,
+    participants: Iterable[int] | None = None,
+) -> str:
+    """`http://host:port` (or `ws://…`, with or without `/ws`) -> the feed's websocket URL
+    (`top`, `participants`: only those rows)."""
     parts = urlsplit(url if "://" in url else f"http://{url}")
     scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
     query = {"tournament": tournament} | ({} if since is None else {"since": str(since)})
+    if top is not None:
+        query["top"] = str(top)
+    if participants is not None:
+        query["participants"] = ",".join(map(str, participants))
     path = parts.path.rstrip("/")
     path = path if path.endswith("/ws") else f"{path}/ws"
     return urlunsplit((scheme, parts.netloc, path, urlencode(query), ""))

@@ -6,6 +6,11 @@
      "after_round": K, "round_in_progress": R | null}
     {"type": "ping"}
 
+A filtered feed (`/ws?…&top=N` or `&participants=1,5,9`) carries only the rows in its view: the
+snapshot's `standings` lists them, each delta's `rows` the view's changed rows plus any row that
+entered it, and `"drop": [start numbers]` the rows that left it (top N only), which the client
+removes.
+
 A delta carries every event's seq, even when no row changed, so a client can tell that it missed
 nothing; `after_round` and `round_in_progress` are the standings' header after the event.
 """
@@ -27,11 +32,13 @@ class SnapshotMessage(Message, tag="snapshot"):
     standings: DbStandings
 
 
-class DeltaMessage(Message, tag="delta"):
+class DeltaMessage(Message, tag="delta", omit_defaults=True):
     seq: int
     rows: tuple[Row, ...]
     after_round: int
     round_in_progress: int | None
+    # Filtered feeds only (`&top=N`): start numbers that left the view; the client drops them.
+    drop: tuple[int, ...] = ()
 
 
 class PingMessage(Message, tag="ping"):

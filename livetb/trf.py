@@ -68,9 +68,14 @@ def load_trf(path: str | Path) -> TrfImport:
     return parse_trf(Path(path).read_bytes(), source=str(path))
 
 
-def parse_trf(data: bytes | str, source: str = "<trf>") -> TrfImport:
-    """Parse and check a whole TRF file; raise one `TrfError` listing every problem."""
-    report = _Report()
+def parse_trf(
+    data: bytes | str, source: str = "<trf>", *, pending_round: int | None = None
+) -> TrfImport:
+    """Parse and check a whole TRF file; raise one `TrfError` listing every problem.
+
+    `pending_round`: that round's games may have a blank result (a pairing program's output
+    for the round to play); they read as `Code.PENDING`."""
+    report = _Report(pending_round)
     text = _decode(data, report) if isinstance(data, bytes) else data.removeprefix("\ufeff")
     by_tag = _group(_split_records(text, report), report)
     if not by_tag["001"]:
@@ -122,9 +127,10 @@ def parse_trf(data: bytes | str, source: str = "<trf>") -> TrfImport:
 class _Report:
     """Issues found so far: errors reject the file, warnings travel with the result."""
 
-    def __init__(self) -> None:
+    def __init__(self, pending_round: int | None = None) -> None:
         self.errors: list[TrfIssue] = []
         self.warnings: list[TrfIssue] = []
+        self.pending_round = pending_round  # its games may have no result yet
 
     def error(
         self, line: int, columns: tuple[int, int] | None, where: str, found: str, expected: str
@@ -542,6 +548,9 @@ def _block(number: int, text: str, rnd: int, start_no: int, report: _Report) -> 
     errors = len(report.errors)
     opponent = _number(number, text, (first + 2, first + 5), f"{where} opponent", report) or None
     colour = _colour(number, text[first + 6], first + 7, f"{where} colour", report)
+    pending = rnd == report.pending_round and opponent is not None and colour is not None
+    if pending and text[first + 8] == " " and len(report.errors) == errors:
+        return Entry(Code.PENDING, opponent, colour)  # a pairing not played yet
     code = _result(number, text[first + 8], first + 9, f"{where} result", report)
     if code is None or len(report.errors) > errors:
         return NOT_PAIRED
@@ -672,7 +681,7 @@ def _pad(player: _Player, width: int) -> _Player:
 # results the two sides of one pairing may show (TRF.md 4.4.5)
 _PAIRS = frozenset(
     (Code(a), Code(b)) for a, b in ("10", "01", "==", "WL", "LW", "DD", "+-", "-+", "--")
-) | {(Code.UNKNOWN, Code.UNKNOWN)}
+) | {(Code.UNKNOWN, Code.UNKNOWN), (Code.PENDING, Code.PENDING)}
 
 
 def _check_reciprocity(players: list[_Player], index: dict[int, _Player], report: _Report) -> None:
@@ -757,12 +766,13 @@ def _check_points(players: list[_Player], declared: Scoring | None, report: _Rep
             found = f"points that fit {fits[0]}"
             report.warn(wrong[0].line, (81, 84), "scoring (no 162 line)", found, expected)
             return _ALTERNATIVE_SCORING[fits[0]]
+    # A pairing program's file (`pending_round`) may give the points before the round: only the
+    # pairings are read from it, so a mismatch is a warning there.
+    flag = report.error if report.pending_round is None else report.warn
     for player in wrong:
         p = player.participant
         expected = f"{_total(p, scoring)}, the sum of the results under the scoring system"
-        report.error(
-            player.line, (81, 84), f"001 #{p.start_no}, points", str(p.declared_points), expected
-        )
+        flag(player.line, (81, 84), f"001 #{p.start_no}, points", str(p.declared_points), expected)
     return scoring
 
 

@@ -92,6 +92,7 @@ class CreateTournament(Command, tag="CreateTournament"):
     edition: EditionName | None = None
     unrated_rating: int | None = None
     start_date: dt.date | None = None
+    private: bool = False  # reads need one of the tournament's tokens
 
 
 class RegisterParticipant(Command, tag="RegisterParticipant"):
@@ -263,6 +264,7 @@ def _create(state: TournamentState, c: CreateTournament) -> list[AnyEvent]:
             edition=c.edition,
             unrated_rating=c.unrated_rating,
             start_date=c.start_date,
+            private=c.private,
         )
     ]
 

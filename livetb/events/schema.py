@@ -53,6 +53,7 @@ class TournamentCreated(Event, tag="TournamentCreated"):
     edition: EditionName | None = None  # None: by the start date, as FIDE does
     unrated_rating: int | None = None
     start_date: dt.date | None = None
+    private: bool = False  # reads need one of the tournament's tokens
 
 
 class ParticipantRegistered(Event, tag="ParticipantRegistered"):

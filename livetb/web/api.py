@@ -15,12 +15,15 @@ Writes (an arbiter token of the tournament; `Idempotency-Key` and `If-Match: "SE
     POST  /api/tournaments/{id}/playoffs                   DecidePlayoff              201
     POST  /api/tournaments/{id}/lots                       DrawLots                   201
 
-A body is the command's fields less those the URL gives. Reads are public:
+A body is the command's fields less those the URL gives; pairings may instead be the pairing
+program's TRF (`Content-Type: text/plain`, see `pairing_from_trf`). Reads are public unless the
+tournament is private:
 
     GET /api/tournaments                                   ids and heads
     GET /api/tournaments/{id}                              details and participants
     GET /api/tournaments/{id}/standings[?at_seq=N | ?after_round=K]
     GET /api/tournaments/{id}/rounds/{round}               pairings, results, requested byes
+    GET /api/tournaments/{id}/participants/{start_no}      the card (`livetb/web/card.py`)
     GET /api/tournaments/{id}/events[?after=N&limit=M]     the log, page by page
 """
 
@@ -28,12 +31,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 from aiohttp import hdrs, web
 
-from livetb.cli_db import to_json
+from livetb.cli_db import DbStandings, to_json
+from livetb.engine.model import Code
 from livetb.errors import InvalidInput, LivetbError, UnknownTournament
 from livetb.events.commands import (
     CloseRound,
@@ -49,9 +54,12 @@ from livetb.events.commands import (
     UpdateParticipant,
     WithdrawParticipant,
 )
-from livetb.events.schema import Recorded, RoundClosed
+from livetb.events.schema import Board, Recorded, RoundClosed
 from livetb.events.state import BYE_CODES, TournamentState
+from livetb.projections.standings import StandingsProjection
 from livetb.service import load
+from livetb.trf import parse_trf
+from livetb.web import card
 from livetb.web.auth import authorize
 from livetb.web.keys import SERVICE, STORE, TOKENS
 
@@ -146,12 +154,18 @@ def writer(spec: Write) -> Handler:
     async def handle(request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
         actor = authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
-        body = spec.decode(await request.read())  # beyond client_max_size: 413
-        expected = expected_seq(request.headers.get(hdrs.IF_MATCH), body.expected_seq)
+        data = await request.read()  # beyond client_max_size: 413
+        if spec.command is PairRound and request.content_type == "text/plain":
+            command: Command = pairing_from_trf(data, int(request.match_info["round"]))
+            expected = expected_seq(request.headers.get(hdrs.IF_MATCH), None)
+        else:
+            body = spec.decode(data)
+            command = spec.build(request, body)
+            expected = expected_seq(request.headers.get(hdrs.IF_MATCH), body.expected_seq)
         # Synchronous from here to the response: no await, so a shutdown cannot cut it.
         head, _ = request.app[SERVICE].execute(
             tid,
-            spec.build(request, body),
+            command,
             expected_seq=expected,
             idempotency_key=idempotency_key(request),
             actor=actor,
@@ -159,6 +173,36 @@ def writer(spec: Write) -> Handler:
         return json_response({"seq": head}, spec.status, seq=head)
 
     return handle
+
+
+def pairing_from_trf(data: bytes, rnd: int) -> PairRound:
+    """Round `rnd` of a pairing program's TRF: its games as boards (numbered in the order of
+    the white players' start numbers; results, if any, are ignored) and its `U` as the PAB.
+    Requested byes (H, F, Z) are not pairings: send them as byes. TRF errors are 422 with
+    their line and columns."""
+    imported = parse_trf(data, "pairings.trf", pending_round=rnd)
+    people = imported.tournament.participants
+    width = max((len(p.entries) for p in people), default=0)
+    if rnd > width:
+        raise InvalidInput(
+            f"the TRF has round blocks 1..{width}: none for round {rnd}", path="round"
+        )
+    whites: list[tuple[int, int]] = []
+    pabs: list[int] = []
+    for p in people:
+        e = p.entries[rnd - 1]
+        if e.code is Code.PAB:
+            pabs.append(p.start_no)
+        elif e.opponent is not None and (
+            e.colour == "w" or (e.colour is None and p.start_no < e.opponent)
+        ):
+            whites.append((p.start_no, e.opponent))
+    if len(pabs) > 1:
+        raise InvalidInput(f"round {rnd}: more than one pairing-allocated bye (U): {pabs}")
+    boards = tuple(
+        Board(board=i, white=w, black=b) for i, (w, b) in enumerate(sorted(whites), start=1)
+    )
+    return PairRound(round=rnd, boards=boards, bye=pabs[0] if pabs else None)
 
 
 WRITES: list[tuple[str, str, Write]] = [
@@ -209,6 +253,7 @@ class TournamentInfo(msgspec.Struct):
     tiebreaks: tuple[str, ...]
     edition: str | None
     start_date: str | None
+    private: bool
     paired: int
     closed: int
     participants: list[ParticipantInfo]
@@ -240,6 +285,20 @@ class EventPage(msgspec.Struct):
     next_after: int | None  # pass as `after` for the next page; None: the last page
 
 
+def check_read(request: web.Request, tid: str) -> StandingsProjection:
+    """The caught-up projection of `tid` (404 if unknown); a private tournament's reads need
+    one of its tokens (401/403), as a bearer header or `?access_token=`."""
+    projection = request.app[SERVICE].catch_up(tid)
+    created = projection.state.created
+    if created is not None and created.private:
+        header = request.headers.get(hdrs.AUTHORIZATION)
+        if header is None and "access_token" in request.query:
+            header = f"Bearer {request.query['access_token']}"
+        what = f"reads of private tournament {tid}"
+        authorize(header, request.app[TOKENS], tid, what=what)
+    return projection
+
+
 def int_query(request: web.Request, name: str, low: int = 0) -> int | None:
     text = request.query.get(name)
     if text is None:
@@ -258,13 +317,19 @@ def seq_after_round(request: web.Request, tid: str, rnd: int) -> int:
 
 
 async def list_tournaments(request: web.Request) -> web.Response:
-    store = request.app[STORE]
-    return json_response({"tournaments": [Summary(t, store.head(t)) for t in store.tournaments()]})
+    """Every tournament but the private ones."""
+    store, service = request.app[STORE], request.app[SERVICE]
+    shown = []
+    for t in store.tournaments():
+        created = service.projection(t).state.created
+        if created is not None and not created.private:
+            shown.append(Summary(t, store.head(t)))
+    return json_response(TournamentList(shown))
 
 
 async def tournament(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    projection = request.app[SERVICE].catch_up(tid)
+    projection = check_read(request, tid)
     return json_response(tournament_info(tid, projection.seq, projection.state), seq=projection.seq)
 
 
@@ -279,30 +344,28 @@ def tournament_info(tid: str, seq: int, state: TournamentState) -> TournamentInf
     ]
     start = c.start_date.isoformat() if c.start_date else None
     return TournamentInfo(
-        tid, seq, c.name, c.rounds, c.system, c.kind, c.tiebreaks, c.edition, start,
+        tid, seq, c.name, c.rounds, c.system, c.kind, c.tiebreaks, c.edition, start, c.private,
         state.paired, state.closed, people,
     )  # fmt: skip
 
 
 async def standings(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
+    live = check_read(request, tid)
     at_seq = int_query(request, "at_seq", low=1)
     after_round = int_query(request, "after_round", low=1)
     if at_seq is not None and after_round is not None:
         raise InvalidInput("give at_seq or after_round, not both", path="at_seq")
     if after_round is not None:
         at_seq = seq_after_round(request, tid, after_round)
-    if at_seq is None:
-        projection = request.app[SERVICE].catch_up(tid)
-    else:
-        projection = load(request.app[STORE], tid, at_seq)
+    projection = live if at_seq is None else load(request.app[STORE], tid, at_seq)
     return json_response(to_json(projection), seq=projection.seq)
 
 
 async def round_info(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     rnd = int(request.match_info["round"])
-    projection = request.app[SERVICE].catch_up(tid)
+    projection = check_read(request, tid)
     state = projection.state
     assert state.created is not None
     if not 1 <= rnd <= state.created.rounds:
@@ -325,11 +388,21 @@ async def round_info(request: web.Request) -> web.Response:
     return json_response(info, seq=projection.seq)
 
 
+async def participant_card(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    no = int(request.match_info["start_no"])
+    projection = check_read(request, tid)
+    if no not in projection.state.participants:
+        raise NotFound(f"start_no {no}: no participant with that start number")
+    return json_response(card.build(projection, no), seq=projection.seq)
+
+
 async def events(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     store = request.app[STORE]
     if store.head(tid) == 0:
         raise UnknownTournament(tid)
+    check_read(request, tid)
     after = int_query(request, "after") or 0
     limit = min(int_query(request, "limit", low=1) or 100, 1000)
     page = list(itertools.islice(store.read(tid, after), limit + 1))
@@ -338,12 +411,156 @@ async def events(request: web.Request) -> web.Response:
     return json_response(EventPage(page, page[-1].seq if more else None))
 
 
-def routes() -> list[web.RouteDef]:
+# --- the route table: registered by `routes()`, documented by `livetb/web/openapi.py` ---------
+
+
+ARBITER, READ, PUBLIC = "arbiter", "read", "public"
+Auth = Literal["arbiter", "read", "public"]
+
+
+class Head(msgspec.Struct):
+    """A write's answer: the log's head after it (also the response's ETag)."""
+
+    seq: int
+
+
+class TournamentList(msgspec.Struct):
+    tournaments: list[Summary]
+
+
+class ErrorBody(msgspec.Struct, kw_only=True):
+    """Every error: a machine code, a message naming the field or value, and the error's own
+    context (`path` of a bad input, `field`/`value` of a rejected command, `head`, …)."""
+
+    code: str
+    message: str
+    path: str | None = None
+    field: str | None = None
+    value: Any = None
+
+
+class Query(NamedTuple):
+    name: str
+    text: str
+    type: Literal["integer", "string"] = "integer"
+    required: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Endpoint:
+    """One route: what aiohttp registers and what the OpenAPI document says about it.
+
+    `auth`: `arbiter` needs the tournament's token, `read` needs one only for a private
+    tournament, `public` never. `errors` are the statuses it can answer besides success."""
+
+    method: str
+    path: str
+    handler: Handler
+    summary: str
+    request: type | None = None
+    response: type | None = None
+    status: int = 200
+    auth: Auth = READ
+    errors: tuple[int, ...] = ()
+    query: tuple[Query, ...] = ()
+    media: str = "application/json"  # of the success response ("": none)
+    trf_body: bool = False  # also takes the pairing program's TRF as text/plain
+
+
+WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422)
+READ_ERRORS = (401, 403, 404)
+
+WRITE_SUMMARIES = {
+    CreateTournament: "Create a tournament",
+    RegisterParticipant: "Register a participant",
+    UpdateParticipant: "Correct a participant's details (before round 1 is paired)",
+    WithdrawParticipant: "Withdraw a participant from a round on",
+    RequestBye: "Request a bye for a round not yet paired",
+    PairRound: "Publish a round's pairings (JSON, or the pairing program's TRF as text/plain)",
+    RecordResult: "Record a result",
+    CorrectResult: "Correct a result",
+    CloseRound: "Close a round",
+    DecidePlayoff: "Record a playoff's order",
+    DrawLots: "Draw lots for the ties left",
+}
+
+
+def endpoints() -> list[Endpoint]:
     reads = [
-        web.get("/api/tournaments", list_tournaments),
-        web.get(BASE, tournament),
-        web.get(BASE + "/standings", standings),
-        web.get(ROUND, round_info),
-        web.get(BASE + "/events", events),
+        Endpoint(
+            method="GET",
+            path="/api/tournaments",
+            handler=list_tournaments,
+            summary="Tournaments and their log heads",
+            response=TournamentList,
+            auth=PUBLIC,
+        ),
+        Endpoint(
+            method="GET",
+            path=BASE,
+            handler=tournament,
+            summary="A tournament's details and participants",
+            response=TournamentInfo,
+            errors=READ_ERRORS,
+        ),
+        Endpoint(
+            method="GET",
+            path=BASE + "/standings",
+            handler=standings,
+            summary="Standings now, after a round, or at a log position",
+            response=DbStandings,
+            errors=(*READ_ERRORS, 422),
+            query=(
+                Query("at_seq", "the standings at this log sequence number"),
+                Query("after_round", "the standings when this round was closed"),
+            ),
+        ),
+        Endpoint(
+            method="GET",
+            path=ROUND,
+            handler=round_info,
+            summary="A round's pairings, results and requested byes",
+            response=RoundInfo,
+            errors=READ_ERRORS,
+        ),
+        Endpoint(
+            method="GET",
+            path=PARTICIPANT,
+            handler=participant_card,
+            summary="A participant's card: results, every tie-break explained, neighbours",
+            response=card.Card,
+            errors=READ_ERRORS,
+        ),
+        Endpoint(
+            method="GET",
+            path=BASE + "/events",
+            handler=events,
+            summary="The event log, page by page",
+            response=EventPage,
+            errors=(*READ_ERRORS, 422),
+            query=(Query("after", "events after this seq"), Query("limit", "at most 1000")),
+        ),
     ]
-    return reads + [web.route(method, path, writer(spec)) for method, path, spec in WRITES]
+    writes = [
+        Endpoint(
+            method=method,
+            path=path,
+            handler=writer(spec),
+            summary=WRITE_SUMMARIES[spec.command],
+            request=spec.body,
+            response=Head,
+            status=spec.status,
+            auth=ARBITER,
+            errors=WRITE_ERRORS,
+            trf_body=spec.command is PairRound,
+        )
+        for method, path, spec in WRITES
+    ]
+    return reads + writes
+
+
+def routes() -> list[web.RouteDef]:
+    return [
+        web.get(e.path, e.handler) if e.method == "GET" else web.route(e.method, e.path, e.handler)
+        for e in endpoints()
+    ]

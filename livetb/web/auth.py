@@ -6,7 +6,9 @@
     tokens.revoke(token)                         # `livetb token revoke`
 
 Writes need a token for their tournament: none, unknown or revoked is 401, another
-tournament's is 403. Reads are public.
+tournament's is 403. Reads are public, except those of a private tournament, which need one of
+its tokens too (`Authorization: Bearer`, or `?access_token=` where headers cannot be set, as
+for a browser's websocket).
 """
 
 from __future__ import annotations
@@ -86,13 +88,15 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat()
 
 
-def authorize(header: str | None, tokens: TokenStore, tournament_id: str) -> str:
+def authorize(
+    header: str | None, tokens: TokenStore, tournament_id: str, *, what: str = "writes"
+) -> str:
     """The actor recorded for a write to `tournament_id` by the `Authorization` header's
     bearer token; 401 or 403 otherwise."""
     scheme, _, token = (header or "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise NotAuthenticated("writes need an arbiter token: Authorization: Bearer <token>")
+        raise NotAuthenticated(f"{what} need an arbiter token: Authorization: Bearer <token>")
     scope = tokens.scope(token)
     if scope is None:
         raise NotAuthenticated("unknown or revoked token")

@@ -10,6 +10,12 @@
 - A gap in the published seqs (events applied without a publish) empties the ring and makes
   every subscriber stale.
 
+- A filtered viewer (`top=N`: the first N rows in standings order, ties broken by start number;
+  `participants=1,5,9`) shares a `View` with every viewer of the same filter: its delta is
+  encoded once per filter per event. Its snapshot lists the view's rows; each delta carries the
+  view's changed rows, every row that entered the view (full content) and `drop`, the start
+  numbers that left it. Filtered viewers resuming with `since=` get a fresh snapshot.
+
 Everything here runs on the event loop; nothing awaits between reading the projection and
 queueing what it produced, so a snapshot and the deltas after it never overlap or leave a hole.
 """
@@ -24,9 +30,11 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
+import msgspec
+
 from livetb.cli_db import to_json
 from livetb.messages import PING, SnapshotMessage, delta_message, encode
-from livetb.projections.standings import Delta, StandingsProjection
+from livetb.projections.standings import Delta, Row, StandingsProjection
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +49,51 @@ class Socket(Protocol):
     def abort(self) -> None: ...
 
 
+class Filter(msgspec.Struct, frozen=True):
+    """Which rows a viewer gets: the first `top` rows, or the `participants` listed."""
+
+    top: int | None = None
+    participants: frozenset[int] | None = None
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        if self.top is not None:
+            return ("top", str(self.top))
+        return ("nos", ",".join(map(str, sorted(self.participants or ()))))
+
+
+class View:
+    """The rows one filter currently shows, shared by every viewer with that filter."""
+
+    def __init__(self, filter: Filter, projection: StandingsProjection) -> None:
+        self.filter = filter
+        self.viewers = 0
+        self.members = {r.start_no for r in self.rows(projection.standings())}
+
+    def rows(self, order: list[Row]) -> list[Row]:
+        if self.filter.top is not None:
+            return order[: self.filter.top]
+        wanted = self.filter.participants or frozenset()
+        return [r for r in order if r.start_no in wanted]
+
+    def delta(
+        self, delta: Delta, projection: StandingsProjection, order: list[Row] | None
+    ) -> bytes:
+        message = delta_message(delta, projection)
+        if order is None:  # a fixed set of participants
+            wanted = self.filter.participants or frozenset()
+            rows = tuple(r for r in delta.rows if r.start_no in wanted)
+            return encode(msgspec.structs.replace(message, rows=rows))
+        now = {r.start_no: r for r in self.rows(order)}
+        changed = {r.start_no: r for r in delta.rows if r.start_no in now}
+        for no in now.keys() - self.members:
+            changed.setdefault(no, now[no])
+        drop = tuple(sorted(self.members - now.keys()))
+        self.members = set(now)
+        rows = tuple(sorted(changed.values(), key=lambda r: (r.rank, r.start_no)))
+        return encode(msgspec.structs.replace(message, rows=rows, drop=drop))
+
+
 class Subscriber:
     """One viewer: a bounded queue of encoded frames and the task that sends them."""
 
@@ -53,8 +106,10 @@ class Subscriber:
         queue_size: int,
         heartbeat: float,
         send_timeout: float,
+        view: tuple[str, ...] | None = None,
     ) -> None:
         self.socket = socket
+        self.view = view  # the key of its filter's View; None: every row
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(queue_size)
         self.stale = False
         self.resyncs = 0  # fresh snapshots sent because the viewer fell behind
@@ -132,17 +187,27 @@ class Hub:
         self._subs: dict[str, set[Subscriber]] = {}
         self._rings: dict[str, deque[tuple[int, bytes]]] = {}
         self._weights: dict[str, int] = {}  # bytes held by each ring
-        self._snapshots: dict[str, tuple[int, bytes]] = {}
+        self._snapshots: dict[tuple[str, tuple[str, ...] | None], tuple[int, bytes]] = {}
+        self._views: dict[str, dict[tuple[str, ...], View]] = {}
 
     # --- writing side ---
 
     def publish(self, tournament_id: str, delta: Delta, projection: StandingsProjection) -> None:
-        """Encode once, remember, offer to every subscriber; never awaits a socket."""
+        """Encode once (and once per filter), remember, offer to every subscriber; never
+        awaits a socket."""
         frame = encode(delta_message(delta, projection))
         gap = self._remember(tournament_id, delta.seq, frame)
+        frames: dict[tuple[str, ...] | None, bytes] = {None: frame}
+        views = self._views.get(tournament_id)
+        if views:
+            tops = any(v.filter.top is not None for v in views.values())
+            order = projection.standings() if tops else None
+            for key, view in views.items():
+                rows = order if view.filter.top is not None else None
+                frames[key] = view.delta(delta, projection, rows)
         for sub in self._subs.get(tournament_id, ()):
             sub.stale = sub.stale or gap
-            sub.offer(frame)
+            sub.offer(frames[sub.view])
 
     def _remember(self, tournament_id: str, seq: int, frame: bytes) -> bool:
         """Keep `frame` in the ring (at most `ring_size` frames and about `ring_bytes`);
@@ -161,13 +226,22 @@ class Hub:
 
     # --- reading side ---
 
-    def snapshot(self, tournament_id: str, projection: StandingsProjection) -> bytes:
-        """The snapshot frame at the projection's seq, encoded once per seq."""
-        cached = self._snapshots.get(tournament_id)
+    def snapshot(
+        self,
+        tournament_id: str,
+        projection: StandingsProjection,
+        view: tuple[str, ...] | None = None,
+    ) -> bytes:
+        """The snapshot frame at the projection's seq (of the view's rows), encoded once per
+        seq."""
+        cached = self._snapshots.get((tournament_id, view))
         if cached is not None and cached[0] == projection.seq:
             return cached[1]
-        frame = encode(SnapshotMessage(seq=projection.seq, standings=to_json(projection)))
-        self._snapshots[tournament_id] = (projection.seq, frame)
+        doc = to_json(projection)
+        if view is not None:
+            doc.standings = self._views[tournament_id][view].rows(doc.standings)
+        frame = encode(SnapshotMessage(seq=projection.seq, standings=doc))
+        self._snapshots[(tournament_id, view)] = (projection.seq, frame)
         return frame
 
     def missed(self, tournament_id: str, since: int, seq: int) -> list[bytes] | None:
@@ -180,12 +254,16 @@ class Hub:
         return [frame for _, frame in itertools.islice(ring, since + 1 - ring[0][0], None)]
 
     def opening(
-        self, tournament_id: str, projection: StandingsProjection, since: int | None
+        self,
+        tournament_id: str,
+        projection: StandingsProjection,
+        since: int | None,
+        view: tuple[str, ...] | None = None,
     ) -> list[bytes]:
         """What a new viewer gets first: the deltas it missed, or a snapshot when those are
-        gone or weigh more than the snapshot."""
-        snapshot = self.snapshot(tournament_id, projection)
-        if since is not None:
+        gone or weigh more than the snapshot (always a snapshot for a filtered viewer)."""
+        snapshot = self.snapshot(tournament_id, projection, view)
+        if since is not None and view is None:
             missed = self.missed(tournament_id, since, projection.seq)
             if missed is not None and sum(map(len, missed)) <= len(snapshot):
                 return missed
@@ -193,16 +271,39 @@ class Hub:
 
     # --- subscribers ---
 
+    def view(
+        self, tournament_id: str, filter: Filter | None, projection: StandingsProjection
+    ) -> tuple[str, ...] | None:
+        """The key of `filter`'s View (made from the caught-up `projection` if new)."""
+        if filter is None:
+            return None
+        views = self._views.setdefault(tournament_id, {})
+        if filter.key not in views:
+            views[filter.key] = View(filter, projection)
+        return filter.key
+
     def subscribe(self, tournament_id: str, sub: Subscriber) -> None:
         self._subs.setdefault(tournament_id, set()).add(sub)
+        if sub.view is not None:
+            self._views[tournament_id][sub.view].viewers += 1
         sub.start()
 
     def unsubscribe(self, tournament_id: str, sub: Subscriber) -> None:
         subs = self._subs.get(tournament_id)
-        if subs is not None:
-            subs.discard(sub)
-            if not subs:
-                del self._subs[tournament_id]
+        if subs is None or sub not in subs:
+            return
+        subs.discard(sub)
+        if not subs:
+            del self._subs[tournament_id]
+        views = self._views.get(tournament_id, {})
+        view = views.get(sub.view) if sub.view is not None else None
+        if view is not None:
+            view.viewers -= 1
+            if view.viewers <= 0:
+                del views[sub.view]  # type: ignore[arg-type]
+                self._snapshots.pop((tournament_id, sub.view), None)
+            if not views:
+                self._views.pop(tournament_id, None)
 
     def watched(self) -> list[str]:
         """Tournaments with at least one subscriber."""
@@ -219,4 +320,5 @@ class Hub:
         """Close every socket with GOING_AWAY, all at once."""
         subs = list(self.subscribers())
         self._subs.clear()
+        self._views.clear()
         await asyncio.gather(*(sub.close() for sub in subs), return_exceptions=True)

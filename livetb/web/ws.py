@@ -1,4 +1,5 @@
-"""`GET /ws?tournament=ID[&since=SEQ]`: the standings feed over a websocket.
+"""`GET /ws?tournament=ID[&since=SEQ][&top=N|&participants=1,5,9]`: the standings feed over a
+websocket (`top`/`participants`: only those rows, see `livetb/web/feed.py`).
 
 The first message is a snapshot (or, with `since=`, exactly the deltas missed after SEQ, or a
 snapshot when those are gone or weigh more); then one delta per event, pings when idle.
@@ -11,8 +12,8 @@ from __future__ import annotations
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from livetb.errors import InvalidInput
-from livetb.web.api import int_query
-from livetb.web.feed import Subscriber
+from livetb.web.api import Endpoint, Query, check_read, int_query
+from livetb.web.feed import Filter, Subscriber
 from livetb.web.keys import CONFIG, HUB, SERVICE
 
 
@@ -35,26 +36,48 @@ class AiohttpSocket:
             transport.abort()
 
 
+def view_filter(request: web.Request) -> Filter | None:
+    """`top=N` or `participants=1,5,9` (not both); None: every row."""
+    top = int_query(request, "top", low=1)
+    listed = request.query.get("participants")
+    if top is not None and listed is not None:
+        raise InvalidInput("give top or participants, not both", path="participants")
+    if top is not None:
+        return Filter(top=top)
+    if listed is None:
+        return None
+    parts = [p.strip() for p in listed.split(",")]
+    if not parts or not all(p.isdigit() and 1 <= int(p) <= 9999 for p in parts) or len(parts) > 500:
+        raise InvalidInput(
+            f"participants={listed!r}: expected start numbers separated by commas, e.g. 1,5,9",
+            path="participants",
+        )
+    return Filter(participants=frozenset(map(int, parts)))
+
+
 async def feed(request: web.Request) -> web.StreamResponse:
     tid = request.query.get("tournament")
     if not tid:
         raise InvalidInput("tournament: the id of the tournament to watch", path="tournament")
     since = int_query(request, "since")
+    wanted = view_filter(request)
     service, hub, config = request.app[SERVICE], request.app[HUB], request.app[CONFIG]
-    service.catch_up(tid)  # an unknown tournament is a 404 before the upgrade
+    check_read(request, tid)  # unknown: 404, private without its token: 401/403, before the upgrade
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat, compress=config.ws_compress, max_msg_size=4096
     )
     await ws.prepare(request)
     # No await from reading the projection to subscribing: nothing published in between.
     projection = service.catch_up(tid)
+    view = hub.view(tid, wanted, projection)
     sub = Subscriber(
         AiohttpSocket(ws, request),
-        hub.opening(tid, projection, since),
-        lambda: hub.snapshot(tid, service.catch_up(tid)),
+        hub.opening(tid, projection, since, view),
+        lambda: hub.snapshot(tid, service.catch_up(tid), view),
         queue_size=config.queue_size,
         heartbeat=config.heartbeat,
         send_timeout=config.send_timeout,
+        view=view,
     )
     hub.subscribe(tid, sub)
     try:
@@ -72,5 +95,25 @@ async def close_feeds(app: web.Application) -> None:
     await app[HUB].close()
 
 
+ENDPOINTS = [
+    Endpoint(
+        method="GET",
+        path="/ws",
+        handler=feed,
+        summary="The standings feed (websocket): a snapshot, then one delta per event",
+        status=101,
+        media="",
+        errors=(400, 401, 403, 404, 422),
+        query=(
+            Query("tournament", "the tournament to watch", "string", required=True),
+            Query("since", "resume after this seq: the deltas missed, or a snapshot"),
+            Query("top", "only the first N rows (deltas `drop` the rows that leave them)"),
+            Query("participants", "only these start numbers, e.g. 1,5,9", "string"),
+            Query("access_token", "a token of a private tournament", "string"),
+        ),
+    )
+]
+
+
 def routes() -> list[web.RouteDef]:
-    return [web.get("/ws", feed)]
+    return [web.get(e.path, e.handler) for e in ENDPOINTS]

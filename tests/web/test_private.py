@@ -1,0 +1,61 @@
+"""Private tournaments: every read, the feed included, needs one of the tournament's tokens."""
+
+from __future__ import annotations
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from livetb.client import feed_url
+from livetb.web.keys import TOKENS
+from tests.web.conftest import TID, Api
+
+T = f"/api/tournaments/{TID}"
+READS = [T, f"{T}/standings", f"{T}/rounds/1", f"{T}/events", f"{T}/participants/1"]
+
+
+async def private(api: Api) -> str:
+    body = {"name": "Closed", "rounds": 3, "private": True}
+    assert (await api.call("PUT", T, body))[0] == 201
+    for no, name in [(1, "Ann"), (2, "Bob")]:
+        await api.post(f"{T}/participants", {"start_no": no, "name": name})
+    boards = [{"board": 1, "white": 1, "black": 2}]
+    assert (await api.post(f"{T}/rounds/1/pairings", {"boards": boards}))[0] == 201
+    return api.server.app[TOKENS].create("other")  # type: ignore[index]
+
+
+async def test_reads_need_a_token_of_the_tournament(api: Api) -> None:
+    other = await private(api)
+    for path in READS:
+        assert (await api.call("GET", path, token=None))[0] == 401, path
+        status, body = await api.call("GET", path, token=other)
+        assert (status, body["code"]) == (403, "wrong_tournament"), path
+        status, body = await api.call("GET", path)
+        assert status == 200, (path, body)
+    status, _ = await api.call("GET", f"{T}/standings?access_token={api.token}", token=None)
+    assert status == 200
+    info = (await api.call("GET", T))[1]
+    assert info["private"] is True
+    assert (await api.get("/api/tournaments"))["tournaments"] == []
+
+
+async def test_the_feed_of_a_private_tournament_needs_a_token(api: Api) -> None:
+    other = await private(api)
+    url = feed_url(api.base, TID)
+    with pytest.raises(InvalidStatus) as refused:
+        await connect(url)
+    assert refused.value.response.status_code == 401
+    with pytest.raises(InvalidStatus) as refused:
+        await connect(url, additional_headers={"Authorization": f"Bearer {other}"})
+    assert refused.value.response.status_code == 403
+    async with connect(url, additional_headers={"Authorization": f"Bearer {api.token}"}) as ws:
+        assert '"snapshot"' in await ws.recv()
+    async with connect(f"{url}&access_token={api.token}") as ws:
+        assert '"snapshot"' in await ws.recv()
+
+
+async def test_public_tournaments_stay_public(api: Api) -> None:
+    await api.start(players=4)
+    for path in READS:
+        assert (await api.call("GET", path, token=None))[0] == 200, path
+    assert [t["id"] for t in (await api.get("/api/tournaments"))["tournaments"]] == [TID]
