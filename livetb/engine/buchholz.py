@@ -19,8 +19,9 @@ from decimal import Decimal
 
 import msgspec
 
-from livetb.engine.context import ZERO, Context, Round
+from livetb.engine.context import ZERO, Context, Round, Terms
 from livetb.engine.editions import Edition
+from livetb.engine.model import Code
 from livetb.engine.result import Part, Value, average
 from livetb.engine.spec import Spec
 
@@ -42,28 +43,76 @@ def terms(ctx: Context, no: int, *, fore: bool, sb: bool) -> list[Term]:
     for r in ctx.rounds(no):
         term = _term(ctx, no, r, fore)
         if term is not None:
-            score, voluntary, note = term
+            score, voluntary, how = term
             product = score * r.points if sb else score
-            out.append(Term(r.rnd, score, product, voluntary, note if ctx.explain else ""))
+            note = _note(r, how) if ctx.explain else ""
+            out.append(Term(r.rnd, score, product, voluntary, note))
     return out
 
 
-def _term(ctx: Context, no: int, r: Round, fore: bool) -> tuple[Decimal, bool, str] | None:
+# How a term was found (for `--explain`): the opponent's score, a virtual opponent (legacy),
+# the own score capped (2026), the own score.
+_OPPONENT, _VIRTUAL, _CAPPED, _OWN = range(4)
+
+
+def _note(r: Round, how: int) -> str:
+    if how == _OPPONENT:
+        return f"opponent {r.opponent}"
+    kind = r.code.name
+    if how == _VIRTUAL:
+        return f"virtual opponent ({kind})"
+    return f"own unplayed ({kind}), capped" if how == _CAPPED else f"own unplayed ({kind})"
+
+
+def _term(ctx: Context, no: int, r: Round, fore: bool) -> tuple[Decimal, bool, int] | None:
     opp = r.opponent
     # FB: the final round's pairing counts as a game whatever happened to it.
     if opp is not None and (r.played or ctx.rr or (fore and ctx.final and r.rnd == ctx.upto)):
-        return ctx.adjusted(opp, fore), False, f"opponent {opp}"
+        return ctx.adjusted(opp, fore), False, _OPPONENT
     if ctx.rr:
         return None  # a round robin's rest round
-    kind = r.code.name
     if ctx.edition is Edition.LEGACY:
-        return _virtual_opponent(ctx, no, r), r.voluntary, f"virtual opponent ({kind})"
+        return _virtual_opponent(ctx, no, r), r.voluntary, _VIRTUAL
     score = ctx.own_score(no, fore)
     if ctx.edition.caps_own_unplayed:
         cap = ctx.adjusted(opp, fore) if opp is not None else ctx.draw * ctx.upto
         if cap < score:
-            return cap, r.voluntary, f"own unplayed ({kind}), capped"
-    return score, r.voluntary, f"own unplayed ({kind})"
+            return cap, r.voluntary, _CAPPED
+    return score, r.voluntary, _OWN
+
+
+_PLAYED = frozenset(code for code in Code if code.played)
+
+
+def _raw_terms(ctx: Context, no: int, fore: bool) -> Terms:
+    """Every term's score, whether it is an own voluntarily unplayed round, and the points
+    scored in its round, cached in the context: what BH, its cuts, FB and SB share when
+    nothing is explained. `fore` only matters when round K is the last one
+    (`Context.adjusted`, `Context.own_score`, `_term` read it only then)."""
+    fore = fore and ctx.final
+    cache = ctx.bh_terms[fore]
+    cached = cache.get(no)
+    if cached is None:
+        rr, upto, adjusted = ctx.rr, ctx.upto, ctx.adjusted
+        known = ctx.adjusted_cache[fore].get  # `adjusted`, once computed
+        scores: list[Decimal] = []
+        voluntary: list[bool] = []
+        points: list[Decimal] = []
+        for r in ctx.rounds(no):
+            opp = r.opponent
+            if opp is not None and (r.code in _PLAYED or rr or (fore and r.rnd == upto)):
+                score = known(opp)  # `_term`'s first case
+                scores.append(adjusted(opp, fore) if score is None else score)
+                voluntary.append(False)
+            else:
+                term = _term(ctx, no, r, fore)
+                if term is None:
+                    continue
+                scores.append(term[0])
+                voluntary.append(term[1])
+            points.append(r.points)
+        cached = cache[no] = (tuple(scores), tuple(voluntary), tuple(points))
+    return cached
 
 
 def _virtual_opponent(ctx: Context, no: int, r: Round) -> Decimal:
@@ -106,15 +155,84 @@ def cut(ctx: Context, items: list[Term], low: int, high: int) -> tuple[list[Term
 
 
 def _sum(ctx: Context, spec: Spec, no: int, *, fore: bool, sb: bool) -> Value:
+    if not ctx.explain:
+        return Value(_fast_sum(ctx, spec, no, fore, sb))
     kept, dropped = cut(ctx, terms(ctx, no, fore=fore, sb=sb), spec.cut_low, spec.cut_high)
     total = sum((t.product for t in kept), ZERO)
-    if not ctx.explain:
-        return Value(total)
     return Value(
         total,
         tuple(Part(t.rnd, t.product, t.note) for t in sorted(kept + dropped, key=_rnd)),
         tuple((t.rnd, _why(t)) for t in dropped),
     )
+
+
+def _fast_sum(ctx: Context, spec: Spec, no: int, fore: bool, sb: bool) -> Decimal:
+    """`_sum`'s total without explanations: the same terms, the same cuts as `cut` and the
+    same additions in the same order (so the same Decimal, exponent included)."""
+    scores, voluntary, points = _raw_terms(ctx, no, fore)
+    low = min(spec.cut_low, ctx.upto)
+    high = min(spec.cut_high, ctx.upto - low)
+    if not sb:
+        if not low and not high:
+            return sum(scores, ZERO)
+        return _cut_scores(ctx, list(scores), list(voluntary), low, high)
+    products = [s * p for s, p in zip(scores, points, strict=True)]
+    if not low and not high:
+        return sum(products, ZERO)
+    kept = list(zip(scores, products, voluntary, strict=True))
+    legacy = ctx.edition is Edition.LEGACY
+    for _ in range(low):
+        if not kept:
+            break
+        lowest = min(kept, key=_low)
+        first = min(kept, key=_low_voluntary_first)
+        if legacy or lowest[1] > first[1]:
+            first = lowest
+        kept.remove(first)  # an equal tuple earlier in the list would have been the minimum
+    for _ in range(high):
+        if not kept:
+            break
+        kept.remove(min(kept, key=_high))
+    return sum((t[1] for t in kept), ZERO)
+
+
+def _cut_scores(
+    ctx: Context, scores: list[Decimal], voluntary: list[bool], low: int, high: int
+) -> Decimal:
+    """`cut` where each product is its score (BH, FB): the same term dropped each time, the
+    first of the least (voluntary ones first) or of the most significant in round order."""
+    legacy = ctx.edition is Edition.LEGACY
+    for _ in range(low):
+        if not scores:
+            break
+        if legacy or True not in voluntary:
+            i = scores.index(min(scores))
+        else:
+            least = min(s for s, v in zip(scores, voluntary, strict=True) if v)
+            i = next(
+                i
+                for i, (s, v) in enumerate(zip(scores, voluntary, strict=True))
+                if v and s == least
+            )
+        del scores[i], voluntary[i]
+    for _ in range(high):
+        if not scores:
+            break
+        i = scores.index(max(scores))
+        del scores[i], voluntary[i]
+    return sum(scores, ZERO)
+
+
+def _low(t: tuple[Decimal, Decimal, bool]) -> tuple[Decimal, Decimal]:
+    return t[0], t[1]
+
+
+def _low_voluntary_first(t: tuple[Decimal, Decimal, bool]) -> tuple[bool, Decimal, Decimal]:
+    return not t[2], t[0], t[1]
+
+
+def _high(t: tuple[Decimal, Decimal, bool]) -> tuple[Decimal, Decimal]:
+    return -t[0], -t[1]
 
 
 def _why(t: Term) -> str:

@@ -14,12 +14,15 @@ from functools import cached_property
 import msgspec
 
 from livetb.engine.editions import Edition, edition_for
-from livetb.engine.model import Code, Colour, Participant, Tournament
+from livetb.engine.model import NOT_PAIRED, Code, Colour, Participant, Tournament
 
 ZERO = Decimal(0)
+# BH-family terms: scores, voluntary, points scored. Tuples of plain values, which the garbage
+# collector stops tracking, as the caches live long.
+Terms = tuple[tuple[Decimal, ...], tuple[bool, ...], tuple[Decimal, ...]]
 
 
-class Round(msgspec.Struct, frozen=True):
+class Round(msgspec.Struct, frozen=True, gc=False):
     """One participant's round as the tie-breaks see it."""
 
     rnd: int
@@ -41,7 +44,10 @@ class Round(msgspec.Struct, frozen=True):
     @property
     def voluntary(self) -> bool:
         """Requested byes, absences and forfeit losses: the rounds cut first (2024 16.5)."""
-        return self.code in (Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS)
+        return self.code in _VOLUNTARY
+
+
+_VOLUNTARY = frozenset({Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS})
 
 
 class Context:
@@ -69,8 +75,17 @@ class Context:
         # Fore-Buchholz treats round K as the last one: when asked, or when it really is.
         self.final = as_final or self.upto >= tournament.rounds
         self.by_no: dict[int, Participant] = {p.start_no: p for p in tournament.participants}
+        self._points = {code: tournament.scoring.points(code) for code in Code}
+        # Per-participant facts, each computed once; `update` forgets exactly what it changes.
         self._rounds: dict[int, tuple[Round, ...]] = {}
-        self._adjusted: dict[tuple[int, bool], Decimal] = {}
+        self._score: dict[int, Decimal] = {}
+        self._last_available: dict[int, int] = {}
+        self._last_paired: dict[int, int] = {}
+        # Scores as an opponent, without and with FB's adjustment (indexed by `fore`).
+        self.adjusted_cache: tuple[dict[int, Decimal], dict[int, Decimal]] = ({}, {})
+        # BH-family terms (buchholz.py), without and with FB's adjustment (indexed by `fore`):
+        # shared by BH, its cuts, FB and SB.
+        self.bh_terms: tuple[dict[int, Terms], dict[int, Terms]] = ({}, {})
         # Values other tie-breaks read (AOB reads opponents' BH, APRO their TPR), by (code, no).
         self.memo: dict[tuple[str, int], object] = {}
 
@@ -86,44 +101,80 @@ class Context:
         for p in participants:
             self.by_no[p.start_no] = p
         touched = set(nos)
+        memo = self.memo
         for no in nos:
-            self._rounds.pop(no, None)
-            self._adjusted.pop((no, False), None)
-            self._adjusted.pop((no, True), None)
-            self.memo.pop(("TPR", no), None)
-            self.memo.pop(("PTP", no), None)
+            old = self._rounds.pop(no, None)
+            if old is not None:
+                touched.update(r.opponent for r in old if r.opponent is not None)
+            self._score.pop(no, None)
+            self._last_available.pop(no, None)
+            self._last_paired.pop(no, None)
+            self.adjusted_cache[0].pop(no, None)
+            self.adjusted_cache[1].pop(no, None)
+            memo.pop(("TPR", no), None)
+            memo.pop(("PTP", no), None)
             touched.update(r.opponent for r in self.rounds(no) if r.opponent is not None)
-        for no in touched:
-            self.memo.pop(("BH", no), None)
+        plain, fore = self.bh_terms
+        for no in touched:  # BH-type values read the opponents' scores
+            memo.pop(("BH", no), None)
+            plain.pop(no, None)
+            fore.pop(no, None)
         self.__dict__.pop("rated", None)
+
+    def seed_rounds(self, previous: Context) -> None:
+        """Take the rounds `previous` has built, when its participants' entries for rounds
+        1..previous.upto are this context's (the caller's promise: the same tournament, at
+        most one round earlier). A round K+1 is read from this context's entries."""
+        assert self.upto - 1 <= previous.upto <= self.upto and not self._rounds
+        if previous.upto == self.upto:
+            self._rounds.update(previous._rounds)
+            return
+        rnd, points, by_no = self.upto, self._points, self.by_no
+        for no, old in previous._rounds.items():
+            p = by_no.get(no)
+            if p is not None:
+                e = p.entry(rnd)
+                self._rounds[no] = (*old, Round(rnd, e.code, e.opponent, e.colour, points[e.code]))
 
     def rounds(self, no: int) -> tuple[Round, ...]:
         """Rounds 1..K of participant `no`."""
         cached = self._rounds.get(no)
         if cached is None:
-            p = self.by_no[no]
+            entries = self.by_no[no].entries
+            known, points = len(entries), self._points
             cached = tuple(
-                Round(r, e.code, e.opponent, e.colour, self.scoring.points(e.code))
+                Round(r, e.code, e.opponent, e.colour, points[e.code])
                 for r in range(1, self.upto + 1)
-                for e in (p.entry(r),)
+                for e in (entries[r - 1] if r <= known else NOT_PAIRED,)
             )
             self._rounds[no] = cached
         return cached
 
     def score(self, no: int) -> Decimal:
         """Standings points after round K."""
-        return sum((r.points for r in self.rounds(no)), ZERO)
+        cached = self._score.get(no)
+        if cached is None:
+            cached = self._score[no] = sum([r.points for r in self.rounds(no)], ZERO)
+        return cached
 
     def last_available(self, no: int) -> int:
         """Last round that is available-to-play (0 if none): later requested byes are draws."""
-        return max((r.rnd for r in self.rounds(no) if r.available), default=0)
+        cached = self._last_available.get(no)
+        if cached is None:
+            cached = max([r.rnd for r in self.rounds(no) if r.code not in _VOLUNTARY], default=0)
+            self._last_available[no] = cached
+        return cached
 
     def last_paired(self, no: int) -> int:
         """Last round with an opponent or a PAB, i.e. with a pairing."""
-        return max(
-            (r.rnd for r in self.rounds(no) if r.opponent is not None or r.code is Code.PAB),
-            default=0,
-        )
+        cached = self._last_paired.get(no)
+        if cached is None:
+            cached = max(
+                [r.rnd for r in self.rounds(no) if r.opponent is not None or r.code is Code.PAB],
+                default=0,
+            )
+            self._last_paired[no] = cached
+        return cached
 
     def fore_adjusts(self, no: int) -> bool:
         """FB (2024 9.4): the final round's game of this participant is taken as a draw."""
@@ -140,12 +191,27 @@ class Context:
 
     def adjusted(self, no: int, fore: bool = False) -> Decimal:
         """The participant's score as an opponent (2024 16.3, 2023 14.4)."""
-        key = (no, fore)
-        cached = self._adjusted.get(key)
+        fore = fore and self.final  # `fore` only matters when round K is the last one
+        cache = self.adjusted_cache[fore]
+        cached = cache.get(no)
         if cached is None:
-            cached = sum((self.adjusted_round(no, r, fore) for r in self.rounds(no)), ZERO)
-            self._adjusted[key] = cached
+            cached = cache[no] = self._adjusted_sum(no, fore)
         return cached
+
+    def _adjusted_sum(self, no: int, fore: bool) -> Decimal:
+        """The sum of `adjusted_round` over rounds 1..K. The usual cases add the same amounts
+        in the same order without asking round by round (so the same Decimal, exponent
+        included): available up to round K, or FB's round K game taken as a draw."""
+        rounds = self.rounds(no)
+        if rounds and self.edition is not Edition.LEGACY:
+            if fore and self.last_paired(no) == self.upto:
+                last = rounds[-1]
+                if last.rnd == self.upto and last.opponent is not None:
+                    return sum([r.points for r in rounds[:-1]], ZERO) + self.draw
+                return self.score(no)  # every round up to K counts as followed
+            if self.last_available(no) >= rounds[-1].rnd:
+                return self.score(no)
+        return sum((self.adjusted_round(no, r, fore) for r in rounds), ZERO)
 
     def adjusted_round(self, no: int, r: Round, fore: bool) -> Decimal:
         """What round `r` of participant `no` adds to its score as an opponent."""

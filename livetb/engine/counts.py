@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from decimal import Decimal
 
 from livetb.engine.context import ZERO, Context, Round
@@ -23,8 +22,8 @@ from livetb.engine.result import Part, Value
 from livetb.engine.spec import Spec
 
 
-def _count(ctx: Context, no: int, test: Callable[[Round], bool]) -> Value:
-    rounds = [r for r in ctx.rounds(no) if test(r)]
+def _count(ctx: Context, rounds: list[Round]) -> Value:
+    """How many of `rounds` (the ones a count selects)."""
     if not ctx.explain:
         return Value(len(rounds))
     return Value(len(rounds), tuple(Part(r.rnd, 1, r.code.name) for r in rounds))
@@ -39,27 +38,35 @@ def points(ctx: Context, spec: Spec, no: int) -> Value:
 
 def wins(ctx: Context, spec: Spec, no: int) -> Value:
     """WIN, 2024 7.1: rounds scored as a win, played or not (PAB, FPB and forfeit wins count)."""
-    return _count(ctx, no, lambda r: r.points == ctx.win)
+    win = ctx.win
+    return _count(ctx, [r for r in ctx.rounds(no) if r.points == win])
 
 
 def games_won(ctx: Context, spec: Spec, no: int) -> Value:
     """WON, 2024 7.2: games won over the board."""
-    return _count(ctx, no, lambda r: r.played and r.points == ctx.win)
+    win = ctx.win
+    return _count(ctx, [r for r in ctx.rounds(no) if r.played and r.points == win])
 
 
 def black_games(ctx: Context, spec: Spec, no: int) -> Value:
     """BPG, 2024 7.3: games played over the board with Black."""
-    return _count(ctx, no, lambda r: r.played and r.colour == "b")
+    return _count(ctx, [r for r in ctx.rounds(no) if r.played and r.colour == "b"])
 
 
 def black_wins(ctx: Context, spec: Spec, no: int) -> Value:
     """BWG, 2024 7.4: games won over the board with Black."""
-    return _count(ctx, no, lambda r: r.played and r.colour == "b" and r.points == ctx.win)
+    win = ctx.win
+    return _count(
+        ctx, [r for r in ctx.rounds(no) if r.played and r.colour == "b" and r.points == win]
+    )
 
 
 def games_elected(ctx: Context, spec: Spec, no: int) -> Value:
     """GE/REP, 2024 7.6: rounds minus requested byes and forfeit losses (PAB counts)."""
-    return _count(ctx, no, lambda r: r.played or r.code is Code.PAB or r.points == ctx.win)
+    win = ctx.win
+    return _count(
+        ctx, [r for r in ctx.rounds(no) if r.played or r.code is Code.PAB or r.points == win]
+    )
 
 
 def progressive(ctx: Context, spec: Spec, no: int) -> Value:

@@ -83,7 +83,7 @@ class Scoring(msgspec.Struct, frozen=True):
 DEFAULT_SCORING = Scoring()
 
 
-class Entry(msgspec.Struct, frozen=True):
+class Entry(msgspec.Struct, frozen=True, gc=False):
     """One participant's round: the outcome code, and the (scheduled) opponent and colour."""
 
     code: Code
@@ -94,7 +94,7 @@ class Entry(msgspec.Struct, frozen=True):
 NOT_PAIRED = Entry(Code.ZERO_BYE)
 
 
-class Participant(msgspec.Struct, frozen=True):
+class Participant(msgspec.Struct, frozen=True, gc=False):
     """A player (or, in team events, a team) with one `Entry` per round so far."""
 
     start_no: int

@@ -15,14 +15,24 @@ K is the last round paired, C the last closed; once K is closed every value is f
 also carries the Fore-Buchholz prediction (while a round runs) and a projected Buchholz (games
 finished count as played, games unfinished as draws).
 
-`recompute(state, …)` defines the standings from scratch; `StandingsProjection.apply` reaches
-the same rows incrementally, recomputing only the cells an event can affect.
+`StandingsProjection.rebuild(log)` defines the standings from scratch (fold every event, then
+compute once); `StandingsProjection.apply` reaches the same rows incrementally, recomputing
+only the cells an event can affect:
+
+- a result: the two players' own-result cells, the projected BH of them and their opponents
+  (not after a draw, which the projection already counted), their DE groups; FB predictions
+  do not read the running round's results (except under the legacy rules);
+- a pairing: everything but type C (rounds 1..C do not change); a close: type C and FB (not
+  FB when the final round closes: the prediction was the value), every status;
+- re-ranking moves the re-keyed rows in a sorted list and republishes only the rows whose key
+  lies between a moved row's old and new key (whose rank may change), or sorts everything
+  once when many rows moved.
 """
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Iterable
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection, Iterable
 from decimal import Decimal
 from typing import Literal
 
@@ -30,15 +40,18 @@ import msgspec
 
 from livetb.engine.context import Context
 from livetb.engine.direct_encounter import direct_encounter
-from livetb.engine.model import Code
+from livetb.engine.editions import Edition
+from livetb.engine.model import Code, Entry, Participant, Tournament
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import TYPE_C, affected_by, compute, lot_numbers
+from livetb.engine.standings import CATALOGUE, TYPE_C, affected_by, lot_numbers
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
+    LotsDrawn,
     ParticipantRegistered,
     ParticipantUpdated,
+    PlayoffDecided,
     Recorded,
     ResultCorrected,
     ResultRecorded,
@@ -52,9 +65,12 @@ Status = Literal["final", "provisional", "predicted"]
 Value = str | int | None
 BH = Spec("BH")
 FB = Spec("FB")
+# Two more cells per row, next to the tie-break list's indices.
+PROJECTED_BH, FB_PREDICTION = -1, -2
+_NULL = Decimal("Infinity")  # the sort-key part of a null value: after every defined one
 
 
-class Row(msgspec.Struct, frozen=True):
+class Row(msgspec.Struct, frozen=True, gc=False):
     """One participant's line: the unit a delta carries."""
 
     rank: int
@@ -79,70 +95,241 @@ def fmt(v: Number | None) -> Value:
     """Decimals as strings, counts and ratings as ints (the CLI's JSON contract)."""
     if v is None or isinstance(v, int):
         return v
+    s = str(v)
+    if "E" not in s and v.is_finite():  # plain notation: a "." exactly when the exponent < 0
+        return s if "." in s else s + ".0"
     if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
         return f"{v:.1f}"
-    return str(v)
+    return s
 
 
 class Contexts:
-    """The engine contexts a tournament's state is read through."""
+    """The engine contexts a tournament's state is read through.
 
-    def __init__(self, state: TournamentState) -> None:
-        created = state.created
-        assert created is not None
+    `live` (rounds 1..K, unfinished games 0), `done` (rounds 1..C; once K is closed, the
+    same object as `live`, or as `projected` when no game is unfinished, reading the same
+    entries), `fore` (round K as the last one) and `projected` (unfinished games as draws).
+    A round event derives the next set from the previous one: a pairing only appends round
+    K+1 to every entry list and leaves `done` as it is, a close keeps `live`, `fore` and
+    `projected`, whose inputs it does not change.
+    """
+
+    def __init__(
+        self,
+        state: TournamentState,
+        live: Context,
+        done: Context,
+        fore: Context,
+        projected: Context,
+        fore_due: dict[int, Participant] | None = None,
+    ) -> None:
         self.paired, self.closed = state.paired, state.closed
-        live = state.tournament()
-        opts = {"edition": state.edition, "unrated_rating": created.unrated_rating}
-        self.live = Context(live, self.paired, **opts)  # type: ignore[arg-type]
-        self.done = Context(live, self.closed, **opts)  # type: ignore[arg-type]
-        self.fore = Context(live, self.paired, as_final=True, **opts)  # type: ignore[arg-type]
-        drawn = state.tournament(pending=Code.DRAW)
-        self.projected = Context(drawn, self.paired, **opts)  # type: ignore[arg-type]
         self.running = self.paired > self.closed
-        for ctx in (self.live, self.done, self.fore, self.projected):
-            ctx.explain = False
+        self.live, self.done, self._fore, self.projected = live, done, fore, projected
+        # New entries `fore` has not taken yet: results of the running round's games, which
+        # its values do not read (`update`); it takes them before anything reads it.
+        self._fore_due = fore_due or {}
+        self.inseparable = _inseparable(live)  # DE's, on `live`
 
-    def update(self, state: TournamentState, nos: Iterable[int], rnd: int) -> None:
-        """New entries for `nos` after a change in round `rnd`."""
-        nos = list(nos)
-        rounds = range(1, self.paired + 1)
-        contexts = [(self.live, Code.PENDING), (self.fore, Code.PENDING)]
-        contexts.append((self.projected, Code.DRAW))
-        if rnd <= self.closed:  # the closed rounds' context never reads later rounds
-            contexts.append((self.done, Code.PENDING))
-        for ctx, pending in contexts:
-            ctx.update(
-                [
-                    msgspec.structs.replace(
-                        state.participants[no],
-                        entries=tuple(state.entry(no, r, pending) for r in rounds),
-                    )
-                    for no in nos
-                ]
-            )
+    @property
+    def fore(self) -> Context:
+        self._take_due()
+        return self._fore
 
-    def cell(self, spec: Spec, no: int) -> tuple[Value, Status]:
-        """One tie-break value of one participant, with its status."""
+    def _take_due(self) -> None:
+        if self._fore_due:
+            self._fore.update(list(self._fore_due.values()))
+            self._fore_due = {}
+
+    @classmethod
+    def fresh(cls, state: TournamentState) -> Contexts:
+        live = state.tournament()
+        drawn = msgspec.structs.replace(
+            live, participants=tuple(_drawn(p) for p in live.participants)
+        )
+        paired, closed = state.paired, state.closed
+        live_ctx = _context(state, live, paired)
+        done = live_ctx if closed == paired else _context(state, live, closed)
+        fore = _context(state, live, paired, as_final=True)
+        return cls(state, live_ctx, done, fore, _context(state, drawn, paired))
+
+    def after_pairing(self, state: TournamentState) -> Contexts | None:
+        """Round K+1 paired: rounds 1..K and the closed rounds' context are unchanged (None
+        when the event is anything else)."""
+        paired, live_by, drawn_by = state.paired, self.live.by_no, self.projected.by_no
+        if (
+            paired != self.paired + 1
+            or state.closed != self.closed
+            or live_by.keys() != state.participants.keys()
+        ):
+            return None
+        live: list[Participant] = []
+        drawn: list[Participant] = []
+        replace = msgspec.structs.replace
+        for no in sorted(live_by):
+            p, d = live_by[no], drawn_by[no]
+            if len(p.entries) != self.paired or len(d.entries) != self.paired:
+                return None
+            e = state.entry(no, paired)
+            live.append(replace(p, entries=(*p.entries, e)))
+            drawn.append(replace(d, entries=(*d.entries, _draw(e))))
+        live_t = msgspec.structs.replace(self.live.tournament, participants=tuple(live))
+        drawn_t = msgspec.structs.replace(self.projected.tournament, participants=tuple(drawn))
+        live_ctx = _context(state, live_t, paired)
+        live_ctx.seed_rounds(self.live)  # rounds 1..K as they were, round K+1 added
+        fore = _context(state, live_t, paired, as_final=True)
+        fore.seed_rounds(live_ctx)
+        projected = _context(state, drawn_t, paired)
+        projected.seed_rounds(self.projected)
+        return Contexts(state, live_ctx, self.done, fore, projected)
+
+    def after_close(self, state: TournamentState) -> Contexts | None:
+        """A round closed: only the closed rounds' context moves (to `live` once K closes)."""
+        if state.paired != self.paired:
+            return None
+        if state.closed == self.closed:
+            done = self.done
+        elif state.closed == state.paired:
+            # With every game finished, counting unfinished games as draws changes nothing:
+            # `projected` reads the same entries as `live`, and has most values cached.
+            finished = all(r.complete for r in state.rounds.values())
+            done = self.projected if finished else self.live
+        else:
+            current = tuple(self.live.by_no[no] for no in sorted(self.live.by_no))
+            t = msgspec.structs.replace(self.live.tournament, participants=current)
+            done = _context(state, t, state.closed)
+        return Contexts(state, self.live, done, self._fore, self.projected, self._fore_due)
+
+    def enter(self, state: TournamentState, nos: Iterable[int]) -> None:
+        """New or changed participants before the first pairing (no entries yet)."""
+        assert self.paired == 0
+        ps = [msgspec.structs.replace(state.participants[no], entries=()) for no in nos]
+        for ctx in {id(c): c for c in (self.live, self.done, self.fore, self.projected)}.values():
+            ctx.update(ps)
+
+    def update(
+        self, state: TournamentState, nos: Iterable[int], rnd: int, fore_blind: bool
+    ) -> bool:
+        """New entries for `nos` after a change in round `rnd` (the only round it changes);
+        `fore_blind`: a change FB predictions do not read. Whether `projected` changed (not
+        when a game counted as a draw ends in a draw)."""
+        assert rnd <= self.paired
+        live: list[Participant] = []
+        drawn: list[Participant] = []
+        replace = msgspec.structs.replace
+        by_no, drawn_by = self.live.by_no, self.projected.by_no
+        for no in nos:
+            e, p, d = state.entry(no, rnd), by_no[no], drawn_by[no]
+            live.append(replace(p, entries=(*p.entries[: rnd - 1], e, *p.entries[rnd:])))
+            if d.entries[rnd - 1] != _draw(e):
+                drawn.append(
+                    replace(d, entries=(*d.entries[: rnd - 1], _draw(e), *d.entries[rnd:]))
+                )
+        self.live.update(live)
+        self._fore_due.update((p.start_no, p) for p in live)
+        if not fore_blind:
+            self._take_due()
+        if drawn:
+            self.projected.update(drawn)
+        if rnd <= self.closed and self.done is not self.live and self.done is not self.projected:
+            self.done.update(live)  # the closed rounds' context never reads later rounds
+        return bool(drawn)
+
+    def source(self, spec: Spec) -> Context:
+        """The context one tie-break is computed on (once round K is closed, `done` reads what
+        `live` reads)."""
         if spec.code == "FB":
-            if self.running:
-                return fmt(compute(self.fore, spec, no).value), "predicted"
-            return fmt(compute(self.live, spec, no).value), "final"
+            return self.fore if self.running else self.done
+        return self.done if spec.code in TYPE_C else self.live
+
+    def status(self, spec: Spec) -> Status:
+        if spec.code == "FB":
+            return "predicted" if self.running else "final"
         if spec.code in TYPE_C:
-            return fmt(compute(self.done, spec, no).value), "final"
-        return fmt(compute(self.live, spec, no).value), "provisional" if self.running else "final"
+            return "final"
+        return "provisional" if self.running else "final"
 
     def fb_prediction(self, no: int) -> str | None:
-        return fmt(compute(self.fore, FB, no).value) if self.running else None  # type: ignore[return-value]
+        if not self.running:
+            return None
+        return fmt(CATALOGUE["FB"](self.fore, FB, no).value)  # type: ignore[return-value]
 
     def bh_projected(self, no: int) -> str | None:
-        return fmt(compute(self.projected, BH, no).value)  # type: ignore[return-value]
+        return fmt(CATALOGUE["BH"](self.projected, BH, no).value)  # type: ignore[return-value]
 
 
-class _Line(msgspec.Struct):
-    values: list[Value]
-    statuses: list[Status]
-    fb: str | None = None
-    bh: str | None = None
+def _context(state: TournamentState, t: Tournament, upto: int, as_final: bool = False) -> Context:
+    created = state.created
+    assert created is not None
+    ctx = Context(
+        t,
+        upto,
+        edition=state.edition,
+        as_final=as_final,
+        unrated_rating=created.unrated_rating,
+    )
+    ctx.explain = False
+    return ctx
+
+
+def _draw(e: Entry) -> Entry:
+    """An unfinished game counted as a draw (`TournamentState.entry(…, Code.DRAW)`)."""
+    return Entry(Code.DRAW, e.opponent, e.colour) if e.code is Code.PENDING else e
+
+
+def _drawn(p: Participant) -> Participant:
+    if any(e.code is Code.PENDING for e in p.entries):
+        return msgspec.structs.replace(p, entries=tuple(_draw(e) for e in p.entries))
+    return p
+
+
+def _inseparable(ctx: Context) -> int:
+    """The size from which DE (`direct_encounter`) cannot place anybody in a Swiss group.
+
+    With K rounds nobody met more than K of the group nor scored more than K x P against
+    it (P: the most a game gives), and everyone else still has at least `others - K` games
+    to win, so the best-placed member is not bound to stay ahead as soon as
+    K x P <= (others - K) x win: the whole group stays tied. Round robins, where everybody
+    meets everybody, and scorings with negative points are always computed.
+    """
+    if ctx.rr:
+        return _NEVER
+    games = [ctx.scoring.points(code) for code in Code if code.played]
+    most, win, k = max(games), ctx.win, ctx.upto
+    if min(games) < 0 or win <= 0:
+        return _NEVER
+    others = k + 1
+    while k * most > (others - k) * win:
+        others += 1
+    return others + 1
+
+
+def _met_inside(ctx: Context, members: set[int]) -> bool:
+    """Whether two of `members` played each other (DE counts nothing else: without such a
+    game the whole group stays tied, as `direct_encounter` finds, unless a win is worth less
+    than nothing)."""
+    rr = ctx.rr
+    if not rr and ctx.win < 0:
+        return True
+    for no in members:
+        for r in ctx.rounds(no):
+            if r.opponent in members and (r.played or rr):
+                return True
+    return False
+
+
+class _Line:
+    """A row's cells as computed: the values shown, their sort-key parts, and its key."""
+
+    __slots__ = ("bh", "fb", "key", "parts", "tail", "values")
+
+    def __init__(self, n: int) -> None:
+        self.values: list[Value] = [None] * n
+        self.parts: list[object] = [_NULL] * n  # -value (DE: +place), null: _NULL
+        self.tail: tuple[int, int] = (0, 0)  # playoff position, lot
+        self.key: tuple[object, ...] | None = None  # as in `_order`
+        self.fb: str | None = None
+        self.bh: str | None = None
 
 
 class Snapshot(msgspec.Struct):
@@ -152,6 +339,8 @@ class Snapshot(msgspec.Struct):
 
 _encode_snapshot = msgspec.msgpack.Encoder().encode
 _decode_snapshot = msgspec.msgpack.Decoder(Snapshot).decode
+
+Dirty = dict[int, Collection[int]]  # cell index (a tie-break's, or the two extra) -> start nos
 
 
 class StandingsProjection:
@@ -164,11 +353,12 @@ class StandingsProjection:
         self.ctx: Contexts | None = None
         self.lines: dict[int, _Line] = {}
         self.rows: dict[int, Row] = {}  # as last published
+        self._statuses: tuple[Status, ...] = ()  # the same for every row
         self._order: list[tuple[tuple[object, ...], int]] = []  # sorted (key, start no)
-        self._keys: dict[int, tuple[object, ...]] = {}
         # DE index -> values before it -> the participants tied on them (one DE group)
         self._groups: dict[int, dict[tuple[Value, ...], set[int]]] = {}
-        self._group_of: dict[tuple[int, int], tuple[Value, ...]] = {}
+        self._group_of: dict[int, dict[int, tuple[Value, ...]]] = {}
+        self._tied: dict[int, set[tuple[Value, ...]]] = {}
 
     @classmethod
     def rebuild(cls, records: Iterable[Recorded]) -> StandingsProjection:
@@ -179,9 +369,7 @@ class StandingsProjection:
             projection.state.apply(rec.event)
             if isinstance(rec.event, TournamentCreated):
                 projection.specs = parse_list(rec.event.tiebreaks)
-        if projection.state.created is not None:
-            projection.ctx = Contexts(projection.state)
-            projection._refresh(None)
+        projection._refresh_all()
         return projection
 
     def snapshot(self) -> bytes:
@@ -196,8 +384,7 @@ class StandingsProjection:
         projection.state = snap.state
         if snap.state.created is not None:
             projection.specs = parse_list(snap.state.created.tiebreaks)
-            projection.ctx = Contexts(projection.state)
-            projection._refresh(None)
+            projection._refresh_all()
         return projection
 
     def standings(self) -> list[Row]:
@@ -211,183 +398,362 @@ class StandingsProjection:
             raise OutOfOrder(f"expected seq {self.seq + 1}, got {rec.seq}")
         self.seq = rec.seq
         changed = self.state.apply(rec.event)
-        dirty = self._dirty(rec.event, changed)
-        return Delta(rec.seq, self._refresh(dirty))
+        return Delta(rec.seq, self._fold(rec.event, changed))
 
-    def _dirty(self, event: AnyEvent, changed: frozenset[int]) -> set[tuple[int, int]] | None:
-        """The (tie-break index, start no) cells to recompute (-1: projected BH, -2: FB
-        prediction); None for every cell."""
+    def _fold(self, event: AnyEvent, changed: frozenset[int]) -> tuple[Row, ...]:
+        """Recompute the cells `event` can affect; return the rows that changed."""
+        state = self.state
         match event:
             case TournamentCreated():
                 self.specs = parse_list(event.tiebreaks)
-                return set()
-            case RoundPaired() | RoundClosed():
-                self.ctx = Contexts(self.state)
-                return None
+            case RoundPaired():
+                ctx = self.ctx and self.ctx.after_pairing(state)
+                if ctx is None:
+                    return self._refresh_all()
+                # Own results, FB and the projected BH move, type C (rounds 1..C) cannot; DE
+                # sees one more round for everybody.
+                self.ctx = ctx
+                cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
+                dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
+                return self._refresh(dirty, state.participants)
+            case RoundClosed():
+                previous = self.ctx
+                ctx = previous and previous.after_close(state)
+                if previous is None or ctx is None:
+                    return self._refresh_all()
+                # Own results (rounds 1..K) and the projected BH read nothing a close changes;
+                # nor FB when the final round closes: the prediction, which does not read the
+                # final round's results (see `update`), was the value.
+                final = previous.running and not ctx.running and ctx.done.final
+                fb_kept = final and ctx.live.edition is not Edition.LEGACY
+                self.ctx = ctx
+                cells = [
+                    i
+                    for i, s in enumerate(self.specs)
+                    if s.code in TYPE_C or (s.code == "FB" and not fb_kept)
+                ]
+                return self._refresh(self._every(cells, FB_PREDICTION))
             case ParticipantRegistered() | ParticipantUpdated():
-                self.ctx = Contexts(self.state)
-                # Before the first pairing nobody has opponents: only this row changes.
-                return None if self.state.paired else self._cells(changed)
+                if state.paired:
+                    return self._refresh_all()
+                # Before the first pairing nobody has opponents: only this row changes (and
+                # the lots, drawn over everybody).
+                if self.ctx is None:
+                    self.ctx = Contexts.fresh(state)
+                else:
+                    self.ctx.enter(state, changed)
+                cells = range(-2, len(self.specs))
+                rekey = bool(state.playoffs) or state.lots_seed is not None
+                return self._refresh({i: changed for i in cells}, rows=changed, rekey=rekey)
             case ResultRecorded() | ResultCorrected() | ByeRequested():
-                if not changed or self.ctx is None or not self.state.paired:
-                    return set()
-                self.ctx.update(self.state, changed, event.round)
-                return self._affected_cells(changed, event.round)
-        return set()  # withdrawals act on later pairings; playoffs and lots only re-rank
+                if not changed or self.ctx is None or not state.paired:
+                    return ()
+                ctx, rnd = self.ctx, event.round
+                # FB predictions take the running round's games as draws whatever their
+                # results (not the legacy rules, which count every game as played with its
+                # result: seed 004); a bye changes what the round is.
+                blind = (
+                    not isinstance(event, ByeRequested)
+                    and ctx.running
+                    and rnd == ctx.paired
+                    and ctx.live.edition is not Edition.LEGACY
+                )
+                projected = ctx.update(state, changed, rnd, blind)
+                return self._refresh(self._affected_cells(changed, rnd, blind, projected), changed)
+            case PlayoffDecided() | LotsDrawn():
+                return self._refresh({}, rekey=True)  # only the order within tied groups
+        return ()  # withdrawals act on later pairings
 
-    def _cells(self, nos: Iterable[int]) -> set[tuple[int, int]]:
-        return {(i, no) for no in nos for i in range(-2, len(self.specs))}
+    def _every(self, cells: Iterable[int], *extra: int) -> Dirty:
+        nos = self.state.participants.keys()
+        dirty: Dirty = {i: nos for i in cells if self.specs[i].code != "DE"}
+        dirty.update((i, nos) for i in extra)
+        return dirty
 
-    def _affected_cells(self, changed: frozenset[int], rnd: int) -> set[tuple[int, int]]:
+    def _affected_cells(
+        self, changed: frozenset[int], rnd: int, fore_blind: bool, projected: bool
+    ) -> Dirty:
+        """The cells a change to round `rnd` of `changed` can affect: not FB when the change is
+        one `fore_blind` (FB predictions do not read it), not the projected BH when the
+        `projected` context did not change."""
         ctx = self.ctx
         assert ctx is not None
-        # FB predictions take the running round's games as draws whatever their results.
-        in_running_round = ctx.running and rnd == ctx.paired
-        cells: set[tuple[int, int]] = set()
+        cells: Dirty = {}
         for i, spec in enumerate(self.specs):
-            if spec.code == "DE" or (spec.code == "FB" and in_running_round):
+            if spec.code == "DE" or (spec.code == "FB" and fore_blind):
                 continue  # DE is recomputed per tied group while ranking
             if spec.code in TYPE_C:
                 if rnd <= ctx.closed:  # a correction to a closed round
-                    cells |= {(i, no) for no in affected_by(ctx.done, spec, changed)}
+                    cells[i] = affected_by(ctx.done, spec, changed)
             else:
-                cells |= {(i, no) for no in affected_by(ctx.live, spec, changed)}
-        cells |= {(-1, no) for no in affected_by(ctx.live, BH, changed)}
-        if not in_running_round:
-            cells |= {(-2, no) for no in affected_by(ctx.live, FB, changed)}
+                cells[i] = affected_by(ctx.live, spec, changed)
+        if projected:
+            cells[PROJECTED_BH] = affected_by(ctx.live, BH, changed)
+        if not fore_blind:
+            cells[FB_PREDICTION] = affected_by(ctx.live, FB, changed)
         return cells
 
     # --- recomputing and ranking ---
 
-    def _refresh(self, dirty: set[tuple[int, int]] | None) -> tuple[Row, ...]:
+    def _refresh_all(self) -> tuple[Row, ...]:
+        """Every cell from fresh contexts (the rows are compared with the published ones)."""
+        if self.state.created is None:
+            return ()
+        self.ctx = Contexts.fresh(self.state)
+        nos = self.state.participants.keys()
+        cells = range(-2, len(self.specs))
+        return self._refresh({i: nos for i in cells}, nos, rows=nos, everything=True)
+
+    def _refresh(
+        self,
+        dirty: Dirty,
+        games: Collection[int] = (),
+        *,
+        rows: Collection[int] = (),
+        rekey: bool = False,
+        everything: bool = False,
+    ) -> tuple[Row, ...]:
+        """Recompute the `dirty` cells and the DE groups of everyone whose `games` changed,
+        then re-rank; return the rows that changed. `rows` are built anew whatever changed
+        (new or renamed participants); `rekey` re-reads the playoffs and lots; `everything`
+        starts over."""
         ctx = self.ctx
         if ctx is None or not self.specs:
             return ()
-        if dirty is None:
-            dirty = self._cells(self.state.participants)
-        touched: set[int] = set()
-        n = len(self.specs)
-        for i, no in dirty:
-            line = self.lines.get(no)
-            if line is None:
-                line = self.lines[no] = _Line([None] * n, ["final"] * n)
-            if i == -1:
-                line.bh = ctx.bh_projected(no)
-            elif i == -2:
-                line.fb = ctx.fb_prediction(no)
-            elif self.specs[i].code != "DE":  # DE is decided per tied group, below
-                line.values[i], line.statuses[i] = ctx.cell(self.specs[i], no)
+        lines, n = self.lines, len(self.specs)
+        if everything:
+            self.lines = lines = {}
+            self._groups, self._group_of, self._tied = {}, {}, {}
+        touched: set[int] = set()  # rows to build anew
+        moved: set[int] = set()  # rows whose sort key changed
+        for no in rows:
             touched.add(no)
-        self._direct_encounters(touched)
-        if self.state.playoffs or self.state.lots_seed is not None:
-            touched |= set(self.lines)  # a playoff or the lots may reorder any tied group
-        if not touched:
+            if no not in lines:
+                lines[no] = _Line(n)
+                moved.add(no)
+        self._compute(dirty, touched, moved)
+        for i, spec in enumerate(self.specs):
+            if spec.code == "DE":
+                self._direct_encounters(i, touched, moved, games, everything)
+        if rekey or everything:
+            self._tails()
+            moved = set(lines)
+        statuses = tuple(ctx.status(spec) for spec in self.specs)
+        if statuses != self._statuses:
+            self._statuses = statuses
+            touched = set(lines)
+        if not touched and not moved:
             return ()
-        return self._publish(touched, self._sort(touched))
+        if everything or len(moved) > max(_FEW, len(lines) // _RESORT):
+            return self._rank_all(moved, touched)
+        return self._rank_moved(moved, touched)
 
-    def _direct_encounters(self, touched: set[int]) -> None:
-        """DE (type A) for every tied group a touched row left or joined."""
+    def _compute(self, dirty: Dirty, touched: set[int], moved: set[int]) -> None:
         ctx = self.ctx
         assert ctx is not None
-        status: Status = "provisional" if ctx.running else "final"
-        for i, spec in enumerate(self.specs):
-            if spec.code != "DE":
+        lines = self.lines
+        for i, nos in dirty.items():
+            if i in (PROJECTED_BH, FB_PREDICTION):
+                cell = ctx.bh_projected if i == PROJECTED_BH else ctx.fb_prediction
+                attr = "bh" if i == PROJECTED_BH else "fb"
+                for no in nos:
+                    v = cell(no)
+                    line = lines[no]
+                    if getattr(line, attr) != v:
+                        setattr(line, attr, v)
+                        touched.add(no)
                 continue
-            groups = self._groups.setdefault(i, {})
-            redo: set[tuple[Value, ...]] = set()
-            for no in list(touched):
-                prefix = tuple(self.lines[no].values[:i])
-                old = self._group_of.get((i, no))
-                if old != prefix:
-                    if old is not None:
-                        groups[old].discard(no)
-                        redo.add(old)
-                    groups.setdefault(prefix, set()).add(no)
-                    self._group_of[(i, no)] = prefix
-                redo.add(prefix)
-            for prefix in redo:
-                members = groups.get(prefix)
-                if not members:
-                    groups.pop(prefix, None)
-                    continue
-                for no, place in direct_encounter(ctx.live, sorted(members)).items():
-                    line = self.lines[no]
-                    if line.values[i] != place or line.statuses[i] != status:
-                        line.values[i], line.statuses[i] = place, status
+            spec = self.specs[i]
+            if spec.code == "DE":
+                continue  # decided per tied group, by `_direct_encounters`
+            source, compute = ctx.source(spec), CATALOGUE[spec.code]
+            for no in nos:
+                raw = compute(source, spec, no).value
+                v = fmt(raw)
+                line = lines[no]
+                if v != line.values[i]:
+                    line.values[i] = v
                     touched.add(no)
+                    part = _NULL if raw is None else -raw
+                    if part != line.parts[i]:
+                        line.parts[i] = part
+                        moved.add(no)
 
-    def _sort(self, touched: set[int]) -> tuple[tuple[object, ...], tuple[object, ...]]:
-        """Move the touched rows to their new places; return the lowest and highest key any
-        of them left or took (only rows between those can change rank)."""
-        lots = (
-            lot_numbers(self.lines, self.state.lots_seed)
-            if self.state.lots_seed is not None
-            else {}
-        )
-        playoff = {no: k for order in self.state.playoffs for k, no in enumerate(order)}
-        bounds: list[tuple[object, ...]] = []
-        for no in touched:
-            old = self._keys.get(no)
-            if old is not None:
-                del self._order[bisect.bisect_left(self._order, (old, no))]
-                bounds.append(old)
-            key = self._key(no, playoff, lots)
-            self._keys[no] = key
-            bisect.insort(self._order, (key, no))
-            bounds.append(key)
-        return min(bounds), max(bounds)
-
-    def _key(self, no: int, playoff: dict[int, int], lots: dict[int, int]) -> tuple[object, ...]:
-        """Best first; a null value after every defined one; then a playoff, then lots."""
-        parts: list[object] = []
-        for spec, v in zip(self.specs, self.lines[no].values, strict=True):
-            if v is None:
-                parts.append((1, 0))
+    def _direct_encounters(
+        self, i: int, touched: set[int], moved: set[int], games: Collection[int], everything: bool
+    ) -> None:
+        """DE (type A, column `i`) for every tied group a row left or joined, or whose members'
+        games changed."""
+        ctx = self.ctx
+        assert ctx is not None
+        lines = self.lines
+        groups = self._groups.setdefault(i, {})
+        group_of = self._group_of.setdefault(i, {})
+        tied = self._tied.setdefault(i, set())  # groups known to have place 1 throughout
+        redo: set[tuple[Value, ...]] = set()
+        joined: dict[tuple[Value, ...], list[int]] = {}
+        inseparable = ctx.inseparable
+        for no in lines if everything else list(touched):
+            prefix = tuple(lines[no].values[:i])
+            old = group_of.get(no)
+            if old != prefix:
+                if old is not None:
+                    groups[old].discard(no)
+                    redo.add(old)
+                groups.setdefault(prefix, set()).add(no)
+                group_of[no] = prefix
+                joined.setdefault(prefix, []).append(no)
+                redo.add(prefix)
+        for no in games:
+            prefix = group_of.get(no)
+            if prefix is not None:
+                redo.add(prefix)
+        for prefix in redo:
+            members = groups.get(prefix)
+            if not members:
+                groups.pop(prefix, None)
+                tied.discard(prefix)
+                continue
+            size = len(members)
+            if size == 1 or size >= inseparable or not _met_inside(ctx.live, members):
+                if prefix in tied:  # only the rows joining it can differ
+                    places = dict.fromkeys(joined.get(prefix, ()), 1)
+                else:
+                    places = dict.fromkeys(members, 1)
+                    tied.add(prefix)
             else:
-                d = Decimal(v) if isinstance(v, str) else v
-                parts.append((0, d if spec.code == "DE" else -d))
-        parts.append(playoff.get(no, len(playoff)))
-        parts.append(lots.get(no, 0))
-        return tuple(parts)
+                tied.discard(prefix)
+                places = direct_encounter(ctx.live, sorted(members))
+            for no, place in places.items():
+                line = lines[no]
+                if line.values[i] != place:
+                    line.values[i] = line.parts[i] = place
+                    touched.add(no)
+                    moved.add(no)
+
+    def _tails(self) -> None:
+        """Each row's playoff position and lot: after the whole list, a playoff, then lots."""
+        state = self.state
+        lots = lot_numbers(self.lines, state.lots_seed) if state.lots_seed is not None else {}
+        playoff = {no: k for order in state.playoffs for k, no in enumerate(order)}
+        last = len(playoff)
+        for no, line in self.lines.items():
+            line.tail = (playoff.get(no, last), lots.get(no, 0))
+
+    def _rank_all(self, moved: set[int], touched: set[int]) -> tuple[Row, ...]:
+        """One sort of every row; new rows for the touched and for every rank that moved."""
+        lines = self.lines
+        for no in moved:
+            line = lines[no]
+            line.key = (*line.parts, *line.tail)
+        try:  # in the previous order, mostly sorted already
+            order = [(lines[no].key, no) for _, no in self._order]
+        except KeyError:
+            order = []
+        if len(order) != len(lines):
+            order = [(line.key, no) for no, line in lines.items()]
+        order.sort()  # type: ignore[arg-type]
+        self._order = order  # type: ignore[assignment]
+        previous = None
+        for position, (key, no) in enumerate(order):  # equal keys: one object (`_publish`)
+            if key == previous:
+                order[position] = (previous, no)
+                lines[no].key = previous
+            else:
+                previous = key
+        out: list[Row] = []
+        if order:
+            self._build(self._publish(0, len(order), touched, out), out)
+        return tuple(out)
+
+    def _rank_moved(self, moved: set[int], touched: set[int]) -> tuple[Row, ...]:
+        """Move each re-keyed row to its place. A row's rank is 1 + the number of rows with a
+        smaller key, so only rows whose key lies between a moved row's old and new key (both
+        included) can change rank; a new row moves everybody with a greater key."""
+        lines, order = self.lines, self._order
+        spans: list[tuple[tuple[object, ...], tuple[object, ...]]] = []
+        entered: list[tuple[int, tuple[object, ...]]] = []
+        for no in moved:
+            line = lines[no]
+            old, key = line.key, (*line.parts, *line.tail)
+            if old == key:
+                continue
+            if old is not None:
+                del order[bisect_left(order, (old, no))]
+            at = bisect_left(order, (key, no))
+            if at and order[at - 1][0] == key:  # equal keys: one object (`_publish`)
+                key = order[at - 1][0]
+            elif at < len(order) and order[at][0] == key:
+                key = order[at][0]
+            order.insert(at, (key, no))
+            line.key = key
+            if old is None:
+                entered.append((no, key))
+            else:
+                spans.append((min(old, key), max(old, key)))
+        intervals = [
+            (bisect_left(order, (low,)), bisect_right(order, (high, _AFTER_ALL)))
+            for low, high in spans
+        ]
+        renew: dict[int, int] = {}
+        for no, key in entered:
+            renew[no] = bisect_left(order, (key,)) + 1
+            intervals.append((bisect_right(order, (key, _AFTER_ALL)), len(order)))
+        merged: list[list[int]] = []
+        for lo, hi in sorted(intervals):
+            if merged and lo <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], hi)
+            elif lo < hi:
+                merged.append([lo, hi])
+        out: list[Row] = []
+        for lo, hi in merged:  # each `lo` is the first of its tied run (a bisect)
+            renew.update(self._publish(lo, hi, touched, out))
+        if len(renew) < len(touched):  # changed in place, outside every span: same rank
+            rows = self.rows
+            for no in touched:
+                if no not in renew:
+                    renew[no] = rows[no].rank
+        self._build(renew.items(), out)
+        return tuple(out)
 
     def _publish(
-        self, touched: set[int], span: tuple[tuple[object, ...], tuple[object, ...]]
-    ) -> tuple[Row, ...]:
-        """New rows for the touched participants and for everyone whose rank moved."""
-        order = self._order
-        lo = bisect.bisect_left(order, (span[0], 0))
-        hi = bisect.bisect_right(order, (span[1], _AFTER_ALL))
-        while lo > 0 and order[lo - 1][0] == order[lo][0]:
-            lo -= 1  # a rank is the first position of its tied run
-        while hi < len(order) and order[hi][0] == order[hi - 1][0]:
-            hi += 1
-        changed: list[Row] = []
-        names = self.state.participants
-        rank, previous = 0, None
-        for position in range(lo, hi):
-            key, no = order[position]
-            if key != previous:
-                rank, previous = position + 1, key
-            old = self.rows.get(no)
-            if old is not None and no not in touched:
-                if old.rank != rank:  # moved by others: only the rank changed
-                    self.rows[no] = row = msgspec.structs.replace(old, rank=rank)
-                    changed.append(row)
+        self, lo: int, hi: int, touched: set[int], out: list[Row]
+    ) -> list[tuple[int, int]]:
+        """Rows at positions lo..hi-1, `lo` the first of its tied run: the rank replaced for
+        every untouched row whose rank moved (appended to `out`); the touched ones returned
+        with their ranks. Equal keys are one object in `_order`, so `is` tells ties apart."""
+        order, rows = self._order, self.rows
+        replace = msgspec.structs.replace
+        renew: list[tuple[int, int]] = []
+        rank, previous = lo + 1, order[lo][0]
+        for position, (key, no) in enumerate(order[lo:hi], lo + 1):
+            if key is not previous:
+                rank, previous = position, key
+            if no in touched:
+                renew.append((no, rank))
                 continue
-            line = self.lines[no]
-            row = Row(
-                rank,
-                no,
-                names[no].name,
-                tuple(line.values),
-                tuple(line.statuses),
-                line.fb,
-                line.bh,
-            )
-            if row != old:
-                self.rows[no] = row
-                changed.append(row)
-        return tuple(changed)
+            old = rows[no]
+            if old.rank != rank:  # moved by others: only the rank changed
+                rows[no] = row = replace(old, rank=rank)
+                out.append(row)
+        return renew
+
+    def _build(self, renew: Iterable[tuple[int, int]], out: list[Row]) -> None:
+        """New rows for the touched participants (appended to `out` when they differ)."""
+        rows, lines, names, statuses = (
+            self.rows,
+            self.lines,
+            self.state.participants,
+            self._statuses,
+        )
+        for no, rank in renew:
+            line = lines[no]
+            row = Row(rank, no, names[no].name, tuple(line.values), statuses, line.fb, line.bh)
+            if row != rows.get(no):
+                rows[no] = row
+                out.append(row)
 
 
 _AFTER_ALL = 10**9  # larger than any start number
+_NEVER = 10**9  # a group size never reached
+_RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved
