@@ -156,7 +156,7 @@ def cut(ctx: Context, items: list[Term], low: int, high: int) -> tuple[list[Term
 
 def _sum(ctx: Context, spec: Spec, no: int, *, fore: bool, sb: bool) -> Value:
     if not ctx.explain:
-        return Value(_fast_sum(ctx, spec, no, fore, sb))
+        return Value(total_of(ctx, spec, no, fore, sb))
     kept, dropped = cut(ctx, terms(ctx, no, fore=fore, sb=sb), spec.cut_low, spec.cut_high)
     total = sum((t.product for t in kept), ZERO)
     return Value(
@@ -166,15 +166,31 @@ def _sum(ctx: Context, spec: Spec, no: int, *, fore: bool, sb: bool) -> Value:
     )
 
 
-def _fast_sum(ctx: Context, spec: Spec, no: int, fore: bool, sb: bool) -> Decimal:
+def total_of(ctx: Context, spec: Spec, no: int, fore: bool, sb: bool) -> Decimal:
     """`_sum`'s total without explanations: the same terms, the same cuts as `cut` and the
-    same additions in the same order (so the same Decimal, exponent included)."""
-    scores, voluntary, points = _raw_terms(ctx, no, fore)
+    same additions in the same order (so the same Decimal, exponent included). Cached in the
+    context with the terms (FB before the last round is BH, for one)."""
+    fore = fore and ctx.final
     low = min(spec.cut_low, ctx.upto)
     high = min(spec.cut_high, ctx.upto - low)
+    sums = ctx.bh_sums[fore].get(no)
+    if sums is None:
+        sums = ctx.bh_sums[fore][no] = {}
+    key = (low << 9) | (high << 1) | sb  # an int: the garbage collector skips such dicts
+    cached = sums.get(key)
+    if cached is None:
+        cached = sums[key] = _total(ctx, no, fore, sb, low, high)
+    return cached
+
+
+def _total(ctx: Context, no: int, fore: bool, sb: bool, low: int, high: int) -> Decimal:
+    scores, voluntary, points = _raw_terms(ctx, no, fore)
     if not sb:
         if not low and not high:
             return sum(scores, ZERO)
+        if low == 1 and not high and scores and True not in voluntary:  # `_cut_scores`, Cut-1
+            i = scores.index(min(scores))
+            return sum(scores[:i] + scores[i + 1 :], ZERO)
         return _cut_scores(ctx, list(scores), list(voluntary), low, high)
     products = [s * p for s, p in zip(scores, points, strict=True)]
     if not low and not high:

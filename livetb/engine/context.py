@@ -86,6 +86,11 @@ class Context:
         # BH-family terms (buchholz.py), without and with FB's adjustment (indexed by `fore`):
         # shared by BH, its cuts, FB and SB.
         self.bh_terms: tuple[dict[int, Terms], dict[int, Terms]] = ({}, {})
+        # ... and their totals, by low cut, high cut and SB (`buchholz.total_of`).
+        self.bh_sums: tuple[dict[int, dict[int, Decimal]], dict[int, dict[int, Decimal]]] = (
+            {},
+            {},
+        )
         # Values other tie-breaks read (AOB reads opponents' BH, APRO their TPR), by (code, no).
         self.memo: dict[tuple[str, int], object] = {}
 
@@ -115,10 +120,13 @@ class Context:
             memo.pop(("PTP", no), None)
             touched.update(r.opponent for r in self.rounds(no) if r.opponent is not None)
         plain, fore = self.bh_terms
+        plain_sums, fore_sums = self.bh_sums
         for no in touched:  # BH-type values read the opponents' scores
             memo.pop(("BH", no), None)
             plain.pop(no, None)
             fore.pop(no, None)
+            plain_sums.pop(no, None)
+            fore_sums.pop(no, None)
         self.__dict__.pop("rated", None)
 
     def seed_rounds(self, previous: Context) -> None:

@@ -56,6 +56,20 @@ def compute(ctx: Context, spec: Spec, no: int) -> Value:
     return CATALOGUE[spec.code](ctx, spec, no)
 
 
+def column(ctx: Context, spec: Spec, nos: Iterable[int]) -> list[Number | None]:
+    """`compute(ctx, spec, no).value` for each of `nos`, in order: what the live projections
+    recompute in bulk (without explanations, BH, FB and SB skip the `Value` machinery)."""
+    kind = _SUMS.get(spec.code)
+    if kind is not None and not ctx.explain:
+        fore, sb = kind
+        return [buchholz.total_of(ctx, spec, no, fore, sb) for no in nos]
+    fn = CATALOGUE[spec.code]
+    return [fn(ctx, spec, no).value for no in nos]
+
+
+_SUMS = {"BH": (False, False), "FB": (True, False), "SB": (False, True)}  # (fore, sb)
+
+
 def affected_by(ctx: Context, spec: Spec, changed: Iterable[int]) -> frozenset[int]:
     """Participants whose value of `spec` can change when the results of `changed` change.
 

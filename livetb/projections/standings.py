@@ -44,7 +44,7 @@ from livetb.engine.editions import Edition
 from livetb.engine.model import Code, Entry, Participant, Tournament
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import CATALOGUE, TYPE_C, affected_by, lot_numbers
+from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
@@ -248,14 +248,6 @@ class Contexts:
         if spec.code in TYPE_C:
             return "final"
         return "provisional" if self.running else "final"
-
-    def fb_prediction(self, no: int) -> str | None:
-        if not self.running:
-            return None
-        return fmt(CATALOGUE["FB"](self.fore, FB, no).value)  # type: ignore[return-value]
-
-    def bh_projected(self, no: int) -> str | None:
-        return fmt(CATALOGUE["BH"](self.projected, BH, no).value)  # type: ignore[return-value]
 
 
 def _context(state: TournamentState, t: Tournament, upto: int, as_final: bool = False) -> Context:
@@ -554,10 +546,14 @@ class StandingsProjection:
         lines = self.lines
         for i, nos in dirty.items():
             if i in (PROJECTED_BH, FB_PREDICTION):
-                cell = ctx.bh_projected if i == PROJECTED_BH else ctx.fb_prediction
+                if i == PROJECTED_BH:
+                    values = [fmt(v) for v in column(ctx.projected, BH, nos)]
+                elif ctx.running:
+                    values = [fmt(v) for v in column(ctx.fore, FB, nos)]
+                else:
+                    values = [None] * len(nos)
                 attr = "bh" if i == PROJECTED_BH else "fb"
-                for no in nos:
-                    v = cell(no)
+                for no, v in zip(nos, values, strict=True):
                     line = lines[no]
                     if getattr(line, attr) != v:
                         setattr(line, attr, v)
@@ -566,9 +562,7 @@ class StandingsProjection:
             spec = self.specs[i]
             if spec.code == "DE":
                 continue  # decided per tied group, by `_direct_encounters`
-            source, compute = ctx.source(spec), CATALOGUE[spec.code]
-            for no in nos:
-                raw = compute(source, spec, no).value
+            for no, raw in zip(nos, column(ctx.source(spec), spec, nos), strict=True):
                 v = fmt(raw)
                 line = lines[no]
                 if v != line.values[i]:
@@ -615,7 +609,16 @@ class StandingsProjection:
                 tied.discard(prefix)
                 continue
             size = len(members)
-            if size == 1 or size >= inseparable or not _met_inside(ctx.live, members):
+            if size == 1:
+                (no,) = members
+                line = lines[no]
+                if line.values[i] != 1:
+                    line.values[i] = line.parts[i] = 1
+                    touched.add(no)
+                    moved.add(no)
+                tied.add(prefix)
+                continue
+            if size >= inseparable or not _met_inside(ctx.live, members):
                 if prefix in tied:  # only the rows joining it can differ
                     places = dict.fromkeys(joined.get(prefix, ()), 1)
                 else:
