@@ -10,6 +10,7 @@ import argparse
 import io
 
 from livetb.cli import UsageError, emit, format_value
+from livetb.engine.categories import category_text
 from livetb.engine.context import Round
 from livetb.engine.editions import Edition
 from livetb.engine.result import Value
@@ -87,26 +88,9 @@ def _match_line(m: Match) -> str:
     )
 
 
-_CATEGORIES = {
-    1: "PAB, forfeit win or full-point bye",
-    2: "requested bye followed by an available round",
-    3: "forfeit loss followed by an available round",
-    4: "requested bye not followed by an available round",
-    5: "forfeit loss not followed by an available round",
-}
-
-
 def _unplayed(view: TeamView, no: int, r: Round) -> str:
     """C.07 2023 14.3.n (2024 16.2.n) for the team's round, which holds for MP and GP alike."""
-    ctx = view.context("MP")
-    n = ctx.category(no, r)
-    if n is None:
-        return "played"
-    if ctx.rr:
-        return (
-            "round robin: forfeit counted as a match" if r.opponent else "round robin: rest round"
-        )
-    return f"unplayed, 2024 16.2.{n} / 2023 14.3.{n}: {_CATEGORIES[n]}"
+    return category_text(view.context("MP"), no, r, unit="match")
 
 
 # Tie-breaks whose score is in their name (or is the boards' game points).

@@ -14,11 +14,14 @@ _CATEGORIES = {
 }
 
 
-def category_text(ctx: Context, no: int, r: Round) -> str:
-    """C.07 2024 16.2.n (2023 14.3.n); round robins treat forfeits as games (2024 16.2)."""
+def category_text(ctx: Context, no: int, r: Round, unit: str = "game") -> str:
+    """C.07 2024 16.2.n (2023 14.3.n); round robins treat forfeits as games (2024 16.2).
+    `unit` names what was forfeited: a game, or a team's match."""
     n = ctx.category(no, r)
     if n is None:
         return "played"
     if ctx.rr:
-        return "round robin: forfeit counted as a game" if r.opponent else "round robin: rest round"
+        return (
+            f"round robin: forfeit counted as a {unit}" if r.opponent else "round robin: rest round"
+        )
     return f"unplayed, 2024 16.2.{n} / 2023 14.3.{n}: {_CATEGORIES[n]}"
