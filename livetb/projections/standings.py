@@ -67,6 +67,7 @@ BH = Spec("BH")
 FB = Spec("FB")
 # Two more cells per row, next to the tie-break list's indices.
 PROJECTED_BH, FB_PREDICTION = -1, -2
+Prefix = tuple[object, ...]  # the sort-key parts before a DE column: one tied group
 _NULL = Decimal("Infinity")  # the sort-key part of a null value: after every defined one
 
 
@@ -348,9 +349,9 @@ class StandingsProjection:
         self._statuses: tuple[Status, ...] = ()  # the same for every row
         self._order: list[tuple[tuple[object, ...], int]] = []  # sorted (key, start no)
         # DE index -> values before it -> the participants tied on them (one DE group)
-        self._groups: dict[int, dict[tuple[Value, ...], set[int]]] = {}
-        self._group_of: dict[int, dict[int, tuple[Value, ...]]] = {}
-        self._tied: dict[int, set[tuple[Value, ...]]] = {}
+        self._groups: dict[int, dict[Prefix, set[int]]] = {}
+        self._group_of: dict[int, dict[int, Prefix]] = {}
+        self._tied: dict[int, set[Prefix]] = {}
 
     @classmethod
     def rebuild(cls, records: Iterable[Recorded]) -> StandingsProjection:
@@ -584,11 +585,12 @@ class StandingsProjection:
         groups = self._groups.setdefault(i, {})
         group_of = self._group_of.setdefault(i, {})
         tied = self._tied.setdefault(i, set())  # groups known to have place 1 throughout
-        redo: set[tuple[Value, ...]] = set()
-        joined: dict[tuple[Value, ...], list[int]] = {}
+        redo: set[Prefix] = set()
+        joined: dict[Prefix, list[int]] = {}
         inseparable = ctx.inseparable
         for no in lines if everything else list(touched):
-            prefix = tuple(lines[no].values[:i])
+            # Numeric parts, not shown text: "1.0" and "1.00" are the same tie (as in `rank`).
+            prefix = tuple(lines[no].parts[:i])
             old = group_of.get(no)
             if old != prefix:
                 if old is not None:
