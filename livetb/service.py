@@ -113,7 +113,9 @@ class TournamentService:
         return projection
 
     def _current(self, tournament_id: str) -> StandingsProjection:
-        if self.store.head(tournament_id) == 0:  # a create: nothing to catch up with
+        known = self.projections.get(tournament_id)
+        # Only an unknown (or never created) tournament costs a head query per write.
+        if (known is None or known.seq == 0) and self.store.head(tournament_id) == 0:
             projection = self.projections[tournament_id] = StandingsProjection()
             return projection
         return self.catch_up(tournament_id)
