@@ -2,8 +2,8 @@
 
 `decide(state, command)` is pure: it reads the folded `TournamentState`, raises a typed
 `CommandRejected` (or `InvalidInput`) when the command does not fit, and otherwise returns the
-events to append. A rejected command produces nothing. `execute` is the small loop around it:
-fold the log, decide, append with the expected head.
+events to append. A rejected command produces nothing. `livetb/service.py` runs the loop around
+it: decide against the live projection's state, append with the expected head, apply.
 
 Rules, in short:
 - registration and participant updates before round 1 is paired; withdrawals any time for a
@@ -27,7 +27,6 @@ from msgspec import UNSET, UnsetType
 from livetb.engine.spec import parse_list
 from livetb.errors import (
     BoardHasResult,
-    ConcurrencyConflict,
     DuplicateParticipant,
     InvalidInput,
     InvalidPlayoff,
@@ -70,7 +69,6 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import BYE_CODES, Game, RoundState, TournamentState
-from livetb.events.store import EventStore
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
 ByePoints = Literal["half", "zero", "full"]
@@ -393,46 +391,3 @@ def _board(state: TournamentState, rnd: int, board: int) -> Game:
     if game is None:
         raise UnknownBoard(rnd, board, max(games, default=0))
     return game
-
-
-# --- the loop around decide ------------------------------------------------------------------
-
-
-def load_state(store: EventStore, tournament_id: str) -> TournamentState:
-    """The tournament folded from its whole log (`state.seq` is the head)."""
-    state = TournamentState()
-    for rec in store.read(tournament_id):
-        state.apply(rec.event)
-    return state
-
-
-def execute(
-    store: EventStore,
-    tournament_id: str,
-    command: AnyCommand,
-    expected_seq: int | None = None,
-    *,
-    actor: str = "system",
-    idempotency_key: str | None = None,
-) -> int:
-    """Fold the log, decide, append; return the new head.
-
-    `expected_seq` is the head the caller last saw (None: whatever the log holds now; a writer
-    that slips in between still makes the append a `ConcurrencyConflict`). A retried
-    `idempotency_key` returns the first call's head before anything is decided again."""
-    if idempotency_key is not None:
-        seq = store.recall(tournament_id, idempotency_key)
-        if seq is not None:
-            return seq
-    state = load_state(store, tournament_id)
-    if expected_seq is not None and expected_seq != state.seq:
-        raise ConcurrencyConflict(tournament_id, expected_seq, state.seq)
-    try:
-        events = decide(state, command)
-    except UnknownTournament:
-        raise UnknownTournament(tournament_id) from None
-    except TournamentExists:
-        raise TournamentExists(tournament_id, state.created.name if state.created else "") from None
-    return store.append(
-        tournament_id, state.seq, events, actor=actor, idempotency_key=idempotency_key
-    )

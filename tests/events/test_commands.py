@@ -47,8 +47,6 @@ from livetb.events.commands import (
     WithdrawParticipant,
     decide,
     decode_command,
-    execute,
-    load_state,
 )
 from livetb.events.schema import (
     Board,
@@ -59,6 +57,7 @@ from livetb.events.schema import (
     RoundClosed,
 )
 from livetb.events.store import MemoryStore
+from livetb.service import TournamentService
 
 T = "t-0000c0de"
 PLAYERS = ["Alder", "Birch", "Cedar", "Dogwood", "Elm", "Fir"]
@@ -69,33 +68,34 @@ def bd(board: int, white: int, black: int) -> Board:
 
 
 @pytest.fixture
-def store() -> MemoryStore:
+def service() -> TournamentService:
     """A 6-player, 5-round Swiss in round 1: board 1 (1-2) is 1-0, boards 2 (3-4) and 3 (5-6)
     are playing; Elm (5) asked for a half-point bye in round 2; Fir (6) withdrew from round 2."""
-    s = MemoryStore()
-    execute(s, T, CreateTournament(name="Club Open", rounds=5, start_date=dt.date(2025, 5, 1)))
+    s = TournamentService(MemoryStore())
+    s.execute(T, CreateTournament(name="Club Open", rounds=5, start_date=dt.date(2025, 5, 1)))
     for no, name in enumerate(PLAYERS, start=1):
-        execute(s, T, RegisterParticipant(start_no=no, name=name, rating=2000 - 10 * no))
-    execute(s, T, RequestBye(start_no=5, round=2, points="half"))
-    execute(s, T, PairRound(round=1, boards=(bd(1, 1, 2), bd(2, 3, 4), bd(3, 5, 6))))
-    execute(s, T, RecordResult(round=1, board=1, result="1-0"))
-    execute(s, T, WithdrawParticipant(start_no=6, from_round=2))
+        s.execute(T, RegisterParticipant(start_no=no, name=name, rating=2000 - 10 * no))
+    s.execute(T, RequestBye(start_no=5, round=2, points="half"))
+    s.execute(T, PairRound(round=1, boards=(bd(1, 1, 2), bd(2, 3, 4), bd(3, 5, 6))))
+    s.execute(T, RecordResult(round=1, board=1, result="1-0"))
+    s.execute(T, WithdrawParticipant(start_no=6, from_round=2))
     return s
 
 
 @pytest.fixture
-def closed(store: MemoryStore) -> MemoryStore:
+def closed(service: TournamentService) -> TournamentService:
     """The same tournament with round 1 finished and closed."""
-    execute(store, T, RecordResult(round=1, board=2, result="1/2-1/2"))
-    execute(store, T, RecordResult(round=1, board=3, result="+-"))
-    execute(store, T, CloseRound(round=1))
-    return store
+    service.execute(T, RecordResult(round=1, board=2, result="1/2-1/2"))
+    service.execute(T, RecordResult(round=1, board=3, result="+-"))
+    service.execute(T, CloseRound(round=1))
+    return service
 
 
-def rejected(store: MemoryStore, command: AnyCommand, tid: str = T) -> CommandRejected:
+def rejected(service: TournamentService, command: AnyCommand, tid: str = T) -> CommandRejected:
+    store = service.store
     before = list(store.read(tid))
     with pytest.raises(LivetbError) as caught:
-        execute(store, tid, command)
+        service.execute(tid, command)
     assert list(store.read(tid)) == before  # nothing appended
     assert store.head(tid) == len(before)
     return caught.value  # type: ignore[return-value]
@@ -216,9 +216,9 @@ IN_ROUND_1 = [
 
 @pytest.mark.parametrize(("command", "error", "message"), IN_ROUND_1)
 def test_rejected_while_round_1_is_played(
-    store: MemoryStore, command: AnyCommand, error: type[CommandRejected], message: str
+    service: TournamentService, command: AnyCommand, error: type[CommandRejected], message: str
 ) -> None:
-    err = rejected(store, command)
+    err = rejected(service, command)
     assert type(err) is error
     assert message in str(err)
     assert err.status == 422
@@ -298,7 +298,7 @@ AFTER_ROUND_1 = [
 
 @pytest.mark.parametrize(("command", "error", "message"), AFTER_ROUND_1)
 def test_rejected_after_round_1_closed(
-    closed: MemoryStore, command: AnyCommand, error: type[CommandRejected], message: str
+    closed: TournamentService, command: AnyCommand, error: type[CommandRejected], message: str
 ) -> None:
     err = rejected(closed, command)
     assert type(err) is error
@@ -312,7 +312,8 @@ def test_every_rejection_is_its_own_type() -> None:
 
 def test_commands_for_a_tournament_never_created() -> None:
     s = MemoryStore()
-    err = rejected(s, RegisterParticipant(start_no=1, name="Alder"), tid="t-nothere")
+    register = RegisterParticipant(start_no=1, name="Alder")
+    err = rejected(TournamentService(s), register, tid="t-nothere")
     assert type(err) is UnknownTournament
     assert err.status == 404
     assert str(err) == "tournament t-nothere does not exist: create it first"
@@ -320,51 +321,52 @@ def test_commands_for_a_tournament_never_created() -> None:
 
 
 def test_unknown_tiebreak_at_creation() -> None:
-    s = MemoryStore()
-    err = rejected(s, CreateTournament(name="Open", rounds=5, tiebreaks=("PTS", "XYZ")))
+    create = CreateTournament(name="Open", rounds=5, tiebreaks=("PTS", "XYZ"))
+    err = rejected(TournamentService(MemoryStore()), create)
     assert type(err) is TiebreakSpecError
     assert "XYZ" in str(err)
 
 
-def test_constraints_hold_for_commands_built_in_python(store: MemoryStore) -> None:
+def test_constraints_hold_for_commands_built_in_python(service: TournamentService) -> None:
     """msgspec checks `Meta` constraints when decoding; decide checks them for Python too."""
-    err = rejected(store, RecordResult(round=0, board=1, result="1-0"))
+    err = rejected(service, RecordResult(round=0, board=1, result="1-0"))
     assert type(err) is InvalidInput
     assert err.path == "$.round"
     assert "Expected `int` >= 1" in str(err)
 
 
-def test_duplicate_board_numbers(closed: MemoryStore) -> None:
+def test_duplicate_board_numbers(closed: TournamentService) -> None:
     err = rejected(closed, PairRound(round=2, boards=(bd(1, 1, 4), bd(1, 2, 3))))
     assert type(err) is InvalidInput
     assert str(err) == "boards[1].board: board 1 appears twice in round 2"
 
 
 def test_empty_update_before_the_start() -> None:
-    s = MemoryStore()
-    execute(s, T, CreateTournament(name="Open", rounds=5))
-    execute(s, T, RegisterParticipant(start_no=1, name="Alder"))
+    s = TournamentService(MemoryStore())
+    s.execute(T, CreateTournament(name="Open", rounds=5))
+    s.execute(T, RegisterParticipant(start_no=1, name="Alder"))
     err = rejected(s, UpdateParticipant(start_no=1))
     assert type(err) is InvalidInput
     assert "nothing to update" in str(err)
-    assert execute(s, T, UpdateParticipant(start_no=1, rating=2250, title="FM")) == 3
-    assert next(s.read(T, after=2)).event == ParticipantUpdated(start_no=1, rating=2250, title="FM")
-    assert load_state(s, T).participants[1].rating == 2250
+    assert s.execute(T, UpdateParticipant(start_no=1, rating=2250, title="FM"))[0] == 3
+    update = ParticipantUpdated(start_no=1, rating=2250, title="FM")
+    assert next(s.store.read(T, after=2)).event == update
+    assert s.projection(T).state.participants[1].rating == 2250
 
 
-def test_a_whole_round_then_a_correction_in_the_closed_round(closed: MemoryStore) -> None:
+def test_a_whole_round_then_a_correction_in_the_closed_round(closed: TournamentService) -> None:
     # Round 2: Elm has her half-point bye, Fir is gone; Dogwood gets the pairing-allocated bye.
-    execute(closed, T, PairRound(round=2, boards=(bd(1, 3, 1), bd(2, 2, 4))))
-    execute(closed, T, RecordResult(round=2, board=1, result="0-1"))
-    execute(closed, T, RecordResult(round=2, board=2, result="--"))
-    head = execute(closed, T, CloseRound(round=2))
+    closed.execute(T, PairRound(round=2, boards=(bd(1, 3, 1), bd(2, 2, 4))))
+    closed.execute(T, RecordResult(round=2, board=1, result="0-1"))
+    closed.execute(T, RecordResult(round=2, board=2, result="--"))
+    head, _ = closed.execute(T, CloseRound(round=2))
     # The arbiter finds board 2 of round 1 was won by White, not drawn.
-    seq = execute(closed, T, CorrectResult(round=1, board=2, result="1-0", reason="scoresheet"))
+    seq, _ = closed.execute(T, CorrectResult(round=1, board=2, result="1-0", reason="scoresheet"))
     assert seq == head + 1
-    assert next(closed.read(T, after=head)).event == ResultCorrected(
+    assert next(closed.store.read(T, after=head)).event == ResultCorrected(
         round=1, board=2, result="1-0", reason="scoresheet"
     )
-    state = load_state(closed, T)
+    state = closed.projection(T).state
     entries = {
         p.start_no: [e.code.value for e in p.entries] for p in state.tournament().participants
     }
@@ -378,8 +380,8 @@ def test_a_whole_round_then_a_correction_in_the_closed_round(closed: MemoryStore
     }
 
 
-def test_decide_is_pure_and_returns_the_events(closed: MemoryStore) -> None:
-    state = load_state(closed, T)
+def test_decide_is_pure_and_returns_the_events(closed: TournamentService) -> None:
+    state = closed.projection(T).state
     before = state.seq
     assert decide(state, RequestBye(start_no=1, round=3, points="zero")) == [
         ByeRequested(start_no=1, round=3, points="zero")
@@ -391,10 +393,11 @@ def test_decide_is_pure_and_returns_the_events(closed: MemoryStore) -> None:
     assert state.seq == before and state.rounds[1].games[3].result == "+-"
 
 
-def test_stale_expected_seq_is_a_conflict(store: MemoryStore) -> None:
+def test_stale_expected_seq_is_a_conflict(service: TournamentService) -> None:
+    store = service.store
     head = store.head(T)
     with pytest.raises(ConcurrencyConflict) as caught:
-        execute(store, T, RecordResult(round=1, board=2, result="1-0"), expected_seq=head - 1)
+        service.execute(T, RecordResult(round=1, board=2, result="1-0"), expected_seq=head - 1)
     assert caught.value.status == 409
     assert caught.value.as_dict() == {
         "code": "concurrency_conflict",
@@ -403,27 +406,27 @@ def test_stale_expected_seq_is_a_conflict(store: MemoryStore) -> None:
         "head": head,
     }
     assert store.head(T) == head
-    assert execute(store, T, RecordResult(round=1, board=2, result="1-0"), expected_seq=head) == (
-        head + 1
-    )
+    command = RecordResult(round=1, board=2, result="1-0")
+    assert service.execute(T, command, expected_seq=head)[0] == head + 1
 
 
-def test_a_retried_command_returns_its_first_outcome(store: MemoryStore) -> None:
+def test_a_retried_command_returns_its_first_outcome(service: TournamentService) -> None:
     """The retry would now be a BoardHasResult; the key makes it the original success."""
+    store = service.store
     command = RecordResult(round=1, board=2, result="1/2-1/2")
-    seq = execute(store, T, command, idempotency_key="k-1")
-    assert execute(store, T, command, idempotency_key="k-1") == seq
+    seq, _ = service.execute(T, command, idempotency_key="k-1")
+    assert service.execute(T, command, idempotency_key="k-1")[0] == seq
     assert store.head(T) == seq
     assert isinstance(next(store.read(T, after=seq - 1)).event, ResultRecorded)
     with pytest.raises(BoardHasResult):
-        execute(store, T, command, idempotency_key="k-2")
+        service.execute(T, command, idempotency_key="k-2")
 
 
-def test_closing_round_1_appends_round_closed(store: MemoryStore) -> None:
-    execute(store, T, RecordResult(round=1, board=2, result="1/2-1/2"))
-    execute(store, T, RecordResult(round=1, board=3, result="+-"))
-    seq = execute(store, T, CloseRound(round=1))
-    assert [r.event for r in store.read(T, after=seq - 1)] == [RoundClosed(round=1)]
+def test_closing_round_1_appends_round_closed(service: TournamentService) -> None:
+    service.execute(T, RecordResult(round=1, board=2, result="1/2-1/2"))
+    service.execute(T, RecordResult(round=1, board=3, result="+-"))
+    seq, _ = service.execute(T, CloseRound(round=1))
+    assert [r.event for r in service.store.read(T, after=seq - 1)] == [RoundClosed(round=1)]
 
 
 def test_decode_command_from_json() -> None:

@@ -25,7 +25,6 @@ from livetb.events.commands import (
     RegisterParticipant,
     RequestBye,
     WithdrawParticipant,
-    execute,
 )
 from livetb.events.importer import events_from_tournament
 from livetb.events.replay import replay
@@ -44,6 +43,7 @@ from livetb.events.schema import (
 from livetb.events.sqlite import SqliteStore
 from livetb.events.state import TournamentState, fold
 from livetb.events.store import MemoryStore
+from livetb.service import TournamentService
 from livetb.trf import load_trf, parse_trf
 from tests.builders import beats, draws, forfeit_win, full_bye, half_bye, pab, round_robin, swiss
 from tests.test_trf import TRF16
@@ -250,10 +250,12 @@ def test_decide_accepts_every_imported_log(path: Path) -> None:
     }
     events = events_from_tournament(load_trf(path).tournament)
     store = MemoryStore()
+    service = TournamentService(store)
     for seq, event in enumerate(events, start=1):
         fields = msgspec.structs.asdict(event)
         del fields["v"]
-        assert execute(store, "t-1", commands[type(event)](**fields), seq - 1) == seq
+        command = commands[type(event)](**fields)
+        assert service.execute("t-1", command, expected_seq=seq - 1)[0] == seq
     assert [r.event for r in store.read("t-1")] == events
 
 
