@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import os
 import socket
 import sys
 import tempfile
@@ -18,6 +19,7 @@ from livetb.errors import LivetbError
 from livetb.web.config import DEFAULT_DB
 
 COMMANDS = ("serve", "demo", "watch", "token")
+TOKEN_ENV = "LIVETB_TOKEN"  # `livetb watch`'s token when --token is absent
 
 
 class ServerUsageError(LivetbError):
@@ -49,6 +51,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     watch.add_argument("--follow", type=int, metavar="START_NO", help="highlight this participant")
     watch.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
     watch.add_argument("--count", type=int, metavar="N", help="exit after N updates")
+    watch.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help=f"a token of the tournament, if it is private (default: ${TOKEN_ENV}, which "
+        "keeps it out of the process list)",
+    )
 
     token = sub.add_parser("token", help="create or revoke arbiter tokens")
     actions = token.add_subparsers(dest="action", required=True)
@@ -185,11 +193,26 @@ def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
     from livetb.watch import watch as live_view
 
+    token = args.token or os.environ.get(TOKEN_ENV) or None
+    view = live_view(args.url, args.tournament, args.follow, args.top, args.count, out, token)
     try:
-        asyncio.run(live_view(args.url, args.tournament, args.follow, args.top, args.count, out))
+        asyncio.run(view)
     except InvalidStatus as err:
         status = err.response.status_code
-        raise ServerUsageError(f"{args.url}: the server refused the feed ({status})") from None
+        raise ServerUsageError(refusal(args.url, args.tournament, status, token)) from None
     except InvalidURI as err:
         raise ServerUsageError(f"{args.url}: {err}") from None
     return 0
+
+
+def refusal(url: str, tournament: str, status: int, token: str | None) -> str:
+    """One line saying why the server refused the feed: for 401/403, what to do about the token."""
+    if status == 401 and token is None:
+        why = f"is private: give one of its tokens with --token or ${TOKEN_ENV}"
+    elif status == 401:
+        why = "is private and the token given is not valid (unknown or revoked)"
+    elif status == 403:
+        why = "is private and the token given is another tournament's"
+    else:
+        return f"{url}: the server refused the feed ({status})"
+    return f"{url}: tournament {tournament} {why} ({status})"

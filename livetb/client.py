@@ -6,7 +6,8 @@
 
 `follow` reconnects on its own with `since=<the last seq it applied>`, so the server sends
 exactly the deltas missed (or a fresh snapshot); `LocalStandings.apply` refuses a gap and
-ignores a delta it already has, so the copy never misses or doubles an event.
+ignores a delta it already has, so the copy never misses or doubles an event. A private
+tournament's feed needs one of its tokens: `follow(url, tid, local, token=TOKEN)`.
 """
 
 from __future__ import annotations
@@ -101,22 +102,36 @@ def feed_url(
     return urlunsplit((scheme, parts.netloc, path, urlencode(query), ""))
 
 
+def auth_headers(token: str | None) -> dict[str, str] | None:
+    """The handshake's `Authorization` header: a header, not `?access_token=`, so that the
+    token stays out of URLs that servers and proxies log."""
+    return None if token is None else {"Authorization": f"Bearer {token}"}
+
+
 async def follow(
     url: str,
     tournament: str,
     local: LocalStandings | None = None,
     *,
+    token: str | None = None,
+    top: int | None = None,
+    participants: Iterable[int] | None = None,
     retry: float = 0.5,
     max_retry: float = 10.0,
 ) -> AsyncIterator[AnyMessage]:
     """Every message of the feed, applied to `local` first; reconnects (with since=) forever.
 
-    An unknown tournament (404) or another refusal of the server ends it with InvalidStatus."""
+    `token`: one of a private tournament's tokens. `top`, `participants`: only those rows.
+    An unknown tournament (404), a refused token (401, 403) or another refusal of the server
+    ends it with InvalidStatus: retrying would not change the answer."""
     local = local if local is not None else LocalStandings()
+    chosen = None if participants is None else tuple(participants)  # an iterator is read once
+    headers = auth_headers(token)
     delay = retry
     while True:
+        url_now = feed_url(url, tournament, local.seq, top=top, participants=chosen)
         try:
-            async with connect(feed_url(url, tournament, local.seq), max_size=2**26) as ws:
+            async with connect(url_now, additional_headers=headers, max_size=2**26) as ws:
                 delay = retry
                 async for raw in ws:
                     message = decode_message(raw)

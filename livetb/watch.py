@@ -64,13 +64,16 @@ async def watch(
     top: int = 20,
     count: int | None = None,
     out: io.TextIOBase | None = None,
+    token: str | None = None,
 ) -> LocalStandings:
-    """Redraw on every snapshot and delta; stop after `count` of them (None: never)."""
+    """Redraw on every snapshot and delta; stop after `count` of them (None: never).
+
+    `token`: one of the tournament's tokens, needed if it is private."""
     local = LocalStandings()
     console = Console(file=out) if out is not None else Console()
     with Live(render(local, tournament, set()), console=console, auto_refresh=False) as live:
         seen = 0
-        async for msg in follow(url, tournament, local):
+        async for msg in follow(url, tournament, local, token=token):
             if not isinstance(msg, SnapshotMessage | DeltaMessage):
                 continue
             changed = {r.start_no for r in msg.rows} if isinstance(msg, DeltaMessage) else set()

@@ -54,8 +54,9 @@ from livetb.events.commands import (
     UpdateParticipant,
     WithdrawParticipant,
 )
-from livetb.events.schema import Board, Recorded, RoundClosed
+from livetb.events.schema import Board, Recorded, RoundClosed, TournamentCreated
 from livetb.events.state import BYE_CODES, TournamentState
+from livetb.events.store import EventStore
 from livetb.projections.standings import StandingsProjection
 from livetb.service import load
 from livetb.trf import parse_trf
@@ -318,13 +319,17 @@ def seq_after_round(request: web.Request, tid: str, rnd: int) -> int:
 
 async def list_tournaments(request: web.Request) -> web.Response:
     """Every tournament but the private ones."""
-    store, service = request.app[STORE], request.app[SERVICE]
-    shown = []
-    for t in store.tournaments():
-        created = service.projection(t).state.created
-        if created is not None and not created.private:
-            shown.append(Summary(t, store.head(t)))
+    store = request.app[STORE]
+    shown = [Summary(t, store.head(t)) for t in store.tournaments() if is_public(store, t)]
     return json_response(TournamentList(shown))
+
+
+def is_public(store: EventStore, tid: str) -> bool:
+    """Whether the log opens with a public TournamentCreated, from that one event: no
+    projection is built. (No later event changes `private`; one that did would need folding.)"""
+    first = next(store.read(tid), None)
+    created = None if first is None else first.event
+    return isinstance(created, TournamentCreated) and not created.private
 
 
 async def tournament(request: web.Request) -> web.Response:

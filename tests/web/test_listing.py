@@ -1,0 +1,55 @@
+"""`GET /api/tournaments` reads each log's first event: it builds no projection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from livetb.events.schema import ParticipantRegistered, TournamentCreated
+from livetb.events.sqlite import SqliteStore
+from livetb.events.store import EventStore, MemoryStore
+from livetb.web.api import is_public
+from livetb.web.keys import SERVICE, TOKENS
+from tests.web.conftest import Api, ApiFactory
+
+PRIVATE = {"t-2", "t-5"}
+
+
+async def test_the_listing_loads_no_projection_and_hides_private_ones(
+    api: Api, make_api: ApiFactory
+) -> None:
+    for n in range(1, 7):
+        tid = f"t-{n}"
+        token = api.server.app[TOKENS].create(tid)  # type: ignore[index]
+        body = {"name": f"Open {n}", "rounds": 3, "private": tid in PRIVATE}
+        status, _ = await api.call("PUT", f"/api/tournaments/{tid}", body, token=token)
+        assert status == 201
+        status, _ = await api.post(
+            f"/api/tournaments/{tid}/participants", {"start_no": 1, "name": "Ann"}, token=token
+        )
+        assert status == 201
+    fresh = await make_api()  # the same event store, nothing loaded yet
+    listing = (await fresh.get("/api/tournaments"))["tournaments"]
+    public = sorted({f"t-{n}" for n in range(1, 7)} - PRIVATE)
+    assert listing == [{"id": tid, "seq": 2} for tid in public]
+    assert fresh.server.app[SERVICE].projections == {}  # type: ignore[index]
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> EventStore:
+    if request.param == "memory":
+        return MemoryStore()
+    return SqliteStore(tmp_path / "s.sqlite")
+
+
+def test_is_public_reads_the_created_event(store: EventStore) -> None:
+    store.append("open", 0, [TournamentCreated(name="Open", rounds=3)], actor="a")
+    store.append("closed", 0, [TournamentCreated(name="C", rounds=3, private=True)], actor="a")
+    for tid in ("open", "closed"):
+        head = store.head(tid)
+        store.append(tid, head, [ParticipantRegistered(start_no=1, name="Ann")], actor="a")
+    assert is_public(store, "open")
+    assert not is_public(store, "closed")
+    assert not is_public(store, "none")  # no events: nothing to list
+    store.close()
