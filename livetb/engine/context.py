@@ -81,6 +81,7 @@ class Context:
         self._score: dict[int, Decimal] = {}
         self._last_available: dict[int, int] = {}
         self._last_paired: dict[int, int] = {}
+        self._met: dict[int, frozenset[int]] = {}
         # Scores as an opponent, without and with FB's adjustment (indexed by `fore`).
         self.adjusted_cache: tuple[dict[int, Decimal], dict[int, Decimal]] = ({}, {})
         # BH-family terms (buchholz.py), without and with FB's adjustment (indexed by `fore`):
@@ -114,6 +115,7 @@ class Context:
             self._score.pop(no, None)
             self._last_available.pop(no, None)
             self._last_paired.pop(no, None)
+            self._met.pop(no, None)
             self.adjusted_cache[0].pop(no, None)
             self.adjusted_cache[1].pop(no, None)
             memo.pop(("TPR", no), None)
@@ -136,6 +138,7 @@ class Context:
         assert self.upto - 1 <= previous.upto <= self.upto and not self._rounds
         if previous.upto == self.upto:
             self._rounds.update(previous._rounds)
+            self._met.update(previous._met)
             return
         rnd, points, by_no = self.upto, self._points, self.by_no
         for no, old in previous._rounds.items():
@@ -143,6 +146,9 @@ class Context:
             if p is not None:
                 e = p.entry(rnd)
                 self._rounds[no] = (*old, Round(rnd, e.code, e.opponent, e.colour, points[e.code]))
+                met = previous._met.get(no)
+                if met is not None:
+                    self._met[no] = met | {e.opponent} if e.code.played else met
 
     def rounds(self, no: int) -> tuple[Round, ...]:
         """Rounds 1..K of participant `no`."""
@@ -156,6 +162,14 @@ class Context:
                 for e in (entries[r - 1] if r <= known else NOT_PAIRED,)
             )
             self._rounds[no] = cached
+        return cached
+
+    def met(self, no: int) -> frozenset[int]:
+        """The opponents played over the board in rounds 1..K."""
+        cached = self._met.get(no)
+        if cached is None:
+            cached = frozenset(r.opponent for r in self.rounds(no) if r.played)  # type: ignore[misc]
+            self._met[no] = cached
         return cached
 
     def score(self, no: int) -> Decimal:

@@ -68,6 +68,8 @@ FB = Spec("FB")
 # Two more cells per row, next to the tie-break list's indices.
 PROJECTED_BH, FB_PREDICTION = -1, -2
 Prefix = tuple[object, ...]  # the sort-key parts before a DE column: one tied group
+# DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
+Regrouped = tuple[dict[Prefix, set[int]], dict[int, Prefix], set[Prefix], dict[Prefix, list[int]]]
 _NULL = Decimal("Infinity")  # the sort-key part of a null value: after every defined one
 
 
@@ -300,15 +302,10 @@ def _inseparable(ctx: Context) -> int:
 def _met_inside(ctx: Context, members: set[int]) -> bool:
     """Whether two of `members` played each other (DE counts nothing else: without such a
     game the whole group stays tied, as `direct_encounter` finds, unless a win is worth less
-    than nothing)."""
-    rr = ctx.rr
-    if not rr and ctx.win < 0:
+    than nothing). Round robins count scheduled games too: always computed."""
+    if ctx.rr or ctx.win < 0:
         return True
-    for no in members:
-        for r in ctx.rounds(no):
-            if r.opponent in members and (r.played or rr):
-                return True
-    return False
+    return any(not members.isdisjoint(ctx.met(no)) for no in members)
 
 
 class _Line:
@@ -582,24 +579,12 @@ class StandingsProjection:
         ctx = self.ctx
         assert ctx is not None
         lines = self.lines
-        groups = self._groups.setdefault(i, {})
-        group_of = self._group_of.setdefault(i, {})
         tied = self._tied.setdefault(i, set())  # groups known to have place 1 throughout
-        redo: set[Prefix] = set()
-        joined: dict[Prefix, list[int]] = {}
+        if everything or 2 * len(touched) > len(lines):
+            groups, group_of, redo, joined = self._regroup_all(i, tied)
+        else:
+            groups, group_of, redo, joined = self._regroup(i, touched)
         inseparable = ctx.inseparable
-        for no in lines if everything else list(touched):
-            # Numeric parts, not shown text: "1.0" and "1.00" are the same tie (as in `rank`).
-            prefix = tuple(lines[no].parts[:i])
-            old = group_of.get(no)
-            if old != prefix:
-                if old is not None:
-                    groups[old].discard(no)
-                    redo.add(old)
-                groups.setdefault(prefix, set()).add(no)
-                group_of[no] = prefix
-                joined.setdefault(prefix, []).append(no)
-                redo.add(prefix)
         for no in games:
             prefix = group_of.get(no)
             if prefix is not None:
@@ -635,6 +620,52 @@ class StandingsProjection:
                     line.values[i] = line.parts[i] = place
                     touched.add(no)
                     moved.add(no)
+
+    def _regroup(self, i: int, nos: Iterable[int]) -> Regrouped:
+        """Move `nos` to the DE groups (column `i`) of their current values: the groups, each
+        row's group, the groups that changed and the rows that joined each."""
+        lines = self.lines
+        groups = self._groups.setdefault(i, {})
+        group_of = self._group_of.setdefault(i, {})
+        redo: set[Prefix] = set()
+        joined: dict[Prefix, list[int]] = {}
+        for no in nos:
+            # Numeric parts, not shown text: "1.0" and "1.00" are the same tie (as in `rank`).
+            prefix = tuple(lines[no].parts[:i])
+            old = group_of.get(no)
+            if old != prefix:
+                if old is not None:
+                    groups[old].discard(no)
+                    redo.add(old)
+                groups.setdefault(prefix, set()).add(no)
+                group_of[no] = prefix
+                joined.setdefault(prefix, []).append(no)
+                redo.add(prefix)
+        return groups, group_of, redo, joined
+
+    def _regroup_all(self, i: int, tied: set[Prefix]) -> Regrouped:
+        """`_regroup` of every row at once (a close re-keys nearly everybody): the groups made
+        afresh, compared with the previous ones as wholes."""
+        previous = self._groups.get(i, {})
+        groups: dict[Prefix, set[int]] = {}
+        for no, line in self.lines.items():
+            prefix = tuple(line.parts[:i])
+            members = groups.get(prefix)
+            if members is None:
+                groups[prefix] = {no}
+            else:
+                members.add(no)
+        redo: set[Prefix] = set()
+        joined: dict[Prefix, list[int]] = {}
+        for prefix, members in groups.items():
+            old = previous.get(prefix)
+            if old != members:
+                redo.add(prefix)
+                joined[prefix] = list(members - old) if old else list(members)
+        tied.difference_update(previous.keys() - groups.keys())
+        group_of = {no: prefix for prefix, members in groups.items() for no in members}
+        self._groups[i], self._group_of[i] = groups, group_of
+        return groups, group_of, redo, joined
 
     def _tails(self) -> None:
         """Each row's playoff position and lot: after the whole list, a playoff, then lots."""
