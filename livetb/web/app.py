@@ -20,6 +20,7 @@ from livetb.events.sqlite import SqliteStore
 from livetb.service import TournamentService
 from livetb.web import api, openapi, ws
 from livetb.web.auth import TokenStore
+from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import Hub
 from livetb.web.keys import CONFIG, HUB, SERVICE, STORE, TOKENS
@@ -51,7 +52,7 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
     tokens = TokenStore(config.db_path)
     app[STORE] = store
     app[TOKENS] = tokens
-    app[HUB] = hub = Hub(config.ring_size, config.ring_bytes)
+    app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, Collector())
     app[SERVICE] = TournamentService(store, feed=hub)
     yield
     tokens.close()

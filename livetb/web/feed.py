@@ -3,10 +3,12 @@
 - `Hub.publish` (the service calls it in log order, right after applying an event) encodes the
   delta once, keeps the bytes in a bounded ring per tournament for `since=` resumes, and puts
   them on each subscriber's bounded queue without awaiting anything.
-- Each `Subscriber` has one sender task draining its queue into its socket. A full queue marks
-  it stale: its sender drops the backlog and sends a fresh snapshot instead, so a slow viewer
-  never delays the others or the writer. One frame taking longer than `send_timeout` drops the
-  viewer.
+- A viewer that is keeping up (nothing queued, nothing waiting in its socket's buffer) gets the
+  frame written at once: the websocket frame is also built once per delta (`Frame.wire`), so
+  each viewer costs one socket write. Otherwise the frame waits in the viewer's bounded queue,
+  which its sender task drains with flow control. A full queue marks it stale: its sender
+  drops the backlog and sends a fresh snapshot instead, so a slow viewer never delays the
+  others or the writer. One frame taking longer than `send_timeout` drops the viewer.
 - A gap in the published seqs (events applied without a publish) empties the ring and makes
   every subscriber stale.
 
@@ -31,10 +33,13 @@ from collections.abc import Callable, Iterator
 from typing import Protocol
 
 import msgspec
+from websockets.frames import Frame as WsFrame
+from websockets.frames import Opcode
 
 from livetb.cli_db import to_json
 from livetb.messages import PING, SnapshotMessage, delta_message, encode
 from livetb.projections.standings import Delta, Row, StandingsProjection
+from livetb.web.collector import Collector
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +47,33 @@ log = logging.getLogger(__name__)
 class Socket(Protocol):
     """The subscriber's end of a websocket (`livetb/web/ws.py` adapts aiohttp's)."""
 
-    async def send(self, frame: bytes) -> None: ...
+    async def send(self, frame: bytes) -> None:
+        """Send one message, waiting while the peer's buffers are full."""
+
+    def send_now(self, wire: bytes) -> bool:
+        """Write one ready-made websocket frame if the socket takes it without waiting (its
+        buffer empty); False otherwise, having written nothing."""
 
     async def close(self) -> None: ...
 
     def abort(self) -> None: ...
+
+
+class Frame:
+    """A message to many viewers: its JSON and, built on first use, the websocket frame every
+    viewer's socket gets (an unmasked text frame, RFC 6455 5.2)."""
+
+    __slots__ = ("_wire", "data")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._wire: bytes | None = None
+
+    @property
+    def wire(self) -> bytes:
+        if self._wire is None:
+            self._wire = WsFrame(Opcode.TEXT, self.data).serialize(mask=False, extensions=[])
+        return self._wire
 
 
 class Filter(msgspec.Struct, frozen=True):
@@ -113,16 +140,23 @@ class Subscriber:
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(queue_size)
         self.stale = False
         self.resyncs = 0  # fresh snapshots sent because the viewer fell behind
+        # The sender waits on an empty queue with the opening sent: a frame may go out at once.
+        self.idle = False
         self._opening = opening
         self._snapshot = snapshot
         self._heartbeat = heartbeat
         self._send_timeout = send_timeout
+        self._last_sent = 0.0  # loop time of the last frame written at once
         self.task: asyncio.Task[None] | None = None
 
-    def offer(self, frame: bytes) -> None:
-        """Queue `frame` without waiting; a full queue makes the viewer stale."""
+    def offer(self, frame: Frame) -> None:
+        """Write `frame` now if the viewer is keeping up, else queue it without waiting; a full
+        queue makes the viewer stale."""
+        if self.idle and not self.stale and self.socket.send_now(frame.wire):
+            self._last_sent = asyncio.get_running_loop().time()
+            return
         try:
-            self.queue.put_nowait(frame)
+            self.queue.put_nowait(frame.data)
         except asyncio.QueueFull:
             self.stale = True
 
@@ -143,12 +177,21 @@ class Subscriber:
             self.socket.abort()
 
     async def _next(self) -> bytes:
-        try:
-            async with asyncio.timeout(self._heartbeat):
-                frame = await self.queue.get()
-        except TimeoutError:
-            frame = PING
-        return self._resync() if self.stale else frame
+        """The next frame to send: queued, a fresh snapshot when stale, or a ping after
+        `heartbeat` seconds in which nothing at all went out."""
+        loop = asyncio.get_running_loop()
+        while True:
+            self.idle = self.queue.empty() and not self.stale
+            try:
+                async with asyncio.timeout(self._heartbeat):
+                    frame = await self.queue.get()
+            except TimeoutError:
+                if loop.time() - self._last_sent < self._heartbeat:
+                    continue  # frames written at once kept the viewer busy
+                frame = PING
+            finally:
+                self.idle = False
+            return self._resync() if self.stale else frame
 
     def _resync(self) -> bytes:
         """A snapshot replacing the backlog (built first: building may publish more)."""
@@ -181,7 +224,10 @@ class Hub:
 
     Implements `livetb.service.Feed`."""
 
-    def __init__(self, ring_size: int = 1024, ring_bytes: int = 8 << 20) -> None:
+    def __init__(
+        self, ring_size: int = 1024, ring_bytes: int = 8 << 20, collector: Collector | None = None
+    ) -> None:
+        self.collector = collector
         self.ring_size = ring_size
         self.ring_bytes = ring_bytes
         self._subs: dict[str, set[Subscriber]] = {}
@@ -195,18 +241,19 @@ class Hub:
     def publish(self, tournament_id: str, delta: Delta, projection: StandingsProjection) -> None:
         """Encode once (and once per filter), remember, offer to every subscriber; never
         awaits a socket."""
-        frame = encode(delta_message(delta, projection))
-        gap = self._remember(tournament_id, delta.seq, frame)
-        frames: dict[tuple[str, ...] | None, bytes] = {None: frame}
+        data = encode(delta_message(delta, projection))
+        gap = self._remember(tournament_id, delta.seq, data)
+        frames: dict[tuple[str, ...] | None, Frame] = {None: Frame(data)}
         views = self._views.get(tournament_id)
         if views:
             tops = any(v.filter.top is not None for v in views.values())
             order = projection.standings() if tops else None
             for key, view in views.items():
                 rows = order if view.filter.top is not None else None
-                frames[key] = view.delta(delta, projection, rows)
+                frames[key] = Frame(view.delta(delta, projection, rows))
         for sub in self._subs.get(tournament_id, ()):
-            sub.stale = sub.stale or gap
+            if gap:
+                sub.stale = True
             sub.offer(frames[sub.view])
 
     def _remember(self, tournament_id: str, seq: int, frame: bytes) -> bool:
@@ -287,12 +334,16 @@ class Hub:
         if sub.view is not None:
             self._views[tournament_id][sub.view].viewers += 1
         sub.start()
+        if self.collector is not None:
+            self.collector.joined()
 
     def unsubscribe(self, tournament_id: str, sub: Subscriber) -> None:
         subs = self._subs.get(tournament_id)
         if subs is None or sub not in subs:
             return
         subs.discard(sub)
+        if self.collector is not None:
+            self.collector.left()
         if not subs:
             del self._subs[tournament_id]
         views = self._views.get(tournament_id, {})

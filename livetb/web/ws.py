@@ -27,6 +27,22 @@ class AiohttpSocket:
     async def send(self, frame: bytes) -> None:
         await self.ws.send_frame(frame, WSMsgType.TEXT)
 
+    def send_now(self, wire: bytes) -> bool:
+        # Straight to the transport, as aiohttp's writer does for an uncompressed frame (which
+        # it writes whole, so frames never interleave); only into an empty buffer, so a viewer
+        # that does not read ends up on the queue, whose sender waits for the buffer to drain.
+        transport = self.request.transport
+        if (
+            self.ws.closed
+            or self.ws.compress
+            or transport is None
+            or transport.is_closing()
+            or transport.get_write_buffer_size()
+        ):
+            return False
+        transport.write(wire)
+        return True
+
     async def close(self) -> None:
         await self.ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
 
