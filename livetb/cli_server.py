@@ -179,10 +179,21 @@ def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: 
             port=args.port,
             print=lambda _: print(banner, file=out, flush=True),
             shutdown_timeout=5.0,
+            loop=_event_loop(),
         )
     except OSError as err:
         raise ServerUsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None
     return 0
+
+
+def _event_loop() -> asyncio.AbstractEventLoop:
+    """uvloop's where it is installed: its transports write to thousands of viewers about
+    twice as fast as the standard loop's."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
 
 
 # --- watch ------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Protocol
@@ -146,14 +147,14 @@ class Subscriber:
         self._snapshot = snapshot
         self._heartbeat = heartbeat
         self._send_timeout = send_timeout
-        self._last_sent = 0.0  # loop time of the last frame written at once
+        self._last_sent = 0.0  # time.monotonic() of the last frame written at once
         self.task: asyncio.Task[None] | None = None
 
     def offer(self, frame: Frame) -> None:
         """Write `frame` now if the viewer is keeping up, else queue it without waiting; a full
         queue makes the viewer stale."""
         if self.idle and not self.stale and self.socket.send_now(frame.wire):
-            self._last_sent = asyncio.get_running_loop().time()
+            self._last_sent = time.monotonic()
             return
         try:
             self.queue.put_nowait(frame.data)
@@ -179,14 +180,13 @@ class Subscriber:
     async def _next(self) -> bytes:
         """The next frame to send: queued, a fresh snapshot when stale, or a ping after
         `heartbeat` seconds in which nothing at all went out."""
-        loop = asyncio.get_running_loop()
         while True:
             self.idle = self.queue.empty() and not self.stale
             try:
                 async with asyncio.timeout(self._heartbeat):
                     frame = await self.queue.get()
             except TimeoutError:
-                if loop.time() - self._last_sent < self._heartbeat:
+                if time.monotonic() - self._last_sent < self._heartbeat:
                     continue  # frames written at once kept the viewer busy
                 frame = PING
             finally:

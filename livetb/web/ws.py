@@ -23,6 +23,8 @@ class AiohttpSocket:
     def __init__(self, ws: web.WebSocketResponse, request: web.Request) -> None:
         self.ws = ws
         self.request = request
+        # Written to directly only without per-message deflate (the frames are uncompressed).
+        self._direct = None if ws.compress else request.transport
 
     async def send(self, frame: bytes) -> None:
         await self.ws.send_frame(frame, WSMsgType.TEXT)
@@ -31,11 +33,10 @@ class AiohttpSocket:
         # Straight to the transport, as aiohttp's writer does for an uncompressed frame (which
         # it writes whole, so frames never interleave); only into an empty buffer, so a viewer
         # that does not read ends up on the queue, whose sender waits for the buffer to drain.
-        transport = self.request.transport
+        transport = self._direct
         if (
-            self.ws.closed
-            or self.ws.compress
-            or transport is None
+            transport is None
+            or self.ws.closed
             or transport.is_closing()
             or transport.get_write_buffer_size()
         ):

@@ -131,3 +131,15 @@ def test_the_demo_takes_another_port_when_8080_is_busy() -> None:
         busy.listen()
         taken = busy.getsockname()[1]
         assert _free_port("127.0.0.1", taken) != taken
+
+
+def test_the_server_runs_on_uvloop_where_it_is_installed() -> None:
+    import uvloop
+
+    from livetb.cli_server import _event_loop
+
+    loop = _event_loop()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()
