@@ -15,6 +15,7 @@ forfeits are ordinary games and rest rounds contribute nothing (2024 16.2).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 
 import msgspec
@@ -170,17 +171,26 @@ def total_of(ctx: Context, spec: Spec, no: int, fore: bool, sb: bool) -> Decimal
     """`_sum`'s total without explanations: the same terms, the same cuts as `cut` and the
     same additions in the same order (so the same Decimal, exponent included). Cached in the
     context with the terms (FB before the last round is BH, for one)."""
+    return totals_of(ctx, spec, (no,), fore, sb)[0]
+
+
+def totals_of(ctx: Context, spec: Spec, nos: Iterable[int], fore: bool, sb: bool) -> list[Decimal]:
+    """`total_of` for each of `nos`, in order (the cut and the cache key worked out once)."""
     fore = fore and ctx.final
     low = min(spec.cut_low, ctx.upto)
     high = min(spec.cut_high, ctx.upto - low)
-    sums = ctx.bh_sums[fore].get(no)
-    if sums is None:
-        sums = ctx.bh_sums[fore][no] = {}
     key = (low << 9) | (high << 1) | sb  # an int: the garbage collector skips such dicts
-    cached = sums.get(key)
-    if cached is None:
-        cached = sums[key] = _total(ctx, no, fore, sb, low, high)
-    return cached
+    by_no = ctx.bh_sums[fore]
+    out = []
+    for no in nos:
+        sums = by_no.get(no)
+        if sums is None:
+            sums = by_no[no] = {}
+        cached = sums.get(key)
+        if cached is None:
+            cached = sums[key] = _total(ctx, no, fore, sb, low, high)
+        out.append(cached)
+    return out
 
 
 def _total(ctx: Context, no: int, fore: bool, sb: bool, low: int, high: int) -> Decimal:

@@ -62,7 +62,7 @@ def column(ctx: Context, spec: Spec, nos: Iterable[int]) -> list[Number | None]:
     kind = _SUMS.get(spec.code)
     if kind is not None and not ctx.explain:
         fore, sb = kind
-        return [buchholz.total_of(ctx, spec, no, fore, sb) for no in nos]
+        return list(buchholz.totals_of(ctx, spec, nos, fore, sb))
     fn = CATALOGUE[spec.code]
     return [fn(ctx, spec, no).value for no in nos]
 

@@ -99,8 +99,11 @@ def fmt(v: Number | None) -> Value:
     if v is None or isinstance(v, int):
         return v
     s = str(v)
-    if "E" not in s and v.is_finite():  # plain notation: a "." exactly when the exponent < 0
-        return s if "." in s else s + ".0"
+    if "E" not in s:  # plain notation: a "." exactly when the exponent < 0
+        if "." in s:
+            return s
+        if v.is_finite():
+            return s + ".0"
     if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
         return f"{v:.1f}"
     return s
