@@ -198,7 +198,8 @@ class Contexts:
         elif state.closed == state.paired:
             # With every game finished, counting unfinished games as draws changes nothing:
             # `projected` reads the same entries as `live`, and has most values cached.
-            finished = all(r.complete for r in state.rounds.values())
+            # A closed round is complete: closing one with a game unfinished is refused.
+            finished = all(r.closed or r.complete for r in state.rounds.values())
             done = self.projected if finished else self.live
         else:
             current = tuple(self.live.by_no[no] for no in sorted(self.live.by_no))
