@@ -25,13 +25,14 @@ from livetb.engine.model import Tournament
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import CATALOGUE, Standings, compute, draw_lots, rank
+from livetb.engine.teams import Roster, build_team_event
 from livetb.errors import ImportUnsupported, LivetbError
 from livetb.events.importer import events_from_tournament
 from livetb.events.replay import replay
 from livetb.events.schema import DEFAULT_TIEBREAKS, encode
 from livetb.events.sqlite import SqliteStore
 from livetb.events.store import new_tournament_id
-from livetb.trf import load_trf
+from livetb.trf import TrfImport, load_trf
 
 DEFAULT_SWISS = ",".join(DEFAULT_TIEBREAKS["swiss"])
 DEFAULT_ROUND_ROBIN = ",".join(DEFAULT_TIEBREAKS["roundrobin"])
@@ -257,17 +258,17 @@ def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     imported = load_trf(args.file)
     for warning in imported.warnings:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
-    if imported.is_team:
-        raise ImportUnsupported(f"{args.file}: team tournaments cannot be imported yet")
+    rosters = team_rosters(imported, args.file)
     tiebreaks = None
     if args.tiebreaks:
         tiebreaks = [code.strip() for code in args.tiebreaks.split(",") if code.strip()]
-        parse_list(tiebreaks)
+        parse_list(tiebreaks, teams=bool(rosters))
     events = events_from_tournament(
         imported.tournament,
         tiebreaks=tiebreaks,
         edition=args.edition,
         unrated_rating=args.unrated_rating,
+        teams=rosters,
     )
     with SqliteStore(args.db) as store:
         tournament_id = new_tournament_id()
@@ -276,6 +277,20 @@ def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         store.append(tournament_id, 0, events, actor="import")
     print(tournament_id, file=out)
     return 0
+
+
+def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:
+    """The teams of a team file, when its matches follow from the rosters and the board games
+    alone (what the log records); the records that say more are refused by number."""
+    if not imported.is_team:
+        return ()
+    rosters = tuple(Roster(t.number, t.name, t.members) for t in imported.teams)
+    if imported.team_event != build_team_event(imported.tournament, rosters):
+        raise ImportUnsupported(
+            f"{file}: the team records 300/310/320/330/352/362 (line-ups, team-level rounds, "
+            "board colours, match points) cannot be imported yet: only 013 teams"
+        )
+    return rosters
 
 
 def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:

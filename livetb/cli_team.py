@@ -19,16 +19,12 @@ from livetb.engine.team_boards import board_points
 from livetb.engine.team_context import TeamView, primary_from_list
 from livetb.engine.team_standings import TEAM_GROUP, compute_team, rank_teams
 from livetb.engine.teams import Match, TeamEvent
-
-DEFAULT_TEAM_SWISS = "MPTS,GPTS,EDE,EMGSB/C1,BH:MP/C1"
-DEFAULT_TEAM_ROUND_ROBIN = "MPTS,GPTS,EDE,EMGSB"
+from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS
 
 
 def default_team_tiebreaks(event: TeamEvent) -> str:
     t = event.tournament
-    if t.tiebreaks:
-        return ",".join(t.tiebreaks)
-    return DEFAULT_TEAM_ROUND_ROBIN if t.system == "roundrobin" else DEFAULT_TEAM_SWISS
+    return ",".join(t.tiebreaks or DEFAULT_TEAM_TIEBREAKS[t.system])
 
 
 def team_standings(args: argparse.Namespace, event: TeamEvent, out: io.TextIOBase) -> int:

@@ -258,6 +258,16 @@ class DuplicateParticipant(CommandRejected):
         )
 
 
+class InvalidTeam(CommandRejected):
+    """A team that the tournament cannot take: not a team event, a number taken, a player in
+    two teams."""
+
+    code = "invalid_team"
+
+    def __init__(self, message: str, *, field: str, value: object) -> None:
+        super().__init__(message, field=field, value=value)
+
+
 class UnknownRound(CommandRejected):
     code = "unknown_round"
 

@@ -78,8 +78,12 @@ def compute_team(view: TeamView, spec: Spec, no: int) -> Value:
     return TEAM_CATALOGUE[spec.code](view, spec, no)
 
 
-def rank_teams(view: TeamView, specs: tuple[Spec, ...]) -> Standings:
-    """Compute every value and rank the teams by the list, in order."""
+def rank_teams(
+    view: TeamView, specs: tuple[Spec, ...], on: Callable[[Spec], TeamView] | None = None
+) -> Standings:
+    """Compute every value and rank the teams by the list, in order; `on` picks the view a
+    tie-break reads (default `view`: the live projection reads opponents' values on the
+    closed rounds only)."""
     nos = view.start_nos
     values: dict[int, list[Number | None]] = {no: [] for no in nos}
     groups: list[list[int]] = [sorted(nos)]
@@ -94,7 +98,8 @@ def rank_teams(view: TeamView, specs: tuple[Spec, ...]) -> Standings:
                 refined.extend(split)
             groups = refined
         else:
-            column = {no: compute_team(view, spec, no).value for no in nos}
+            source = view if on is None else on(spec)
+            column = {no: compute_team(source, spec, no).value for no in nos}
             groups = split_ties(groups, column, spec.code in TEAM_LOWER_IS_BETTER)
         for no in nos:
             values[no].append(column[no])

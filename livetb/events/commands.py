@@ -30,6 +30,7 @@ from livetb.errors import (
     DuplicateParticipant,
     InvalidInput,
     InvalidPlayoff,
+    InvalidTeam,
     NoResultToCorrect,
     ParticipantHasBye,
     ParticipantPairedTwice,
@@ -47,6 +48,7 @@ from livetb.errors import (
     UnknownTournament,
 )
 from livetb.events.schema import (
+    DEFAULT_TEAM_TIEBREAKS,
     DEFAULT_TIEBREAKS,
     AnyEvent,
     Board,
@@ -66,6 +68,7 @@ from livetb.events.schema import (
     RoundPaired,
     ScoringSpec,
     StartNo,
+    TeamRegistered,
     TournamentCreated,
 )
 from livetb.events.state import BYE_CODES, Game, RoundState, TournamentState
@@ -102,6 +105,14 @@ class RegisterParticipant(Command, tag="RegisterParticipant"):
     fide_id: str = ""
 
 
+class RegisterTeam(Command, tag="RegisterTeam"):
+    """A team tournament's team: registered players, board order first to last."""
+
+    number: Annotated[int, msgspec.Meta(ge=1, le=999)]
+    name: Name
+    members: Annotated[tuple[StartNo, ...], msgspec.Meta(min_length=1, max_length=40)]
+
+
 class UpdateParticipant(Command, tag="UpdateParticipant"):
     """Only the fields given change."""
 
@@ -128,6 +139,8 @@ class PairRound(Command, tag="PairRound"):
     round: RoundNo
     boards: tuple[Board, ...]
     bye: StartNo | None = None  # the pairing-allocated bye
+    # Team tournaments: the players of the team given the pairing-allocated bye.
+    team_bye: tuple[StartNo, ...] = ()
 
 
 class RecordResult(Command, tag="RecordResult"):
@@ -158,6 +171,7 @@ class DrawLots(Command, tag="DrawLots"):
 AnyCommand = (
     CreateTournament
     | RegisterParticipant
+    | RegisterTeam
     | UpdateParticipant
     | WithdrawParticipant
     | RequestBye
@@ -198,6 +212,8 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
     match command:
         case RegisterParticipant():
             return _register(state, command)
+        case RegisterTeam():
+            return _register_team(state, command)
         case UpdateParticipant():
             return _update(state, command)
         case WithdrawParticipant():
@@ -249,8 +265,12 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
 def _create(state: TournamentState, c: CreateTournament) -> list[AnyEvent]:
     if state.created is not None:
         raise TournamentExists(name=state.created.name)
-    tiebreaks = DEFAULT_TIEBREAKS[c.system] if c.tiebreaks is None else c.tiebreaks
-    parse_list(tiebreaks)  # TiebreakSpecError (422) names the bad code
+    team = c.kind == "team"
+    if c.tiebreaks is None:
+        tiebreaks = (DEFAULT_TEAM_TIEBREAKS if team else DEFAULT_TIEBREAKS)[c.system]
+    else:
+        tiebreaks = c.tiebreaks
+    parse_list(tiebreaks, teams=team)  # TiebreakSpecError (422) names the bad code
     return [
         TournamentCreated(
             name=c.name,
@@ -282,6 +302,36 @@ def _register(state: TournamentState, c: RegisterParticipant) -> list[AnyEvent]:
             fide_id=c.fide_id,
         )
     ]
+
+
+def _register_team(state: TournamentState, c: RegisterTeam) -> list[AnyEvent]:
+    assert state.created is not None
+    if state.created.kind != "team":
+        raise InvalidTeam(
+            f"team {c.number}: this is an individual tournament", field="number", value=c.number
+        )
+    if state.paired:
+        raise InvalidTeam(
+            f"team {c.number}: teams register before round 1 is paired",
+            field="number",
+            value=c.number,
+        )
+    if c.number in state.teams:
+        taken = state.teams[c.number].name
+        raise InvalidTeam(
+            f"team {c.number}: already registered (as {taken!r})", field="number", value=c.number
+        )
+    team_of = {no: t.number for t in state.teams.values() for no in t.members}
+    for i, no in enumerate(c.members):
+        _participant(state, no, f"members[{i}]")
+        if no in team_of or no in c.members[:i]:
+            other = team_of.get(no, c.number)
+            raise InvalidTeam(
+                f"members[{i}]: start_no {no} already plays for team {other}",
+                field=f"members[{i}]",
+                value=no,
+            )
+    return [TeamRegistered(number=c.number, name=c.name, members=c.members)]
 
 
 _DETAILS = ("name", "rating", "title", "federation", "fide_id")
@@ -343,7 +393,21 @@ def _pair(state: TournamentState, c: PairRound) -> list[AnyEvent]:
         if no in byes:
             raise ParticipantHasBye(no, rnd, _BYE_NAMES[byes[no]], field)
         seated.add(no)
-    return [RoundPaired(round=rnd, boards=c.boards, bye=c.bye)]
+    if c.team_bye:
+        _team_bye(state, c.team_bye)
+    return [RoundPaired(round=rnd, boards=c.boards, bye=c.bye, team_bye=c.team_bye)]
+
+
+def _team_bye(state: TournamentState, players: tuple[int, ...]) -> None:
+    """A team's bye: players of one registered team of a team tournament."""
+    team_of = {no: t.number for t in state.teams.values() for no in t.members}
+    teams = {team_of.get(no) for no in players}
+    if len(teams) != 1 or None in teams:
+        raise InvalidTeam(
+            f"team_bye {list(players)}: the players of one registered team",
+            field="team_bye",
+            value=list(players),
+        )
 
 
 _BYE_NAMES = {code: name for name, code in BYE_CODES.items()}
@@ -355,6 +419,8 @@ def _seats(c: PairRound) -> Iterator[tuple[int, str]]:
         yield b.black, f"boards[{i}].black"
     if c.bye is not None:
         yield c.bye, "bye"
+    for i, no in enumerate(c.team_bye):
+        yield no, f"team_bye[{i}]"
 
 
 # --- lookups that raise the typed rejection -------------------------------------------------

@@ -4,6 +4,7 @@ Order of the log (each round's events only after the previous round is closed):
 
     TournamentCreated
     ParticipantRegistered             one per participant, by start number
+    TeamRegistered                    team tournaments: one per team, by number
     per round r = 1 .. last played round:
         ParticipantWithdrawn(from_round=r)   for players absent from r to the end (see below)
         ByeRequested(r)                      H -> half, F -> full, Z -> zero; by start number
@@ -27,8 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from livetb.engine.model import Code, Participant, Tournament
+from livetb.engine.teams import Roster
 from livetb.errors import ImportUnsupported
 from livetb.events.schema import (
+    DEFAULT_TEAM_TIEBREAKS,
     DEFAULT_TIEBREAKS,
     AnyEvent,
     Board,
@@ -41,6 +44,7 @@ from livetb.events.schema import (
     RoundClosed,
     RoundPaired,
     ScoringSpec,
+    TeamRegistered,
     TournamentCreated,
 )
 from livetb.events.state import CODES
@@ -55,8 +59,10 @@ def events_from_tournament(
     tiebreaks: Sequence[str] | None = None,
     edition: EditionName | None = None,
     unrated_rating: int | None = None,
+    teams: Sequence[Roster] = (),
 ) -> list[AnyEvent]:
-    """The events that replay to `t`: same participants, and per round the same entries.
+    """The events that replay to `t`: same participants, and per round the same entries;
+    with `teams`, a team tournament (a TeamRegistered per team after the players).
 
     `tiebreaks` overrides the file's list (default: the file's, else the system's default).
     Raises `ImportUnsupported` for what no event expresses (short games W/D/L, unknown X, a
@@ -68,13 +74,15 @@ def events_from_tournament(
     width = max((len(p.entries) for p in participants), default=0)
     withdrawn = {p.start_no: r for p in participants if (r := _withdrawal(t, p, played))}
     s = t.scoring
+    defaults = DEFAULT_TEAM_TIEBREAKS if teams else DEFAULT_TIEBREAKS
     events: list[AnyEvent] = [
         TournamentCreated(
             name=t.name or "Untitled tournament",
             rounds=t.rounds,
             system=t.system,
+            kind="team" if teams else "individual",
             scoring=ScoringSpec(win=s.win, draw=s.draw, loss=s.loss, absent=s.absent, pab=s.pab),
-            tiebreaks=tuple(tiebreaks or t.tiebreaks or DEFAULT_TIEBREAKS[t.system]),
+            tiebreaks=tuple(tiebreaks or t.tiebreaks or defaults[t.system]),
             edition=edition,
             unrated_rating=unrated_rating,
             start_date=t.start_date,
@@ -91,6 +99,8 @@ def events_from_tournament(
         )
         for p in participants
     ]
+    events += [TeamRegistered(number=r.number, name=r.name, members=r.members) for r in teams]
+    team_of = {no: r.number for r in teams for no in r.members}
     for rnd in range(1, width + 1):
         if rnd <= played:
             events += [
@@ -100,7 +110,7 @@ def events_from_tournament(
             ]
         events += _byes(t, participants, rnd, played, withdrawn)
         if rnd <= played:
-            events += _round(participants, rnd)
+            events += _round(participants, rnd, team_of)
     return events
 
 
@@ -130,12 +140,15 @@ def _byes(
     return byes
 
 
-def _round(participants: list[Participant], rnd: int) -> list[AnyEvent]:
+def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -> list[AnyEvent]:
     by_no = {p.start_no: p for p in participants}
     seated: set[int] = set()
     boards: list[Board] = []
     results: list[AnyEvent] = []
     pabs = [p.start_no for p in participants if p.entry(rnd).code is Code.PAB]
+    team_bye: tuple[int, ...] = ()
+    if len(pabs) > 1 and team_of and len({team_of.get(no) for no in pabs} - {None}) == 1:
+        team_bye, pabs = tuple(pabs), []  # a whole team's bye
     if len(pabs) > 1:
         listed = ", ".join(f"#{no}" for no in pabs)
         raise ImportUnsupported(f"round {rnd}: {len(pabs)} pairing-allocated byes ({listed})")
@@ -163,5 +176,6 @@ def _round(participants: list[Participant], rnd: int) -> list[AnyEvent]:
         boards.append(Board(board, white, black))
         results.append(ResultRecorded(round=rnd, board=board, result=result))
         seated |= {me, them}
-    paired = RoundPaired(round=rnd, boards=tuple(boards), bye=pabs[0] if pabs else None)
+    bye = pabs[0] if pabs else None
+    paired = RoundPaired(round=rnd, boards=tuple(boards), bye=bye, team_bye=team_bye)
     return [paired, *results, RoundClosed(round=rnd)]

@@ -25,6 +25,10 @@ DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
     "swiss": ("PTS", "BH/C1", "BH", "DE", "WIN", "BWG"),
     "roundrobin": ("PTS", "DE", "SB", "WIN", "BWG"),
 }
+DEFAULT_TEAM_TIEBREAKS: dict[str, tuple[str, ...]] = {
+    "swiss": ("MPTS", "GPTS", "EDE", "EMGSB/C1", "BH:MP/C1"),
+    "roundrobin": ("MPTS", "GPTS", "EDE", "EMGSB"),
+}
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -63,6 +67,15 @@ class ParticipantRegistered(Event, tag="ParticipantRegistered"):
     title: str = ""
     federation: str = ""
     fide_id: str = ""
+
+
+class TeamRegistered(Event, tag="TeamRegistered"):
+    """A team of a team tournament: its number (as the `013` order numbers it) and its
+    registered players in board order. Matches are the board games between two teams."""
+
+    number: Annotated[int, msgspec.Meta(ge=1, le=999)]
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+    members: Annotated[tuple[StartNo, ...], msgspec.Meta(min_length=1, max_length=40)]
 
 
 class ParticipantUpdated(Event, tag="ParticipantUpdated"):
@@ -104,6 +117,8 @@ class RoundPaired(Event, tag="RoundPaired"):
     round: RoundNo
     boards: tuple[Board, ...]
     bye: StartNo | None = None
+    # Team tournaments: the players of the team given the pairing-allocated bye.
+    team_bye: tuple[StartNo, ...] = ()
 
 
 class ResultRecorded(Event, tag="ResultRecorded"):
@@ -138,6 +153,7 @@ class LotsDrawn(Event, tag="LotsDrawn"):
 AnyEvent = (
     TournamentCreated
     | ParticipantRegistered
+    | TeamRegistered
     | ParticipantUpdated
     | ParticipantWithdrawn
     | ByeRequested

@@ -22,6 +22,7 @@ from livetb.events.schema import (
     ResultRecorded,
     RoundClosed,
     RoundPaired,
+    TeamRegistered,
     TournamentCreated,
 )
 
@@ -50,6 +51,7 @@ class RoundState:
     number: int
     games: dict[int, Game] = field(default_factory=dict)  # by board
     pab: int | None = None
+    team_pab: tuple[int, ...] = ()  # a team's players, when a whole team has the bye
     closed: bool = False
 
     def __post_init__(self) -> None:
@@ -67,6 +69,7 @@ class TournamentState:
 
     created: TournamentCreated | None = None
     participants: dict[int, Participant] = field(default_factory=dict)
+    teams: dict[int, TeamRegistered] = field(default_factory=dict)  # team tournaments: by number
     withdrawn: dict[int, int] = field(default_factory=dict)  # start no -> from round
     byes: dict[int, dict[int, Code]] = field(default_factory=dict)  # round -> no -> H/Z/F
     rounds: dict[int, RoundState] = field(default_factory=dict)
@@ -97,7 +100,7 @@ class TournamentState:
                     return Entry(pending, opponent, colour)
                 white, black = CODES[game.result]
                 return Entry(white if is_white else black, opponent, colour)
-            if state.pab == no:
+            if state.pab == no or no in state.team_pab:
                 return Entry(Code.PAB)
         return Entry(self.byes.get(rnd, {}).get(no, Code.ZERO_BYE))
 
@@ -137,6 +140,8 @@ class TournamentState:
                     no, event.name, event.rating, event.title, event.federation, event.fide_id
                 )
                 return frozenset({no})
+            case TeamRegistered(number=number):
+                self.teams[number] = event
             case ParticipantUpdated(start_no=no):
                 changes = {
                     f: getattr(event, f)
@@ -152,7 +157,7 @@ class TournamentState:
                 return frozenset({no}) if rnd <= self.paired else frozenset()
             case RoundPaired(round=rnd):
                 games = {b.board: Game(b.board, b.white, b.black) for b in event.boards}
-                self.rounds[rnd] = RoundState(rnd, games, pab=event.bye)
+                self.rounds[rnd] = RoundState(rnd, games, event.bye, event.team_bye)
                 return frozenset(self.participants)
             case ResultRecorded(round=rnd, board=board) | ResultCorrected(round=rnd, board=board):
                 game = self.rounds[rnd].games[board]

@@ -60,6 +60,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
+from livetb.projections.teams import team_table
 
 Status = Literal["final", "provisional", "predicted"]
 Value = str | int | None
@@ -257,6 +258,10 @@ class Contexts:
         return "provisional" if self.running else "final"
 
 
+def _specs(created: TournamentCreated) -> tuple[Spec, ...]:
+    return parse_list(created.tiebreaks, teams=created.kind == "team")
+
+
 def _context(state: TournamentState, t: Tournament, upto: int, as_final: bool = False) -> Context:
     created = state.created
     assert created is not None
@@ -362,7 +367,7 @@ class StandingsProjection:
             projection.seq = rec.seq
             projection.state.apply(rec.event)
             if isinstance(rec.event, TournamentCreated):
-                projection.specs = parse_list(rec.event.tiebreaks)
+                projection.specs = _specs(rec.event)
         projection._refresh_all()
         return projection
 
@@ -377,7 +382,7 @@ class StandingsProjection:
         projection.seq = snap.seq
         projection.state = snap.state
         if snap.state.created is not None:
-            projection.specs = parse_list(snap.state.created.tiebreaks)
+            projection.specs = _specs(snap.state.created)
             projection._refresh_all()
         return projection
 
@@ -392,6 +397,11 @@ class StandingsProjection:
             raise OutOfOrder(f"expected seq {self.seq + 1}, got {rec.seq}")
         self.seq = rec.seq
         changed = self.state.apply(rec.event)
+        created = self.state.created
+        if created is not None and created.kind == "team":
+            if isinstance(rec.event, TournamentCreated):
+                self.specs = _specs(rec.event)
+            return Delta(rec.seq, self._team_rows())
         return Delta(rec.seq, self._fold(rec.event, changed))
 
     def _fold(self, event: AnyEvent, changed: frozenset[int]) -> tuple[Row, ...]:
@@ -399,7 +409,7 @@ class StandingsProjection:
         state = self.state
         match event:
             case TournamentCreated():
-                self.specs = parse_list(event.tiebreaks)
+                self.specs = _specs(event)
             case RoundPaired():
                 ctx = self.ctx and self.ctx.after_pairing(state)
                 if ctx is None:
@@ -487,12 +497,26 @@ class StandingsProjection:
             cells[FB_PREDICTION] = affected_by(ctx.live, FB, changed)
         return cells
 
+    def _team_rows(self) -> tuple[Row, ...]:
+        """A team tournament's table, recomputed (`livetb/projections/teams.py`); the rows
+        that changed."""
+        out = []
+        for rank, no, name, values, statuses in team_table(self.state, self.specs, fmt):
+            row = Row(rank, no, name, values, statuses)  # type: ignore[arg-type]
+            if row != self.rows.get(no):
+                self.rows[no] = row
+                out.append(row)
+        return tuple(out)
+
     # --- recomputing and ranking ---
 
     def _refresh_all(self) -> tuple[Row, ...]:
         """Every cell from fresh contexts (the rows are compared with the published ones)."""
-        if self.state.created is None:
+        created = self.state.created
+        if created is None:
             return ()
+        if created.kind == "team":
+            return self._team_rows()
         self.ctx = Contexts.fresh(self.state)
         nos = self.state.participants.keys()
         cells = range(-2, len(self.specs))

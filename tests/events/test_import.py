@@ -38,6 +38,7 @@ from livetb.events.schema import (
     RoundClosed,
     RoundPaired,
     ScoringSpec,
+    TeamRegistered,
     TournamentCreated,
 )
 from livetb.events.sqlite import SqliteStore
@@ -310,12 +311,38 @@ def test_cli_import_prints_only_the_new_id(tmp_path: Path) -> None:
 
 def test_cli_import_refusals(tmp_path: Path) -> None:
     db = tmp_path / "x.sqlite"
-    team = next(CORPUS.glob("team-swiss/*.trf"))
-    code, out, err = run("import", str(team), "--db", str(db))
+    team = CORPUS / "team-swiss" / "team-swiss-1201.trf"
+    scored = tmp_path / "scored.trf"  # 3 match points a win: not expressible in events yet
+    scored.write_text(team.read_text() + "362 TW 3.0   TD 1.0   TL 0.0\n")
+    code, out, err = run("import", str(scored), "--db", str(db))
     assert (code, out) == (2, "")
-    assert "team tournaments cannot be imported yet" in err
+    assert "match points) cannot be imported yet: only 013 teams" in err
     code, _, err = run("import", str(SWISS), "--db", str(db), "--tiebreaks", "PTS,NOPE")
     assert code == 2 and "NOPE" in err
+    with SqliteStore(db) as store:
+        assert store.tournaments() == []  # nothing half-imported
+
+
+def test_cli_import_of_a_team_file_gives_the_files_team_standings(tmp_path: Path) -> None:
+    db = tmp_path / "x.sqlite"
+    team = CORPUS / "team-swiss" / "team-swiss-1202.trf"  # whole-team byes included
+    code, out, err = run("import", str(team), "--db", str(db))
+    assert (code, err) == (0, "")
+    tid = out.strip()
+    with SqliteStore(db) as store:
+        events = [r.event for r in store.read(tid)]
+    created = events[0]
+    assert isinstance(created, TournamentCreated) and created.kind == "team"
+    assert created.tiebreaks == ("MPTS", "GPTS", "EDE", "EMGSB/C1", "BH:MP/C1")
+    assert sum(isinstance(e, TeamRegistered) for e in events) == 13
+    assert any(isinstance(e, RoundPaired) and e.team_bye for e in events)
+    _, from_db, _ = run("standings", "--db", str(db), "--format", "json")
+    _, from_file, _ = run("standings", str(team), "--format", "json")
+    db_rows, file_rows = json.loads(from_db)["standings"], json.loads(from_file)["standings"]
+    assert [(r["rank"], r["start_no"], r["values"]) for r in db_rows] == [
+        (r["rank"], r["start_no"], r["values"]) for r in file_rows
+    ]
+    assert all(r["statuses"] == ["final"] * 5 for r in db_rows)
 
 
 def test_cli_replay_into_a_new_tournament(tmp_path: Path) -> None:
@@ -345,6 +372,7 @@ def test_cli_replay_into_a_new_tournament(tmp_path: Path) -> None:
             {"board": 3, "white": 3, "black": 4},
         ],
         "bye": None,
+        "team_bye": [],
     }
     # replaying into a tournament that exists, or from one that does not
     code, _, err = run("replay", "--db", str(db), "--tournament", source, "--into", "t-copy")
