@@ -68,6 +68,9 @@ BH = Spec("BH")
 FB = Spec("FB")
 # Two more cells per row, next to the tie-break list's indices.
 PROJECTED_BH, FB_PREDICTION = -1, -2
+# While a round runs, each type-C value as the round's close will make it (on the projected
+# context, which is the closed rounds' context once every game is finished): AHEAD + index.
+AHEAD = 1000
 Prefix = tuple[object, ...]  # the sort-key parts before a DE column: one tied group
 # DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
 Regrouped = tuple[dict[Prefix, set[int]], dict[int, Prefix], set[Prefix], dict[Prefix, list[int]]]
@@ -320,7 +323,7 @@ def _met_inside(ctx: Context, members: set[int]) -> bool:
 class _Line:
     """A row's cells as computed: the values shown, their sort-key parts, and its key."""
 
-    __slots__ = ("bh", "fb", "key", "parts", "tail", "values")
+    __slots__ = ("ahead", "bh", "fb", "key", "parts", "tail", "values")
 
     def __init__(self, n: int) -> None:
         self.values: list[Value] = [None] * n
@@ -329,6 +332,7 @@ class _Line:
         self.key: tuple[object, ...] | None = None  # as in `_order`
         self.fb: str | None = None
         self.bh: str | None = None
+        self.ahead: dict[int, tuple[Value, object]] = {}  # tie-break index -> (value, part)
 
 
 class Snapshot(msgspec.Struct):
@@ -419,6 +423,7 @@ class StandingsProjection:
                 self.ctx = ctx
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
+                dirty.update(self._ahead(state.participants.keys()))
                 return self._refresh(dirty, state.participants)
             case RoundClosed():
                 previous = self.ctx
@@ -436,6 +441,11 @@ class StandingsProjection:
                     for i, s in enumerate(self.specs)
                     if s.code in TYPE_C or (s.code == "FB" and not fb_kept)
                 ]
+                if previous.running and not ctx.running and ctx.done is ctx.projected:
+                    # The running round closed: its type-C values were kept ready.
+                    ahead = [i for i in cells if self.specs[i].code in TYPE_C]
+                    cells = [i for i in cells if i not in ahead]
+                    return self._refresh(self._every(cells, FB_PREDICTION), ahead=ahead)
                 return self._refresh(self._every(cells, FB_PREDICTION))
             case ParticipantRegistered() | ParticipantUpdated():
                 if state.paired:
@@ -493,9 +503,22 @@ class StandingsProjection:
                 cells[i] = affected_by(ctx.live, spec, changed)
         if projected:
             cells[PROJECTED_BH] = affected_by(ctx.live, BH, changed)
+            if ctx.running:
+                cells.update(self._ahead(changed, affected=True))
         if not fore_blind:
             cells[FB_PREDICTION] = affected_by(ctx.live, FB, changed)
         return cells
+
+    def _ahead(self, nos: Collection[int], affected: bool = False) -> Dirty:
+        """The type-C cells kept ready for the running round's close, of `nos` (`affected`:
+        and of everyone their changed games reach)."""
+        ctx = self.ctx
+        assert ctx is not None
+        return {
+            AHEAD + i: affected_by(ctx.projected, spec, nos) if affected else nos
+            for i, spec in enumerate(self.specs)
+            if spec.code in TYPE_C
+        }
 
     def _team_rows(self) -> tuple[Row, ...]:
         """A team tournament's table, recomputed (`livetb/projections/teams.py`); the rows
@@ -517,10 +540,12 @@ class StandingsProjection:
             return ()
         if created.kind == "team":
             return self._team_rows()
-        self.ctx = Contexts.fresh(self.state)
+        self.ctx = ctx = Contexts.fresh(self.state)
         nos = self.state.participants.keys()
-        cells = range(-2, len(self.specs))
-        return self._refresh({i: nos for i in cells}, nos, rows=nos, everything=True)
+        dirty: Dirty = {i: nos for i in range(-2, len(self.specs))}
+        if ctx.running:
+            dirty.update(self._ahead(nos))
+        return self._refresh(dirty, nos, rows=nos, everything=True)
 
     def _refresh(
         self,
@@ -530,11 +555,12 @@ class StandingsProjection:
         rows: Collection[int] = (),
         rekey: bool = False,
         everything: bool = False,
+        ahead: Collection[int] = (),
     ) -> tuple[Row, ...]:
         """Recompute the `dirty` cells and the DE groups of everyone whose `games` changed,
         then re-rank; return the rows that changed. `rows` are built anew whatever changed
         (new or renamed participants); `rekey` re-reads the playoffs and lots; `everything`
-        starts over."""
+        starts over; the tie-breaks `ahead` take the values kept ready for this close."""
         ctx = self.ctx
         if ctx is None or not self.specs:
             return ()
@@ -549,6 +575,15 @@ class StandingsProjection:
             if no not in lines:
                 lines[no] = _Line(n)
                 moved.add(no)
+        for i in ahead:
+            for no, line in lines.items():
+                v, part = line.ahead[i]
+                if v != line.values[i]:
+                    line.values[i] = v
+                    touched.add(no)
+                    if part != line.parts[i]:
+                        line.parts[i] = part
+                        moved.add(no)
         self._compute(dirty, touched, moved)
         for i, spec in enumerate(self.specs):
             if spec.code == "DE":
@@ -584,6 +619,11 @@ class StandingsProjection:
                     if getattr(line, attr) != v:
                         setattr(line, attr, v)
                         touched.add(no)
+                continue
+            if i >= AHEAD:
+                spec = self.specs[i - AHEAD]
+                for no, raw in zip(nos, column(ctx.projected, spec, nos), strict=True):
+                    lines[no].ahead[i - AHEAD] = (fmt(raw), _NULL if raw is None else -raw)
                 continue
             spec = self.specs[i]
             if spec.code == "DE":
