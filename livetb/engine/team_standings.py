@@ -79,15 +79,19 @@ def compute_team(view: TeamView, spec: Spec, no: int) -> Value:
 
 
 def rank_teams(
-    view: TeamView, specs: tuple[Spec, ...], on: Callable[[Spec], TeamView] | None = None
+    view: TeamView,
+    specs: tuple[Spec, ...],
+    on: Callable[[Spec], TeamView] | None = None,
+    columns: dict[int, dict[int, Number | None]] | None = None,
 ) -> Standings:
     """Compute every value and rank the teams by the list, in order; `on` picks the view a
     tie-break reads (default `view`: the live projection reads opponents' values on the
-    closed rounds only)."""
+    closed rounds only); `columns`, by the tie-break's index, are values known already (the
+    live projection keeps those an event did not change) and receive the ones computed."""
     nos = view.start_nos
     values: dict[int, list[Number | None]] = {no: [] for no in nos}
     groups: list[list[int]] = [sorted(nos)]
-    for spec in specs:
+    for k, spec in enumerate(specs):
         if spec.code in TEAM_GROUP:
             column: dict[int, Number | None] = {}
             refined = []
@@ -98,8 +102,14 @@ def rank_teams(
                 refined.extend(split)
             groups = refined
         else:
-            source = view if on is None else on(spec)
-            column = {no: compute_team(source, spec, no).value for no in nos}
+            known = None if columns is None else columns.get(k)
+            if known is None:
+                source = view if on is None else on(spec)
+                column = {no: compute_team(source, spec, no).value for no in nos}
+                if columns is not None:
+                    columns[k] = column
+            else:
+                column = known
             groups = split_ties(groups, column, spec.code in TEAM_LOWER_IS_BETTER)
         for no in nos:
             values[no].append(column[no])

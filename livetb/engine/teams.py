@@ -29,7 +29,7 @@ one team per round) before calling `build_team_event`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Literal
 
@@ -145,6 +145,7 @@ class TeamEvent(msgspec.Struct, frozen=True):
     players: Tournament  # the board games as imported
     match_scoring: MatchScoring = MatchScoring()
     primary: PointType = "MP"
+    colours: str = "WB"  # TRF `352`: the first-named team's colours on boards 1..n
 
     @property
     def game_scoring(self) -> Scoring:
@@ -223,6 +224,7 @@ def build_team_event(
         players=players,
         match_scoring=scoring,
         primary=primary,
+        colours=colours,
     )
 
 
@@ -344,8 +346,9 @@ def _stated(rnd: int, stated: TeamRound, size: int, games: Scoring, scoring: Mat
     return Match(rnd, code, stated.opponent, stated.colour, scoring.points(code), gp, boards)
 
 
-def _settle(m: Match, sides: dict[int, list[Match]], scoring: MatchScoring) -> Match:
-    """The match result from both sides' game points."""
+def _settle(m: Match, sides: Mapping[int, Sequence[Match]], scoring: MatchScoring) -> Match:
+    """The match result from both sides' game points (`sides`: each team's matches of rounds
+    1..m.rnd at least)."""
     if m.opponent is None:
         return m
     theirs = sides[m.opponent][m.rnd - 1].gp
@@ -359,6 +362,41 @@ def _settle(m: Match, sides: dict[int, list[Match]], scoring: MatchScoring) -> M
     else:
         code = Code.LOSS if played else Code.FORFEIT_LOSS
     return msgspec.structs.replace(m, code=code, mp=scoring.points(code))
+
+
+def rebuild_round(event: TeamEvent, players: Tournament, rnd: int) -> TeamEvent:
+    """`event` with round `rnd`'s matches rebuilt from `players`, whose other rounds and
+    pairings are `event`'s: what a result or a correction changes. For events built without
+    `300` line-ups and rounds stated at team level (what the event log records), the same as
+    `build_team_event` from scratch."""
+    rosters = tuple(Roster(t.number, t.name, t.members) for t in event.teams)
+    team_of = {no: r.number for r in rosters for no in r.members}
+    by_no = {p.start_no: p for p in players.participants}
+    meeting = _meetings(rnd, rosters, by_no, team_of)
+    order = _BoardOrder(team_of, {no: i for r in rosters for i, no in enumerate(r.members)})
+    games_scoring, scoring = players.scoring, event.match_scoring
+    sides: dict[int, list[Match]] = {}
+    for r in rosters:
+        games = meeting[r.number]
+        if games:
+            side = _side(rnd, order.boards(rnd, games), team_of, games_scoring, event.colours)
+        else:
+            side = _bye(rnd, r, by_no, event.boards, games_scoring, scoring)
+        sides[r.number] = [side] * rnd  # `_settle` reads index rnd - 1
+    teams = tuple(
+        msgspec.structs.replace(
+            t,
+            matches=(
+                *t.matches[: rnd - 1],
+                _settle(sides[t.number][-1], sides, scoring),
+                *t.matches[rnd:],
+            ),
+        )
+        for t in event.teams
+    )
+    return msgspec.structs.replace(
+        event, tournament=_as_tournament(players, teams), teams=teams, players=players
+    )
 
 
 def _as_tournament(players: Tournament, teams: tuple[Team, ...]) -> Tournament:

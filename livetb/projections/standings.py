@@ -60,7 +60,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
-from livetb.projections.teams import team_table
+from livetb.projections.teams import TeamTable
 
 Status = Literal["final", "provisional", "predicted"]
 Value = str | int | None
@@ -362,6 +362,7 @@ class StandingsProjection:
         self._groups: dict[int, dict[Prefix, set[int]]] = {}
         self._group_of: dict[int, dict[int, Prefix]] = {}
         self._tied: dict[int, set[Prefix]] = {}
+        self._teams = TeamTable()  # a team tournament's rows
 
     @classmethod
     def rebuild(cls, records: Iterable[Recorded]) -> StandingsProjection:
@@ -405,6 +406,8 @@ class StandingsProjection:
         if created is not None and created.kind == "team":
             if isinstance(rec.event, TournamentCreated):
                 self.specs = _specs(rec.event)
+            if not self._teams.apply(self.state, self.specs, rec.event):
+                return Delta(rec.seq, ())
             return Delta(rec.seq, self._team_rows())
         return Delta(rec.seq, self._fold(rec.event, changed))
 
@@ -521,11 +524,11 @@ class StandingsProjection:
         }
 
     def _team_rows(self) -> tuple[Row, ...]:
-        """A team tournament's table, recomputed (`livetb/projections/teams.py`); the rows
-        that changed."""
+        """A team tournament's table (`livetb/projections/teams.py`); the rows that changed."""
         out = []
-        for rank, no, name, values, statuses in team_table(self.state, self.specs, fmt):
-            row = Row(rank, no, name, values, statuses)  # type: ignore[arg-type]
+        for rank, no, name, values, statuses in self._teams.lines(self.state, self.specs):
+            shown = tuple(fmt(v) for v in values)  # type: ignore[arg-type]
+            row = Row(rank, no, name, shown, statuses)  # type: ignore[arg-type]
             if row != self.rows.get(no):
                 self.rows[no] = row
                 out.append(row)
@@ -539,6 +542,7 @@ class StandingsProjection:
         if created is None:
             return ()
         if created.kind == "team":
+            self._teams.reset(self.state)
             return self._team_rows()
         self.ctx = ctx = Contexts.fresh(self.state)
         nos = self.state.participants.keys()

@@ -3,11 +3,13 @@
 The matches are rebuilt from the board games of the folded state (`build_team_event`, as for a
 team TRF), then read through the same three views as individual standings: rounds 1..K for
 own results (unfinished games 0), rounds 1..C for opponents' results (type C), and round K as
-the last one for FB while a round runs. Every event recomputes the whole table, and the delta
-is the rows that differ: a single board changes its match, both teams' match and game points
-and, through them, every opponent-based value of every team that met them. For 40 teams of 4
-boards over 11 rounds (team-swiss-1206) a result costs 5.5 ms at p50 and 37 ms at p99 with
-five tie-breaks (10 / 37 ms with eighteen); an incremental team projection is left for later.
+the last one for FB while a round runs.
+
+`TeamTable` keeps what an event leaves unchanged: a result or a correction rebuilds only its
+round's matches, and the columns read on the closed rounds (type C) or on the Fore-Buchholz
+view survive every event that does not change what they read (a result of the running round
+changes neither). What a result does recompute: the own-result columns of every team on the
+live view, the group tie-breaks and the ranking.
 """
 
 from __future__ import annotations
@@ -15,57 +17,103 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from livetb.engine.editions import Edition
+from livetb.engine.result import Number
 from livetb.engine.spec import Spec
 from livetb.engine.standings import TYPE_C
 from livetb.engine.team_context import TeamView, primary_from_list
 from livetb.engine.team_standings import rank_teams
-from livetb.engine.teams import Roster, build_team_event
+from livetb.engine.teams import Roster, TeamEvent, build_team_event, rebuild_round
+from livetb.events.schema import (
+    AnyEvent,
+    ParticipantWithdrawn,
+    ResultCorrected,
+    ResultRecorded,
+    RoundPaired,
+)
 from livetb.events.state import TournamentState
 
 # Team tie-breaks reading the opponents' final scores besides the individual type C ones:
 # the extended Sonneborn-Bergers and the strength-of-schedule score.
 TEAM_TYPE_C = TYPE_C | {"EMMSB", "EMGSB", "EGMSB", "EGGSB", "SSSC"}
 
+TeamLine = tuple[int, int, str, tuple[object, ...], tuple[str, ...]]
 
-def team_table(
-    state: TournamentState, specs: tuple[Spec, ...], fmt: Callable[[object], object]
-) -> list[tuple[int, int, str, tuple[object, ...], tuple[str, ...]]]:
-    """Each team's (rank, number, name, values, statuses), best first; `fmt` turns a value
-    into what a row shows."""
-    created = state.created
-    assert created is not None
+
+class TeamTable:
+    """A team tournament's table, kept event by event."""
+
+    def __init__(self) -> None:
+        self.event: TeamEvent | None = None
+        # Columns on the closed rounds' view or the FB view, by tie-break index.
+        self.kept: dict[int, dict[int, Number | None]] = {}
+
+    def apply(self, state: TournamentState, specs: tuple[Spec, ...], event: AnyEvent) -> bool:
+        """Take one folded event in; whether the table can have changed."""
+        if isinstance(event, ParticipantWithdrawn):
+            return False  # acts on later pairings
+        rnd = event.round if isinstance(event, ResultRecorded | ResultCorrected) else None
+        before = self.event
+        if rnd is not None and before is not None:
+            self.event = rebuild_round(before, state.tournament(), rnd)
+        else:
+            self.event = _build(state)
+        fb_reads_it = state.edition is Edition.LEGACY  # the legacy FB counts every result
+        running = state.paired > state.closed
+        if rnd is not None and running and rnd == state.paired and not fb_reads_it:
+            return True  # the running round: neither the closed rounds nor FB read it
+        same_size = before is not None and self.event is not None
+        if isinstance(event, RoundPaired) and same_size and before.boards == self.event.boards:
+            # Rounds 1..C read as before (a wider match would change every bye's game points).
+            self.kept = {k: c for k, c in self.kept.items() if specs[k].code in TEAM_TYPE_C}
+        else:
+            self.kept = {}
+        return True
+
+    def reset(self, state: TournamentState) -> None:
+        """Everything from the folded state (a rebuild, a restored snapshot)."""
+        self.event, self.kept = _build(state), {}
+
+    def lines(self, state: TournamentState, specs: tuple[Spec, ...]) -> list[TeamLine]:
+        """Each team's (rank, number, name, values, statuses), best first."""
+        created, event = state.created, self.event
+        assert created is not None
+        if event is None or not event.teams:
+            return []
+        paired, closed = state.paired, state.closed
+        running = paired > closed
+        edition = Edition(created.edition) if created.edition else None
+        primary = primary_from_list(specs, event.primary)
+
+        def view(upto: int, as_final: bool = False) -> TeamView:
+            return TeamView(event, upto, edition=edition, as_final=as_final, primary=primary)
+
+        live = view(paired)
+        done = view(closed) if running else live
+        fore = view(paired, as_final=True) if running else done
+        on: Callable[[Spec], TeamView] = lambda spec: (  # noqa: E731
+            fore if spec.code == "FB" else done if spec.code in TEAM_TYPE_C else live
+        )
+        columns = dict(self.kept)
+        table = rank_teams(live, specs, on, columns)
+        self.kept = {k: c for k, c in columns.items() if _kept(specs[k])}
+        statuses = tuple(_status(spec, running) for spec in specs)
+        return [(r.rank, r.start_no, r.name, r.values, statuses) for r in table.rows]
+
+
+def _build(state: TournamentState) -> TeamEvent | None:
     if not state.teams:
-        return []
-    players = state.tournament()
+        return None
     rosters = [Roster(t.number, t.name, t.members) for _, t in sorted(state.teams.items())]
-    event = build_team_event(players, rosters)
-    paired, closed = state.paired, state.closed
-    running = paired > closed
-    edition = Edition(created.edition) if created.edition else None
-    primary = primary_from_list(specs, event.primary)
+    return build_team_event(state.tournament(), rosters)
 
-    def view(upto: int, as_final: bool = False) -> TeamView:
-        return TeamView(event, upto, edition=edition, as_final=as_final, primary=primary)
 
-    live = view(paired)
-    done = view(closed) if running else live
-    fore = view(paired, as_final=True) if running else done
+def _kept(spec: Spec) -> bool:
+    return spec.code == "FB" or spec.code in TEAM_TYPE_C
 
-    def on(spec: Spec) -> TeamView:
-        if spec.code == "FB":
-            return fore
-        return done if spec.code in TEAM_TYPE_C else live
 
-    def status(spec: Spec) -> str:
-        if spec.code == "FB":
-            return "predicted" if running else "final"
-        if spec.code in TEAM_TYPE_C:
-            return "final"
-        return "provisional" if running else "final"
-
-    statuses = tuple(status(s) for s in specs)
-    table = rank_teams(live, specs, on)
-    return [
-        (row.rank, row.start_no, row.name, tuple(fmt(v) for v in row.values), statuses)
-        for row in table.rows
-    ]
+def _status(spec: Spec, running: bool) -> str:
+    if spec.code == "FB":
+        return "predicted" if running else "final"
+    if spec.code in TEAM_TYPE_C:
+        return "final"
+    return "provisional" if running else "final"
