@@ -5,6 +5,7 @@ Writes (an arbiter token of the tournament; `Idempotency-Key` and `If-Match: "SE
 
     PUT   /api/tournaments/{id}                            CreateTournament           201
     POST  /api/tournaments/{id}/participants               RegisterParticipant        201
+    POST  /api/tournaments/{id}/teams                      RegisterTeam               201
     PATCH /api/tournaments/{id}/participants/{start_no}    UpdateParticipant          200
     POST  /api/tournaments/{id}/withdrawals                WithdrawParticipant        201
     POST  /api/tournaments/{id}/byes                       RequestBye                 201
@@ -50,6 +51,7 @@ from livetb.events.commands import (
     PairRound,
     RecordResult,
     RegisterParticipant,
+    RegisterTeam,
     RequestBye,
     UpdateParticipant,
     WithdrawParticipant,
@@ -209,6 +211,7 @@ def pairing_from_trf(data: bytes, rnd: int) -> PairRound:
 WRITES: list[tuple[str, str, Write]] = [
     ("PUT", BASE, Write(CreateTournament)),
     ("POST", BASE + "/participants", Write(RegisterParticipant)),
+    ("POST", BASE + "/teams", Write(RegisterTeam)),
     ("PATCH", PARTICIPANT, Write(UpdateParticipant, ("start_no",), 200)),
     ("POST", BASE + "/withdrawals", Write(WithdrawParticipant)),
     ("POST", BASE + "/byes", Write(RequestBye)),
@@ -478,6 +481,7 @@ READ_ERRORS = (401, 403, 404)
 WRITE_SUMMARIES = {
     CreateTournament: "Create a tournament",
     RegisterParticipant: "Register a participant",
+    RegisterTeam: "Register a team of a team tournament (its players in board order)",
     UpdateParticipant: "Correct a participant's details (before round 1 is paired)",
     WithdrawParticipant: "Withdraw a participant from a round on",
     RequestBye: "Request a bye for a round not yet paired",

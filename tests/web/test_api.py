@@ -174,3 +174,22 @@ async def test_field_level_messages_name_the_field(api: Api) -> None:
     assert status == 422 and body["path"] == "$.round"
     status, body = await api.post(f"{T}/rounds/1/results", {"board": 9, "result": "1-0"})
     assert (status, body["code"], body["field"]) == (422, "unknown_board", "board")
+
+
+async def test_a_team_match_over_http(api: Api) -> None:
+    t = f"{T}"
+    assert (await api.call("PUT", t, {"name": "League", "rounds": 3, "kind": "team"}))[0] == 201
+    for no in range(1, 5):
+        await api.post(f"{t}/participants", {"start_no": no, "name": f"P{no}"})
+    assert (await api.post(f"{t}/teams", {"number": 1, "name": "A", "members": [1, 2]}))[0] == 201
+    await api.post(f"{t}/teams", {"number": 2, "name": "B", "members": [3, 4]})
+    status, error = await api.post(f"{t}/teams", {"number": 3, "name": "C", "members": [4]})
+    assert (status, error["code"], error["field"]) == (422, "invalid_team", "members[0]")
+    boards = [{"board": 1, "white": 1, "black": 3}, {"board": 2, "white": 4, "black": 2}]
+    await api.post(f"{t}/rounds/1/pairings", {"boards": boards})
+    await api.post(f"{t}/rounds/1/results", {"board": 1, "result": "1-0"})
+    await api.post(f"{t}/rounds/1/results", {"board": 2, "result": "1/2-1/2"})
+    doc = await api.standings()
+    assert doc["tiebreaks"] == ["MPTS", "GPTS", "EDE", "EMGSB/C1", "BH:MP/C1"]
+    rows = [(r["rank"], r["start_no"], r["name"], r["values"][:2]) for r in doc["standings"]]
+    assert rows == [(1, 1, "A", ["2.0", "1.5"]), (2, 2, "B", ["0.0", "0.5"])]
