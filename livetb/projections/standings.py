@@ -34,7 +34,6 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable
 from decimal import Decimal
-from typing import Literal
 
 import msgspec
 
@@ -61,8 +60,8 @@ from livetb.events.schema import (
 )
 from livetb.events.state import TournamentState
 from livetb.projections.teams import TeamTable
+from livetb.projections.views import Status, status_of, view_of
 
-Status = Literal["final", "provisional", "predicted"]
 Value = str | int | None
 BH = Spec("BH")
 FB = Spec("FB")
@@ -249,16 +248,10 @@ class Contexts:
     def source(self, spec: Spec) -> Context:
         """The context one tie-break is computed on (once round K is closed, `done` reads what
         `live` reads)."""
-        if spec.code == "FB":
-            return self.fore if self.running else self.done
-        return self.done if spec.code in TYPE_C else self.live
+        return getattr(self, view_of(spec.code, self.running))  # type: ignore[no-any-return]
 
     def status(self, spec: Spec) -> Status:
-        if spec.code == "FB":
-            return "predicted" if self.running else "final"
-        if spec.code in TYPE_C:
-            return "final"
-        return "provisional" if self.running else "final"
+        return status_of(spec.code, self.running)
 
 
 def _specs(created: TournamentCreated) -> tuple[Spec, ...]:
@@ -402,10 +395,10 @@ class StandingsProjection:
             raise OutOfOrder(f"expected seq {self.seq + 1}, got {rec.seq}")
         self.seq = rec.seq
         changed = self.state.apply(rec.event)
+        if isinstance(rec.event, TournamentCreated):
+            self.specs = _specs(rec.event)
         created = self.state.created
         if created is not None and created.kind == "team":
-            if isinstance(rec.event, TournamentCreated):
-                self.specs = _specs(rec.event)
             if not self._teams.apply(self.state, self.specs, rec.event):
                 return Delta(rec.seq, ())
             return Delta(rec.seq, self._team_rows())
@@ -415,8 +408,6 @@ class StandingsProjection:
         """Recompute the cells `event` can affect; return the rows that changed."""
         state = self.state
         match event:
-            case TournamentCreated():
-                self.specs = _specs(event)
             case RoundPaired():
                 ctx = self.ctx and self.ctx.after_pairing(state)
                 if ctx is None:
@@ -527,8 +518,7 @@ class StandingsProjection:
         """A team tournament's table (`livetb/projections/teams.py`); the rows that changed."""
         out = []
         for rank, no, name, values, statuses in self._teams.lines(self.state, self.specs):
-            shown = tuple(fmt(v) for v in values)  # type: ignore[arg-type]
-            row = Row(rank, no, name, shown, statuses)  # type: ignore[arg-type]
+            row = Row(rank, no, name, tuple(fmt(v) for v in values), statuses)
             if row != self.rows.get(no):
                 self.rows[no] = row
                 out.append(row)

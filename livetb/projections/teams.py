@@ -14,8 +14,6 @@ live view, the group tie-breaks and the ranking.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from livetb.engine.editions import Edition
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec
@@ -31,12 +29,13 @@ from livetb.events.schema import (
     RoundPaired,
 )
 from livetb.events.state import TournamentState
+from livetb.projections.views import Status, status_of, view_of
 
 # Team tie-breaks reading the opponents' final scores besides the individual type C ones:
 # the extended Sonneborn-Bergers and the strength-of-schedule score.
 TEAM_TYPE_C = TYPE_C | {"EMMSB", "EMGSB", "EGMSB", "EGGSB", "SSSC"}
 
-TeamLine = tuple[int, int, str, tuple[object, ...], tuple[str, ...]]
+TeamLine = tuple[int, int, str, tuple[Number | None, ...], tuple[Status, ...]]
 
 
 class TeamTable:
@@ -89,14 +88,15 @@ class TeamTable:
 
         live = view(paired)
         done = view(closed) if running else live
-        fore = view(paired, as_final=True) if running else done
-        on: Callable[[Spec], TeamView] = lambda spec: (  # noqa: E731
-            fore if spec.code == "FB" else done if spec.code in TEAM_TYPE_C else live
-        )
+        views = {"live": live, "done": done, "fore": view(paired, True) if running else done}
+
+        def on(spec: Spec) -> TeamView:
+            return views[view_of(spec.code, running, TEAM_TYPE_C)]
+
         columns = dict(self.kept)
         table = rank_teams(live, specs, on, columns)
         self.kept = {k: c for k, c in columns.items() if _kept(specs[k])}
-        statuses = tuple(_status(spec, running) for spec in specs)
+        statuses = tuple(status_of(spec.code, running, TEAM_TYPE_C) for spec in specs)
         return [(r.rank, r.start_no, r.name, r.values, statuses) for r in table.rows]
 
 
@@ -108,12 +108,5 @@ def _build(state: TournamentState) -> TeamEvent | None:
 
 
 def _kept(spec: Spec) -> bool:
-    return spec.code == "FB" or spec.code in TEAM_TYPE_C
-
-
-def _status(spec: Spec, running: bool) -> str:
-    if spec.code == "FB":
-        return "predicted" if running else "final"
-    if spec.code in TEAM_TYPE_C:
-        return "final"
-    return "provisional" if running else "final"
+    """Read on the closed rounds or on the FB view, not on the live one."""
+    return view_of(spec.code, True, TEAM_TYPE_C) != "live"

@@ -18,8 +18,9 @@ from livetb.engine.categories import category_text
 from livetb.engine.context import Context
 from livetb.engine.model import Code
 from livetb.engine.spec import Spec
-from livetb.engine.standings import CATALOGUE, TYPE_C, compute
-from livetb.projections.standings import Row, StandingsProjection, Status, Value, fmt
+from livetb.engine.standings import CATALOGUE, compute
+from livetb.projections.standings import Row, StandingsProjection, Value, fmt
+from livetb.projections.views import Status, view_of
 
 
 class RoundLine(msgspec.Struct):
@@ -110,9 +111,7 @@ class _Sources:
             self.fore = Context(t, state.paired, as_final=True, **kw)  # type: ignore[arg-type]
 
     def of(self, spec: Spec) -> Context:
-        if spec.code == "FB":
-            return self.fore
-        return self.done if spec.code in TYPE_C else self.live
+        return getattr(self, view_of(spec.code, self.running))  # type: ignore[no-any-return]
 
 
 def build(projection: StandingsProjection, no: int) -> Card:
