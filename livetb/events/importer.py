@@ -147,8 +147,8 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
     results: list[AnyEvent] = []
     pabs = [p.start_no for p in participants if p.entry(rnd).code is Code.PAB]
     team_bye: tuple[int, ...] = ()
-    if len(pabs) > 1 and team_of and len({team_of.get(no) for no in pabs} - {None}) == 1:
-        team_bye, pabs = tuple(pabs), []  # a whole team's bye
+    if len(pabs) > 1 and len({team_of.get(no) for no in pabs}) == 1 and pabs[0] in team_of:
+        team_bye, pabs = tuple(pabs), []  # a whole team's bye: players of one team only
     if len(pabs) > 1:
         listed = ", ".join(f"#{no}" for no in pabs)
         raise ImportUnsupported(f"round {rnd}: {len(pabs)} pairing-allocated byes ({listed})")

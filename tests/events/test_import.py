@@ -16,6 +16,7 @@ import pytest
 
 from livetb.cli import main
 from livetb.engine.model import Code, Entry, Tournament
+from livetb.engine.teams import Roster
 from livetb.errors import ImportUnsupported
 from livetb.events.commands import (
     CloseRound,
@@ -265,6 +266,9 @@ def test_what_no_event_can_say() -> None:
     t.round(1, beats("A", "B"), pab("C"), pab("D"))
     with pytest.raises(ImportUnsupported, match=r"round 1: 2 pairing-allocated byes \(#3, #4\)"):
         events_from_tournament(t.build())
+    # Only the players of one team make a team's bye: #4 plays for no team.
+    with pytest.raises(ImportUnsupported, match=r"round 1: 2 pairing-allocated byes \(#3, #4\)"):
+        events_from_tournament(t.build(), teams=(Roster(1, "A", (1, 3)), Roster(2, "B", (2,))))
     short = swiss(1, "AB")
     short.set("A", 1, Entry(Code.SHORT_WIN, 2, "w"))
     short.set("B", 1, Entry(Code.SHORT_LOSS, 1, "b"))
