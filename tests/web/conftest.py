@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 from pytest_aiohttp import AiohttpServer
+from websockets.asyncio.client import ClientConnection
 
 from livetb.web import Config, create_app
 from livetb.web.keys import STORE, TOKENS
@@ -110,3 +113,11 @@ async def make_api(aiohttp_server: AiohttpServer, config: Config) -> AsyncIterat
             return Api(server, session)
 
         yield make
+
+
+async def recv(ws: ClientConnection, timeout: float = 5.0) -> dict[str, Any]:
+    """The next feed message that is not a ping."""
+    while True:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        if msg["type"] != "ping":
+            return msg

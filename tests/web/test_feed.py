@@ -7,7 +7,6 @@ import asyncio
 import json
 import socket
 import time
-from typing import Any
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
@@ -16,17 +15,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from livetb.client import LocalStandings, feed_url
 from livetb.messages import decode_message
 from livetb.web.keys import HUB
-from tests.web.conftest import TID, Api, ApiFactory
+from tests.web.conftest import TID, Api, ApiFactory, recv
 
 T = f"/api/tournaments/{TID}"
-
-
-async def recv(ws: ClientConnection, timeout: float = 5.0) -> dict[str, Any]:
-    """The next message that is not a ping."""
-    while True:
-        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        if msg["type"] != "ping":
-            return msg
 
 
 async def viewer(api: Api, since: int | None = None) -> ClientConnection:

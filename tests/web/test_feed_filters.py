@@ -13,16 +13,9 @@ from websockets.exceptions import InvalidStatus
 from livetb.client import LocalStandings, feed_url
 from livetb.messages import decode_message
 from livetb.web import feed
-from tests.web.conftest import TID, Api
+from tests.web.conftest import TID, Api, recv
 
 T = f"/api/tournaments/{TID}"
-
-
-async def recv(ws: ClientConnection, timeout: float = 5.0) -> dict[str, Any]:
-    while True:
-        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        if msg["type"] != "ping":
-            return msg
 
 
 def view_of(doc: dict[str, Any], top: int | None = None, nos: set[int] | None = None) -> Any:
