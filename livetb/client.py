@@ -21,9 +21,9 @@ import msgspec
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from livetb.cli_db import DbStandings
 from livetb.messages import AnyMessage, DeltaMessage, SnapshotMessage, decode_message
 from livetb.projections.standings import Row
+from livetb.standings_doc import DbStandings
 
 log = logging.getLogger(__name__)
 

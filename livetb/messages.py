@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import msgspec
 
-from livetb.cli_db import DbStandings
 from livetb.projections.standings import Delta, Row, StandingsProjection
+from livetb.standings_doc import DbStandings
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):

@@ -38,7 +38,6 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from aiohttp import hdrs, web
 
-from livetb.cli_db import DbStandings, to_json
 from livetb.engine.model import Code
 from livetb.errors import InvalidInput, LivetbError, UnknownTournament
 from livetb.events.commands import (
@@ -61,6 +60,7 @@ from livetb.events.state import BYE_CODES, TournamentState
 from livetb.events.store import EventStore
 from livetb.projections.standings import StandingsProjection
 from livetb.service import load
+from livetb.standings_doc import DbStandings, to_json
 from livetb.trf import parse_trf
 from livetb.web import card
 from livetb.web.auth import authorize

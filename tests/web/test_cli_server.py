@@ -124,7 +124,7 @@ async def test_watch_of_an_unknown_tournament_is_a_usage_error(api: Api) -> None
 
 
 def test_the_demo_takes_another_port_when_8080_is_busy() -> None:
-    from livetb.cli_server import _free_port
+    from livetb.cli.server import _free_port
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -136,7 +136,7 @@ def test_the_demo_takes_another_port_when_8080_is_busy() -> None:
 def test_the_server_runs_on_uvloop_where_it_is_installed() -> None:
     import uvloop
 
-    from livetb.cli_server import _event_loop
+    from livetb.cli.server import _event_loop
 
     loop = _event_loop()
     try:

@@ -1,7 +1,7 @@
 """`livetb standings` on a team file: the same options and JSON contract as for individual
 events, with the teams as participants (`start_no` = team number, as numbered by the `013`
 order or the `310` records). `--explain N` shows team N's match and game points round by round,
-its boards, and each tie-break's contributions. Called by `livetb.cli.standings_command`.
+its boards, and each tie-break's contributions. Called by `livetb.cli.standings.standings_command`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 
-from livetb.cli import UsageError, emit, format_value
+from livetb.cli.output import UsageError, emit
 from livetb.engine.categories import category_text
 from livetb.engine.context import Round
 from livetb.engine.editions import Edition
@@ -20,6 +20,7 @@ from livetb.engine.team_context import TeamView, primary_from_list
 from livetb.engine.team_standings import TEAM_GROUP, compute_team, rank_teams
 from livetb.engine.teams import Match, TeamEvent
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS
+from livetb.standings_doc import format_value
 
 
 def default_team_tiebreaks(event: TeamEvent) -> str:

@@ -1,7 +1,7 @@
 """`livetb serve`, `demo`, `watch` and `token`: the live server's subcommands.
 
-`livetb/cli.py` adds them with `add_parsers(sub)` and hands their arguments to `run`. aiohttp
-and the client load only when one of these runs.
+`livetb/cli/__init__.py` adds them with `add_parsers(sub)` and hands their arguments to `run`.
+aiohttp and the client load only when one of these runs.
 """
 
 from __future__ import annotations

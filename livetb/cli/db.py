@@ -1,0 +1,173 @@
+"""`livetb import`, `standings --db`, `rebuild` and `replay`: the event store's commands.
+Standings are read from the store at the head or at any sequence number (time travel)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+
+import msgspec
+
+from livetb import service
+from livetb.cli.output import UsageError, print_table
+from livetb.engine.editions import Edition
+from livetb.engine.spec import parse_list
+from livetb.engine.teams import Roster, build_team_event
+from livetb.errors import ImportUnsupported, LivetbError
+from livetb.events.importer import events_from_tournament
+from livetb.events.replay import replay
+from livetb.events.schema import encode
+from livetb.events.sqlite import SqliteStore
+from livetb.events.store import EventStore, new_tournament_id
+from livetb.projections.standings import StandingsProjection
+from livetb.standings_doc import to_json
+from livetb.trf import TrfImport, load_trf
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    imp = sub.add_parser(
+        "import",
+        help="turn a TRF file into the events that would have produced it; print the new id",
+    )
+    imp.add_argument("file", help="TRF-16 or TRF-2026 file (individual events)")
+    imp.add_argument("--db", required=True, help="SQLite event store (created if missing)")
+    imp.add_argument(
+        "--tiebreaks", help="comma-separated list (default: the file's own, else the system's)"
+    )
+    imp.add_argument("--edition", choices=[e.value for e in Edition], help="C.07 edition")
+    imp.add_argument(
+        "--unrated-rating", type=int, metavar="N", help="rating used for unrated players"
+    )
+
+    reb = sub.add_parser("rebuild", help="recompute standings from zero; save fresh snapshots")
+    reb.add_argument("--db", required=True, help="SQLite event store")
+    reb.add_argument("--tournament", help="only this tournament")
+    reb.add_argument("--format", choices=["text", "json"], default="text")
+
+    rep = sub.add_parser(
+        "replay",
+        help="re-append a tournament's events to a new tournament, paced like the original",
+    )
+    rep.add_argument("--db", required=True, help="SQLite event store")
+    rep.add_argument("--tournament", required=True, metavar="ID", help="the log to replay")
+    rep.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        metavar="N",
+        help="divide the original gaps by N (equal timestamps: 1 s / N apart; 0: no waiting)",
+    )
+    rep.add_argument("--into", metavar="NEWID", help="id of the new tournament (default: fresh)")
+
+
+class StoreUsageError(LivetbError):
+    """A --db / --tournament argument that names nothing."""
+
+    code = "usage"
+
+
+def pick_tournament(store: EventStore, wanted: str | None) -> str:
+    ids = store.tournaments()
+    if wanted is not None:
+        if wanted not in ids:
+            raise StoreUsageError(f"--tournament {wanted}: not in this store ({', '.join(ids)})")
+        return wanted
+    if len(ids) != 1:
+        listed = ", ".join(ids) or "none"
+        raise StoreUsageError(f"name one with --tournament; the store holds: {listed}")
+    return ids[0]
+
+
+def open_store(path: str) -> SqliteStore:
+    if not Path(path).is_file():
+        raise StoreUsageError(f"--db {path}: no such event store")
+    return SqliteStore(path)
+
+
+def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    with open_store(args.db) as store:
+        tid = pick_tournament(store, args.tournament)
+        projection = service.load(store, tid, args.at_seq)
+    write(projection, args.format, out)
+    return 0
+
+
+def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """Recompute every tournament (or one) from zero and save fresh snapshots."""
+    with open_store(args.db) as store:
+        ids = [pick_tournament(store, args.tournament)] if args.tournament else store.tournaments()
+        for tid in ids:
+            projection = service.rebuild(store, tid)
+            print(f"{tid}: rebuilt {projection.seq} events", file=out)
+            if args.format == "json":
+                write(projection, "json", out)
+    return 0
+
+
+def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase) -> None:
+    data = to_json(projection)
+    if fmt == "json":
+        out.write(msgspec.json.encode(data).decode() + "\n")
+        return
+    from livetb.engine.standings import Row as EngineRow
+    from livetb.engine.standings import Standings
+
+    rows = tuple(EngineRow(r.rank, r.start_no, r.name, r.values) for r in data.standings)  # type: ignore[arg-type]
+    title = f"{projection.state.created.name} — log seq {data.seq}"  # type: ignore[union-attr]
+    print_table(Standings(data.edition, data.after_round, tuple(data.tiebreaks), rows), title, out)
+
+
+def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """Print only the new tournament's id: scripts capture it."""
+    imported = load_trf(args.file)
+    for warning in imported.warnings:
+        print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+    rosters = team_rosters(imported, args.file)
+    tiebreaks = None
+    if args.tiebreaks:
+        tiebreaks = [code.strip() for code in args.tiebreaks.split(",") if code.strip()]
+        parse_list(tiebreaks, teams=bool(rosters))
+    events = events_from_tournament(
+        imported.tournament,
+        tiebreaks=tiebreaks,
+        edition=args.edition,
+        unrated_rating=args.unrated_rating,
+        teams=rosters,
+    )
+    with SqliteStore(args.db) as store:
+        tournament_id = new_tournament_id()
+        while store.head(tournament_id):
+            tournament_id = new_tournament_id()
+        store.append(tournament_id, 0, events, actor="import")
+    print(tournament_id, file=out)
+    return 0
+
+
+def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:
+    """The teams of a team file, when its matches follow from the rosters and the board games
+    alone (what the log records); the records that say more are refused by number."""
+    if not imported.is_team:
+        return ()
+    rosters = tuple(Roster(t.number, t.name, t.members) for t in imported.teams)
+    if imported.team_event != build_team_event(imported.tournament, rosters):
+        raise ImportUnsupported(
+            f"{file}: the team records 300/310/320/330/352/362 (line-ups, team-level rounds, "
+            "board colours, match points) cannot be imported yet: only 013 teams"
+        )
+    return rosters
+
+
+def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """One line per re-appended event: `<new id> <seq> <event as JSON>`."""
+    if not Path(args.db).is_file():
+        raise UsageError(f"--db {args.db}: no such event store")
+    if args.speed < 0:
+        raise UsageError(f"--speed {args.speed}: must be 0 (no waiting) or more")
+    with SqliteStore(args.db) as store:
+        target = args.into or new_tournament_id()
+        for rec in replay(store, args.tournament, target, speed=args.speed):
+            print(f"{rec.tournament_id} {rec.seq} {encode(rec.event).decode()}", file=out)
+            out.flush()
+    return 0

@@ -1,0 +1,146 @@
+"""`livetb standings FILE`: standings with tie-breaks computed from a TRF file (individual or
+team), in a table, JSON or CSV, or one participant's contributions with `--explain`. With `--db`
+the standings come from an event store instead (`livetb.cli.db`)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from decimal import Decimal
+
+from livetb.cli.output import UsageError, emit
+from livetb.engine.categories import category_text
+from livetb.engine.context import Context
+from livetb.engine.editions import Edition
+from livetb.engine.model import Tournament
+from livetb.engine.result import Number
+from livetb.engine.spec import Spec, parse_list
+from livetb.engine.standings import CATALOGUE, compute, rank
+from livetb.events.schema import DEFAULT_TIEBREAKS
+from livetb.standings_doc import format_value
+from livetb.trf import load_trf
+
+DEFAULT_SWISS = ",".join(DEFAULT_TIEBREAKS["swiss"])
+DEFAULT_ROUND_ROBIN = ",".join(DEFAULT_TIEBREAKS["roundrobin"])
+
+
+def default_tiebreaks(t: Tournament) -> str:
+    if t.tiebreaks:
+        return ",".join(t.tiebreaks)
+    return DEFAULT_ROUND_ROBIN if t.system == "roundrobin" else DEFAULT_SWISS
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    st = sub.add_parser(
+        "standings", help="standings with tie-breaks from a TRF file, or from an event store"
+    )
+    st.add_argument("file", nargs="?", help="TRF-16 or TRF-2026 file (or use --db)")
+    st.add_argument("--db", help="read the standings from this SQLite event store instead")
+    st.add_argument("--tournament", help="with --db: the tournament id (if several)")
+    st.add_argument("--at-seq", type=int, metavar="N", help="with --db: as of log sequence N")
+    st.add_argument(
+        "--tiebreaks",
+        help="comma-separated list, e.g. PTS,BH/C1,BH,SB (default: "
+        "the file's own list, else " + DEFAULT_SWISS + " / " + DEFAULT_ROUND_ROBIN + ")",
+    )
+    st.add_argument("--after-round", type=int, metavar="K", help="use rounds 1..K only")
+    st.add_argument(
+        "--as-final",
+        action="store_true",
+        help="treat round K as the last round (Fore-Buchholz prediction)",
+    )
+    st.add_argument(
+        "--edition",
+        choices=[e.value for e in Edition],
+        help="unplayed-rounds rules (default: by the start date)",
+    )
+    st.add_argument(
+        "--unrated-rating",
+        type=int,
+        metavar="N",
+        help="rating used for unrated players in rating-based tie-breaks",
+    )
+    st.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    st.add_argument(
+        "--explain",
+        type=int,
+        metavar="START_NO",
+        help="show each tie-break's per-round contributions for one participant",
+    )
+    st.add_argument(
+        "--draw-lots",
+        type=int,
+        metavar="SEED",
+        help="break the ties left after the whole list by a seeded drawing of lots",
+    )
+
+
+def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    if (args.file is None) == (args.db is None):
+        raise UsageError("give either a TRF file or --db")
+    if args.db is not None:
+        from livetb.cli.db import standings_from_db
+
+        return standings_from_db(args, out)
+    imported = load_trf(args.file)
+    for warning in imported.warnings:
+        print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+    # --- team events (issue 3): the same contract, teams as participants -----------------
+    if imported.team_event is not None:
+        from livetb.cli.team import team_standings
+
+        return team_standings(args, imported.team_event, out)
+    # --- individual events --------------------------------------------------------------------
+    t = imported.tournament
+    in_file = max((len(p.entries) for p in t.participants), default=0)
+    upto = t.played_rounds if args.after_round is None else args.after_round
+    if not 0 <= upto <= in_file:
+        raise UsageError(f"--after-round {upto}: the file has rounds 0..{in_file}")
+    specs = parse_list(args.tiebreaks or default_tiebreaks(t))
+    ctx = Context(
+        t,
+        upto,
+        edition=Edition(args.edition) if args.edition else None,
+        as_final=args.as_final,
+        unrated_rating=args.unrated_rating,
+    )
+    if args.explain is not None:
+        return explain(ctx, specs, args.explain, out)
+    return emit(rank(ctx, specs), args, t.name, out)
+
+
+def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) -> int:
+    """Per tie-break: every round's contribution, the cut rounds and why, and each round's
+    unplayed-rounds category."""
+    if no not in ctx.by_no:
+        raise UsageError(f"--explain {no}: no participant with that start number")
+    p = ctx.by_no[no]
+    print(f"{no} {p.name}: after round {ctx.upto}, C.07 edition {ctx.edition}", file=out)
+    for r in ctx.rounds(no):
+        opp = f"vs {r.opponent}" if r.opponent else "no opponent"
+        print(
+            f"  round {r.rnd}: {r.code.name} {opp}, {r.points} pts — {category_text(ctx, no, r)}",
+            file=out,
+        )
+    for spec in specs:
+        if spec.code not in CATALOGUE:
+            print(f"{spec.text}: decided within the tied group (see the standings)", file=out)
+            continue
+        v = compute(ctx, spec, no)
+        shown = "undefined (null)" if v.value is None else format_value(v.value)
+        print(f"{spec.text} = {shown}", file=out)
+        cut = dict(v.cut)
+        for part in v.parts:
+            mark = f"  [{cut[part.rnd]}]" if part.rnd in cut else ""
+            print(
+                f"  round {part.rnd}: {format_value(_dec(part.amount))} {part.note}{mark}", file=out
+            )
+        for rnd, why in v.cut:
+            if not any(part.rnd == rnd for part in v.parts):
+                print(f"  round {rnd}: {why}", file=out)
+    return 0
+
+
+def _dec(v: Number) -> Number:
+    return v if isinstance(v, int) else Decimal(v)
