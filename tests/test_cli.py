@@ -133,7 +133,7 @@ def test_malformed_file_exits_with_a_located_error(
     [
         (["--tiebreaks", "PTS,XYZ"], "unknown tie-break 'XYZ'"),
         (["--tiebreaks", "WIN/C1"], "WIN does not take modifier 'C1'"),
-        (["--after-round", "9"], "--after-round 9: the file has rounds 0..3"),
+        (["--after-round", "9"], "--after-round 9: the tournament has rounds 0..3"),
         (["--explain", "77"], "--explain 77: no participant"),
         (["--edition", "1999"], "invalid choice"),
     ],

@@ -4,6 +4,7 @@ Standings are read from the store at the head or at any sequence number (time tr
 from __future__ import annotations
 
 import argparse
+import csv
 import io
 import sys
 from pathlib import Path
@@ -13,13 +14,15 @@ import msgspec
 from livetb import service
 from livetb.cli.output import UsageError, print_table
 from livetb.engine.editions import Edition
+from livetb.engine.model import Participant
 from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
-from livetb.errors import ImportUnsupported, LivetbError
+from livetb.errors import ImportUnsupported, LivetbError, UnknownTournament
 from livetb.events.importer import events_from_tournament
 from livetb.events.replay import replay
 from livetb.events.schema import encode
 from livetb.events.sqlite import SqliteStore
+from livetb.events.state import TournamentState
 from livetb.events.store import EventStore, new_tournament_id
 from livetb.projections.standings import StandingsProjection
 from livetb.standings_doc import to_json
@@ -86,12 +89,73 @@ def open_store(path: str) -> SqliteStore:
     return SqliteStore(path)
 
 
+# Options that ask for a table the live projection does not keep: with any of them the
+# standings are computed from the log's state as from a TRF file (`livetb.cli.standings.table`),
+# in the file's JSON contract, so that `--db` and FILE answer alike.
+COMPUTED = ("tiebreaks", "after_round", "as_final", "edition", "unrated_rating", "explain")
+
+
 def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
     with open_store(args.db) as store:
         tid = pick_tournament(store, args.tournament)
+        if any(getattr(args, name) not in (None, False) for name in COMPUTED):
+            state = fold_at(store, tid, args.at_seq)
+            return computed(state, args, out)
         projection = service.load(store, tid, args.at_seq)
+    if args.draw_lots is not None:
+        raise UsageError(
+            "--draw-lots: the live standings break ties by the log's own lots (LotsDrawn); "
+            "add --tiebreaks or --after-round to compute a table and draw on it"
+        )
     write(projection, args.format, out)
     return 0
+
+
+def fold_at(store: EventStore, tid: str, at_seq: int | None) -> TournamentState:
+    """The tournament's state after event `at_seq` (default: the head)."""
+    if store.head(tid) == 0:
+        raise UnknownTournament(tid)
+    state = TournamentState()
+    for rec in store.read(tid):
+        if at_seq is not None and rec.seq > at_seq:
+            break
+        state.apply(rec.event)
+    return state
+
+
+def computed(state: TournamentState, args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """The log's tournament through the file's path. The log's own settings (edition, rating
+    for the unrated) are the defaults; rounds with a game still running cannot be counted."""
+    from livetb.cli.standings import table
+
+    created = state.created
+    assert created is not None
+    unfinished = [r.number for r in state.rounds.values() if not r.complete]
+    complete = min(unfinished, default=state.paired + 1) - 1
+    if args.after_round is not None and args.after_round > complete:
+        raise UsageError(
+            f"--after-round {args.after_round}: round {min(unfinished)} still has games without "
+            f"a result; the log's rounds 0..{complete} are complete"
+        )
+    t = state.tournament()
+    t = msgspec.structs.replace(t, participants=tuple(_upto(p, complete) for p in t.participants))
+    team_event = None
+    if state.teams:
+        rosters = [Roster(r.number, r.name, r.members) for _, r in sorted(state.teams.items())]
+        team_event = build_team_event(t, rosters)
+    options = vars(args) | {
+        "edition": args.edition or created.edition,
+        "unrated_rating": (
+            created.unrated_rating if args.unrated_rating is None else args.unrated_rating
+        ),
+    }
+    if team_event is not None and args.unrated_rating is None:
+        options["unrated_rating"] = None  # the log's setting, which team tie-breaks never read
+    return table(t, team_event, argparse.Namespace(**options), out)
+
+
+def _upto(p: Participant, rounds: int) -> Participant:
+    return msgspec.structs.replace(p, entries=p.entries[:rounds])
 
 
 def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
@@ -110,6 +174,12 @@ def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase) -> None
     data = to_json(projection)
     if fmt == "json":
         out.write(msgspec.json.encode(data).decode() + "\n")
+        return
+    if fmt == "csv":
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["rank", "start_no", "name", *data.tiebreaks])
+        for r in data.standings:
+            w.writerow([r.rank, r.start_no, r.name, *("" if v is None else v for v in r.values)])
         return
     from livetb.engine.standings import Row as EngineRow
     from livetb.engine.standings import Standings

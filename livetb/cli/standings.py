@@ -17,6 +17,7 @@ from livetb.engine.model import Tournament
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import CATALOGUE, compute, rank
+from livetb.engine.teams import TeamEvent
 from livetb.events.schema import DEFAULT_TIEBREAKS
 from livetb.standings_doc import format_value
 from livetb.trf import load_trf
@@ -83,20 +84,30 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         from livetb.cli.db import standings_from_db
 
         return standings_from_db(args, out)
+    for flag, value in (("--tournament", args.tournament), ("--at-seq", args.at_seq)):
+        if value is not None:
+            raise UsageError(f"{flag}: only with --db (a TRF file holds one tournament, no log)")
     imported = load_trf(args.file)
     for warning in imported.warnings:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
-    # --- team events (issue 3): the same contract, teams as participants -----------------
-    if imported.team_event is not None:
+    return table(imported.tournament, imported.team_event, args, out)
+
+
+def table(
+    t: Tournament, team_event: TeamEvent | None, args: argparse.Namespace, out: io.TextIOBase
+) -> int:
+    """The standings of `t` (or of its teams) as every option asks: the tail shared by a TRF
+    file and a tournament read back from the event log."""
+    if team_event is not None:
         from livetb.cli.team import team_standings
 
-        return team_standings(args, imported.team_event, out)
-    # --- individual events --------------------------------------------------------------------
-    t = imported.tournament
+        if args.unrated_rating is not None:
+            raise UsageError("--unrated-rating: team tie-breaks use no ratings")
+        return team_standings(args, team_event, out)
     in_file = max((len(p.entries) for p in t.participants), default=0)
     upto = t.played_rounds if args.after_round is None else args.after_round
     if not 0 <= upto <= in_file:
-        raise UsageError(f"--after-round {upto}: the file has rounds 0..{in_file}")
+        raise UsageError(f"--after-round {upto}: the tournament has rounds 0..{in_file}")
     specs = parse_list(args.tiebreaks or default_tiebreaks(t))
     ctx = Context(
         t,
