@@ -14,7 +14,6 @@ import msgspec
 from livetb import service
 from livetb.cli.output import UsageError, print_table
 from livetb.engine.editions import Edition
-from livetb.engine.model import Participant
 from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
 from livetb.errors import ImportUnsupported, LivetbError, UnknownTournament
@@ -125,20 +124,12 @@ def fold_at(store: EventStore, tid: str, at_seq: int | None) -> TournamentState:
 
 def computed(state: TournamentState, args: argparse.Namespace, out: io.TextIOBase) -> int:
     """The log's tournament through the file's path. The log's own settings (edition, rating
-    for the unrated) are the defaults; rounds with a game still running cannot be counted."""
+    for the unrated) are the defaults; a round with a game still running is not counted."""
     from livetb.cli.standings import table
 
     created = state.created
     assert created is not None
-    unfinished = [r.number for r in state.rounds.values() if not r.complete]
-    complete = min(unfinished, default=state.paired + 1) - 1
-    if args.after_round is not None and args.after_round > complete:
-        raise UsageError(
-            f"--after-round {args.after_round}: round {min(unfinished)} still has games without "
-            f"a result; the log's rounds 0..{complete} are complete"
-        )
     t = state.tournament()
-    t = msgspec.structs.replace(t, participants=tuple(_upto(p, complete) for p in t.participants))
     team_event = None
     if state.teams:
         rosters = [Roster(r.number, r.name, r.members) for _, r in sorted(state.teams.items())]
@@ -152,10 +143,6 @@ def computed(state: TournamentState, args: argparse.Namespace, out: io.TextIOBas
     if team_event is not None and args.unrated_rating is None:
         options["unrated_rating"] = None  # the log's setting, which team tie-breaks never read
     return table(t, team_event, argparse.Namespace(**options), out)
-
-
-def _upto(p: Participant, rounds: int) -> Participant:
-    return msgspec.structs.replace(p, entries=p.entries[:rounds])
 
 
 def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:

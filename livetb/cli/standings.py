@@ -9,11 +9,13 @@ import io
 import sys
 from decimal import Decimal
 
+import msgspec
+
 from livetb.cli.output import UsageError, emit
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
-from livetb.engine.model import Tournament
+from livetb.engine.model import Code, Tournament
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import CATALOGUE, compute, rank
@@ -98,6 +100,7 @@ def table(
 ) -> int:
     """The standings of `t` (or of its teams) as every option asks: the tail shared by a TRF
     file and a tournament read back from the event log."""
+    t, args = _complete_rounds(t, args)
     if team_event is not None:
         from livetb.cli.team import team_standings
 
@@ -119,6 +122,37 @@ def table(
     if args.explain is not None:
         return explain(ctx, specs, args.explain, out)
     return emit(rank(ctx, specs), args, t.name, out)
+
+
+def _complete_rounds(
+    t: Tournament, args: argparse.Namespace
+) -> tuple[Tournament, argparse.Namespace]:
+    """A round paired but not finished (a mid-round export, or the log while a round runs) is
+    the running round: the table stops before it, by default and at most."""
+    pending = [
+        (rnd, p.start_no)
+        for p in t.participants
+        for rnd, e in enumerate(p.entries, start=1)
+        if e.code is Code.PENDING
+    ]
+    if not pending:
+        return t, args
+    running = min(rnd for rnd, _ in pending)
+    games = sum(1 for rnd, _ in pending if rnd == running) // 2
+    if args.after_round is None:
+        print(
+            f"livetb: note: round {running} is being played ({games} games without a result); "
+            f"standings after round {running - 1} (`livetb import` follows the round live)",
+            file=sys.stderr,
+        )
+        args = argparse.Namespace(**vars(args) | {"after_round": running - 1})
+    elif args.after_round >= running:
+        raise UsageError(
+            f"--after-round {args.after_round}: round {running} is still being played "
+            f"({games} games without a result); rounds 0..{running - 1} are complete"
+        )
+    cut = [msgspec.structs.replace(p, entries=p.entries[: running - 1]) for p in t.participants]
+    return msgspec.structs.replace(t, participants=tuple(cut)), args
 
 
 def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) -> int:

@@ -165,6 +165,11 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
         me, them = p.start_no, mine.opponent
         white, black = (me, them) if mine.colour == "w" else (them, me)
         w_code, b_code = by_no[white].entry(rnd).code, by_no[black].entry(rnd).code
+        board = len(boards) + 1
+        seated |= {me, them}
+        if w_code is Code.PENDING and b_code is Code.PENDING:
+            boards.append(Board(board, white, black))  # paired, being played: no result yet
+            continue
         result = RESULTS.get((w_code, b_code))
         if result is None:
             raise ImportUnsupported(
@@ -172,10 +177,10 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
                 "results are 1-0, 0-1, =, forfeits (+ -) and double forfeits only "
                 "(no short games W/D/L, no unknown X)"
             )
-        board = len(boards) + 1
         boards.append(Board(board, white, black))
         results.append(ResultRecorded(round=rnd, board=board, result=result))
-        seated |= {me, them}
     bye = pabs[0] if pabs else None
     paired = RoundPaired(round=rnd, boards=tuple(boards), bye=bye, team_bye=team_bye)
+    if len(results) < len(boards):
+        return [paired, *results]  # the running round: the arbiter closes it (CloseRound)
     return [paired, *results, RoundClosed(round=rnd)]

@@ -153,6 +153,8 @@ _ALTERNATIVE_SCORING = {
 def _check_points(players: list[_Player], declared: Scoring | None, report: _Report) -> Scoring:
     """Columns 81-84 against the results; without 162, one common system may explain them."""
     scoring = declared or DEFAULT_SCORING
+    if _points_left_empty(players, scoring, report):
+        return scoring
     wrong = _mismatches(players, scoring)
     if wrong and declared is None:
         fits = [name for name, alt in _ALTERNATIVE_SCORING.items() if not _mismatches(players, alt)]
@@ -169,6 +171,26 @@ def _check_points(players: list[_Player], declared: Scoring | None, report: _Rep
         expected = f"{_total(p, scoring)}, the sum of the results under the scoring system"
         flag(player.line, (81, 84), f"001 #{p.start_no}, points", str(p.declared_points), expected)
     return scoring
+
+
+def _points_left_empty(players: list[_Player], scoring: Scoring, report: _Report) -> bool:
+    """Exporters that leave columns 81-84 at 0.0 (or blank) for everyone: one warning, and the
+    scores come from the results. Some players' points right and others' wrong stays an error."""
+    sound = [p for p in players if p.sound]
+    declared = [p.participant.declared_points for p in sound]
+    if not sound or any(d not in (None, 0) for d in declared):
+        return False
+    if all(_total(p.participant, scoring) == 0 for p in sound):
+        return False  # nothing scored yet: 0.0 is right
+    found = "blank" if all(d is None for d in declared) else "0.0 or blank"
+    report.warn(
+        sound[0].line,
+        (81, 84),
+        "001 points",
+        f"{found} for every player",
+        "each player's points; the scores are computed from the results",
+    )
+    return True
 
 
 def _mismatches(players: list[_Player], scoring: Scoring) -> list[_Player]:

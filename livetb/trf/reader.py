@@ -18,6 +18,7 @@ from pathlib import Path
 
 import msgspec
 
+from livetb.engine.editions import edition_for
 from livetb.engine.model import (
     DEFAULT_SCORING,
     NOT_PAIRED,
@@ -77,11 +78,15 @@ def parse_trf(
 ) -> TrfImport:
     """Parse and check a whole TRF file; raise one `TrfError` listing every problem.
 
-    `pending_round`: that round's games may have a blank result (a pairing program's output
-    for the round to play); they read as `Code.PENDING`."""
+    A game with an opponent and a colour but a blank result (`   8 b    `) is a round paired
+    and not yet played: read as `Code.PENDING` in the file's last round (a mid-round export, the
+    running round), refused in any earlier one. `pending_round` names that round instead (a
+    pairing program's output for the round to play; its points may be the previous round's)."""
     report = _Report(pending_round)
     text = _decode(data, report) if isinstance(data, bytes) else data.removeprefix("\ufeff")
     by_tag = _group(_split_records(text, report), report)
+    if pending_round is None:
+        report.running_round = max(map(_block_count, by_tag["001"]), default=0)
     if not by_tag["001"]:
         report.error(1, None, "001 records", "no 001 line", "at least one player record")
     header = _read_header(by_tag, report)
@@ -159,30 +164,58 @@ def _last(lines: list[_Line], report: _Report) -> _Line | None:
 
 _YMD = re.compile(r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", re.ASCII)
 _YY_MM_DD = re.compile(r"(\d{2})/(\d{2})/(\d{2})", re.ASCII)
-_DAY_MONTH_YEAR = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})", re.ASCII)
+_DAY_MONTH_YEAR = re.compile(r"(\d{1,2})([/.-])(\d{1,2})[/.-](\d{4})", re.ASCII)
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_MONTH_DAY_YEAR = re.compile(r"([a-z]{3})[a-z]*\.? (\d{1,2}),? (\d{4})")  # May 29, 2020
+_DAY_MONTH_NAME = re.compile(r"(\d{1,2})\.? ([a-z]{3})[a-z]*\.? (\d{4})")  # 29 May 2020
+_SPACED = re.compile(r"\s*([/.,-])\s*")
 
 
 def _start_date(line: _Line | None, report: _Report) -> dt.date | None:
     if line is None or not line.value:
         return None
-    date = _parse_date(line.value)
+    date, ambiguous = _parse_date(line.value)
     if date is None:
-        expected = "an unambiguous date such as YYYY/MM/DD; start date left unknown"
+        expected = (
+            "a date such as 2020/05/29, 29.05.2020, 29/05/2020 or May 29, 2020; "
+            "start date left unknown, so the edition is the newest"
+        )
+        report.warn(line.number, line.value_columns, "042 start date", line.value, expected)
+    elif ambiguous is not None and edition_for(ambiguous) is not edition_for(date):
+        expected = (
+            f"an unambiguous date; read day first as {date.isoformat()} (edition "
+            f"{edition_for(date).value}), not {ambiguous.isoformat()}"
+        )
         report.warn(line.number, line.value_columns, "042 start date", line.value, expected)
     return date
 
 
-def _parse_date(text: str) -> dt.date | None:
+def _parse_date(text: str) -> tuple[dt.date | None, dt.date | None]:
+    """The date and, for DD/MM/YYYY that also reads as MM/DD/YYYY, the other reading.
+
+    Exporters write YYYY/MM/DD (TRF-2026), YYYY-MM-DD, YY/MM/DD, DD.MM.YYYY (also with blanks,
+    `28. 07. 2005`), DD/MM/YYYY and English month names (`May 29, 2020`, `29 May 2020`).
+    Dots are always day first; slashes are read day first as in practice."""
+    text = _SPACED.sub(lambda m: m[1] + (" " if m[1] == "," else ""), text.strip().lower())
     if m := _YMD.fullmatch(text):
-        return _date(int(m[1]), int(m[2]), int(m[3]))
+        return _date(int(m[1]), int(m[2]), int(m[3])), None
     if m := _YY_MM_DD.fullmatch(text):
-        return _date(2000 + int(m[1]), int(m[2]), int(m[3]))
+        return _date(2000 + int(m[1]), int(m[2]), int(m[3])), None
     if m := _DAY_MONTH_YEAR.fullmatch(text):
-        # day first in practice; accepted only if the month-first reading is no other date
-        readings = {_date(int(m[3]), int(m[2]), int(m[1])), _date(int(m[3]), int(m[1]), int(m[2]))}
-        readings.discard(None)
-        return readings.pop() if len(readings) == 1 else None
-    return None
+        day_first = _date(int(m[4]), int(m[3]), int(m[1]))
+        month_first = _date(int(m[4]), int(m[1]), int(m[3])) if m[2] != "." else None
+        if day_first is None:
+            return month_first, None
+        return day_first, month_first if month_first != day_first else None
+    for pattern, day, month in ((_MONTH_DAY_YEAR, 2, 1), (_DAY_MONTH_NAME, 1, 2)):
+        if (m := pattern.fullmatch(text)) and m[month] in _MONTHS:
+            return _date(int(m[3]), _MONTHS[m[month]], int(m[day])), None
+    return None, None
 
 
 def _date(year: int, month: int, day: int) -> dt.date | None:
@@ -273,9 +306,13 @@ def _read_players(lines: list[_Line], report: _Report) -> list[_Player]:
     return [p for p in players if p is not None]
 
 
+def _block_count(line: _Line) -> int:
+    return max(0, -(-(len(line.text.rstrip()) - 89) // 10))  # ceil: a half block is a block
+
+
 def _read_player(line: _Line, report: _Report) -> _Player | None:
     text = line.text.rstrip()
-    blocks = max(0, -(-(len(text) - 89) // 10))  # ceil: a half block is still a block
+    blocks = _block_count(line)
     text = text.ljust(89 + 10 * blocks)
     start_no = _start_number(line.number, text, report)
     if start_no is None:
@@ -371,9 +408,11 @@ def _block(number: int, text: str, rnd: int, start_no: int, report: _Report) -> 
     errors = len(report.errors)
     opponent = _number(number, text, (first + 2, first + 5), f"{where} opponent", report) or None
     colour = _colour(number, text[first + 6], first + 7, f"{where} colour", report)
-    pending = rnd == report.pending_round and opponent is not None and colour is not None
-    if pending and text[first + 8] == " " and len(report.errors) == errors:
-        return Entry(Code.PENDING, opponent, colour)  # a pairing not played yet
+    if opponent is not None and text[first + 8] == " " and len(report.errors) == errors:
+        if colour is not None and rnd in (report.pending_round, report.running_round):
+            return Entry(Code.PENDING, opponent, colour)  # a pairing not played yet
+        _unplayed_pairing(number, text, rnd, colour, where, report)
+        return NOT_PAIRED
     code = _result(number, text[first + 8], first + 9, f"{where} result", report)
     if code is None or len(report.errors) > errors:
         return NOT_PAIRED
@@ -384,6 +423,25 @@ def _block(number: int, text: str, rnd: int, start_no: int, report: _Report) -> 
         expected = "another player's starting rank (not the player's own)"
         report.error(number, (first + 2, first + 5), f"{where} opponent", str(opponent), expected)
     return _game_entry(block, code, colour, opponent, report)
+
+
+def _unplayed_pairing(
+    number: int, text: str, rnd: int, colour: Colour | None, where: str, report: _Report
+) -> None:
+    """An opponent with no result: say what the block reads as and where it would be read."""
+    first = 80 + 10 * rnd
+    block = _cols(text, first + 2, first + 9).strip()
+    if colour is None:
+        found = f"{block} (an opponent, no colour, no result)"
+        expected = "a colour w or b and a result (1 = 0 + - W D L), or 0000 for a bye"
+    else:
+        running = report.pending_round or report.running_round
+        found = f"{block} (a game paired in round {rnd}, no result)"
+        expected = (
+            f"a result (one of 1 = 0 + - W D L); a game without one is read only in round "
+            f"{running}, the last round paired (the round being played)"
+        )
+    report.error(number, (first + 2, first + 9), f"{where} result", found, expected)
 
 
 class _Block(msgspec.Struct, frozen=True):

@@ -55,6 +55,7 @@ class _Report:
         self.errors: list[TrfIssue] = []
         self.warnings: list[TrfIssue] = []
         self.pending_round = pending_round  # its games may have no result yet
+        self.running_round: int | None = None  # the file's last round, when not named
 
     def error(
         self, line: int, columns: tuple[int, int] | None, where: str, found: str, expected: str
