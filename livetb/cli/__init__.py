@@ -2,7 +2,7 @@
 no traceback reaches the user for anything the user can cause.
 
 One module per command group: `standings` (from a TRF file), `db` (import, standings --db,
-rebuild, replay), `team` (team files' standings), `server` (serve, demo, watch, token);
+rebuild, replay), `export`, `team` (team files' standings), `server` (serve, demo, watch, token);
 `output` holds the table/JSON/CSV tail they share.
 """
 
@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from livetb.cli import db, server, standings
+from livetb.cli import db, export, server, standings
 from livetb.errors import LivetbError
 
 
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     standings.add_parsers(sub)
     db.add_parsers(sub)  # import, rebuild, replay
+    export.add_parsers(sub)
     server.add_parsers(sub)  # serve, demo, watch, token
     return parser
 
@@ -41,6 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return db.rebuild_command(args, out)
         if args.command == "replay":
             return db.replay_command(args, out)
+        if args.command == "export":
+            return export.export_command(args, out)
         if args.command in server.COMMANDS:
             return server.run(args, out)
     except LivetbError as err:

@@ -18,7 +18,7 @@ from aiohttp import hdrs, web
 from livetb.errors import LivetbError, NotAuthenticated
 from livetb.events.sqlite import SqliteStore
 from livetb.service import TournamentService
-from livetb.web import api, openapi, ws
+from livetb.web import api, exchange, openapi, ws
 from livetb.web.auth import TokenStore
 from livetb.web.collector import Collector
 from livetb.web.config import Config
@@ -42,6 +42,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.add_routes(api.routes())
     app.add_routes(openapi.routes())
     app.add_routes(ws.routes())
+    app.add_routes(exchange.routes())
     return app
 
 

@@ -18,7 +18,7 @@ import msgspec
 from aiohttp import web
 
 import livetb
-from livetb.web import api, ws
+from livetb.web import api, exchange, ws
 from livetb.web.api import PUBLIC, Endpoint
 
 REF = "#/components/schemas/{name}"
@@ -169,7 +169,7 @@ ENDPOINTS = [
 
 
 def all_endpoints() -> list[Endpoint]:
-    return api.endpoints() + ws.ENDPOINTS + ENDPOINTS
+    return api.endpoints() + exchange.ENDPOINTS + ws.ENDPOINTS + ENDPOINTS
 
 
 def routes() -> list[web.RouteDef]:
