@@ -2,8 +2,8 @@
 no traceback reaches the user for anything the user can cause.
 
 One module per command group: `standings` (from a TRF file), `db` (import, standings --db,
-rebuild, replay), `export`, `team` (team files' standings), `server` (serve, demo, watch, token);
-`output` holds the table/JSON/CSV tail they share.
+rebuild, replay), `export`, `pgn` (results from PGN), `team` (team files' standings), `server`
+(serve, demo, watch, token); `output` holds the table/JSON/CSV tail they share.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from livetb.cli import db, export, server, standings
+from livetb.cli import db, export, pgn, server, standings
 from livetb.errors import LivetbError
 
 
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_parsers(sub)
     db.add_parsers(sub)  # import, rebuild, replay
     export.add_parsers(sub)
+    pgn.add_parsers(sub)
     server.add_parsers(sub)  # serve, demo, watch, token
     return parser
 
@@ -44,6 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return db.replay_command(args, out)
         if args.command == "export":
             return export.export_command(args, out)
+        if args.command == "pgn":
+            return pgn.pgn_command(args, out)
         if args.command in server.COMMANDS:
             return server.run(args, out)
     except LivetbError as err:

@@ -29,3 +29,28 @@ async def test_an_unknown_format_is_refused(api: Api) -> None:
     status, body = await api.call("GET", f"/api/tournaments/{TID}/export?format=pdf", token=None)
     assert status == 422
     assert "format='pdf': expected one of trf16, trf26, csv, html" in body["message"]
+
+
+def _game(white: str, black: str, result: str) -> str:
+    return f'[White "{white}"]\n[Black "{black}"]\n[Result "{result}"]\n\n1. d4 d5 {result}\n\n'
+
+
+async def test_pgn_post_records_final_results_once(api: Api) -> None:
+    await api.start(players=4)  # round 1: Ann-Bob, Cid-Dan
+    path = f"/api/tournaments/{TID}/rounds/1/pgn"
+    text = _game("Ann", "Bob", "1-0") + _game("Cid", "Dan", "*") + _game("Zed", "Yan", "0-1")
+    headers = {"Content-Type": "text/plain"}
+    status, body = await api.call("POST", path, data=text.encode(), headers=headers)
+    assert status == 200, body
+    assert body["recorded"] == [{"round": 1, "board": 1, "result": "1-0", "corrected": False}]
+    assert (body["unfinished"], body["already"]) == (1, 0)
+    assert body["unmatched"][0]["reason"].startswith("no registered player named 'Zed'")
+    status, again = await api.call("POST", path, data=text.encode(), headers=headers)
+    assert (status, again["recorded"], again["already"]) == (200, [], 1)
+    changed = _game("Ann", "Bob", "0-1").encode()
+    status, refused = await api.call("POST", path, data=changed, headers=headers)
+    assert refused["recorded"] == [] and "has 1-0" in refused["refused"][0]["reason"]
+    status, fixed = await api.call("POST", path + "?corrections=true", data=changed)
+    assert fixed["recorded"] == [{"round": 1, "board": 1, "result": "0-1", "corrected": True}]
+    status, _ = await api.call("POST", path, data=text.encode(), token=None)
+    assert status == 401
