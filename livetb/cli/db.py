@@ -13,6 +13,7 @@ import msgspec
 
 from livetb import service
 from livetb.cli.output import UsageError, print_table
+from livetb.cli.standings import add_system, preset
 from livetb.engine.editions import Edition
 from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
@@ -38,6 +39,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     imp.add_argument(
         "--tiebreaks", help="comma-separated list (default: the file's own, else the system's)"
     )
+    add_system(imp)
     imp.add_argument("--edition", choices=[e.value for e in Edition], help="C.07 edition")
     imp.add_argument(
         "--unrated-rating", type=int, metavar="N", help="rating used for unrated players"
@@ -91,7 +93,15 @@ def open_store(path: str) -> SqliteStore:
 # Options that ask for a table the live projection does not keep: with any of them the
 # standings are computed from the log's state as from a TRF file (`livetb.cli.standings.table`),
 # in the file's JSON contract, so that `--db` and FILE answer alike.
-COMPUTED = ("tiebreaks", "after_round", "as_final", "edition", "unrated_rating", "explain")
+COMPUTED = (
+    "tiebreaks",
+    "system",
+    "after_round",
+    "as_final",
+    "edition",
+    "unrated_rating",
+    "explain",
+)
 
 
 def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
@@ -183,8 +193,9 @@ def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
     rosters = team_rosters(imported, args.file)
     tiebreaks = None
-    if args.tiebreaks:
-        tiebreaks = [code.strip() for code in args.tiebreaks.split(",") if code.strip()]
+    listed = preset(args, team=bool(rosters))
+    if listed:
+        tiebreaks = [code.strip() for code in listed.split(",") if code.strip()]
         parse_list(tiebreaks, teams=bool(rosters))
     events = events_from_tournament(
         imported.tournament,

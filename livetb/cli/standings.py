@@ -20,6 +20,7 @@ from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import CATALOGUE, compute, rank
 from livetb.engine.teams import TeamEvent
+from livetb.engine.us_chess import USCF
 from livetb.events.schema import DEFAULT_TIEBREAKS
 from livetb.standings_doc import format_value
 from livetb.trf import load_trf
@@ -32,6 +33,31 @@ def default_tiebreaks(t: Tournament) -> str:
     if t.tiebreaks:
         return ",".join(t.tiebreaks)
     return DEFAULT_ROUND_ROBIN if t.system == "roundrobin" else DEFAULT_SWISS
+
+
+# Presets: a system's recommended tie-break list, instead of --tiebreaks.
+SYSTEMS = {"uscf": ",".join(USCF)}
+
+
+def add_system(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--system",
+        choices=sorted(SYSTEMS),
+        help="a preset list instead of --tiebreaks: uscf = "
+        + SYSTEMS["uscf"]
+        + " (US Chess's recommended order, seed 003)",
+    )
+
+
+def preset(args: argparse.Namespace, team: bool = False) -> str | None:
+    """--tiebreaks, or the --system preset's list; both at once is refused."""
+    if args.system is None:
+        return args.tiebreaks
+    if args.tiebreaks:
+        raise UsageError(f"--system {args.system} is a tie-break list: give it or --tiebreaks")
+    if team:
+        raise UsageError(f"--system {args.system}: individual events only")
+    return SYSTEMS[args.system]
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -47,6 +73,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         help="comma-separated list, e.g. PTS,BH/C1,BH,SB (default: "
         "the file's own list, else " + DEFAULT_SWISS + " / " + DEFAULT_ROUND_ROBIN + ")",
     )
+    add_system(st)
     st.add_argument("--after-round", type=int, metavar="K", help="use rounds 1..K only")
     st.add_argument(
         "--as-final",
@@ -106,12 +133,13 @@ def table(
 
         if args.unrated_rating is not None:
             raise UsageError("--unrated-rating: team tie-breaks use no ratings")
+        preset(args, team=True)
         return team_standings(args, team_event, out)
     in_file = max((len(p.entries) for p in t.participants), default=0)
     upto = t.played_rounds if args.after_round is None else args.after_round
     if not 0 <= upto <= in_file:
         raise UsageError(f"--after-round {upto}: the tournament has rounds 0..{in_file}")
-    specs = parse_list(args.tiebreaks or default_tiebreaks(t))
+    specs = parse_list(preset(args) or default_tiebreaks(t))
     ctx = Context(
         t,
         upto,
