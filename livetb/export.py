@@ -8,17 +8,18 @@ from __future__ import annotations
 import csv
 import html
 import io
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 import msgspec
 
-from livetb import service
 from livetb.engine.teams import Roster
-from livetb.events.state import TournamentState
-from livetb.events.store import EventStore
-from livetb.projections.standings import StandingsProjection
-from livetb.standings_doc import DbStandings, to_json
 from livetb.trf.writer import write_trf
+
+if TYPE_CHECKING:  # the store and the projection load when an export runs, not with the CLI
+    from livetb.events.state import TournamentState
+    from livetb.events.store import EventStore
+    from livetb.projections.standings import StandingsProjection
+    from livetb.standings_doc import DbStandings
 
 Format = Literal["trf16", "trf26", "csv", "html"]
 FORMATS: tuple[str, ...] = get_args(Format)
@@ -38,6 +39,9 @@ _SUFFIX = {"trf16": "trf", "trf26": "trf", "csv": "csv", "html": "html"}
 
 def export(store: EventStore, tournament_id: str, fmt: Format) -> Exported:
     """Tournament `tournament_id` at the log's head as `fmt` (raises UnknownTournament)."""
+    from livetb import service
+    from livetb.standings_doc import to_json
+
     projection = service.load(store, tournament_id)
     if fmt in ("trf16", "trf26"):
         text = trf_text(projection, fmt)

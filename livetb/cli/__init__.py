@@ -3,52 +3,42 @@ no traceback reaches the user for anything the user can cause.
 
 One module per command group: `standings` (from a TRF file), `db` (import, standings --db,
 rebuild, replay), `export`, `pgn` (results from PGN), `team` (team files' standings), `server`
-(serve, demo, watch, token); `output` holds the table/JSON/CSV tail they share.
+(serve, demo, watch, token); `output` holds the table/JSON/CSV tail they share and `parsers`
+every command's arguments. A command imports only its own module.
 """
 
 from __future__ import annotations
 
-import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
-from livetb.cli import db, export, pgn, server, standings
+from livetb.cli.parsers import build_parser
 from livetb.errors import LivetbError
 
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="livetb", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    standings.add_parsers(sub)
-    db.add_parsers(sub)  # import, rebuild, replay
-    export.add_parsers(sub)
-    pgn.add_parsers(sub)
-    server.add_parsers(sub)  # serve, demo, watch, token
-    return parser
+# command -> (module, function): the module is imported only when its command runs
+COMMANDS = {
+    "standings": ("standings", "standings_command"),
+    "import": ("db", "import_command"),
+    "rebuild": ("db", "rebuild_command"),
+    "replay": ("db", "replay_command"),
+    "export": ("export", "export_command"),
+    "pgn": ("pgn", "pgn_command"),
+    **dict.fromkeys(("serve", "demo", "watch", "token"), ("server", "run")),
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     out = sys.stdout
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(__doc__.split("\n")[0]).parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
     try:
-        if args.command == "standings":
-            return standings.standings_command(args, out)
-        if args.command == "import":
-            return db.import_command(args, out)
-        if args.command == "rebuild":
-            return db.rebuild_command(args, out)
-        if args.command == "replay":
-            return db.replay_command(args, out)
-        if args.command == "export":
-            return export.export_command(args, out)
-        if args.command == "pgn":
-            return pgn.pgn_command(args, out)
-        if args.command in server.COMMANDS:
-            return server.run(args, out)
+        module, function = COMMANDS[args.command]
+        command = getattr(importlib.import_module(f"livetb.cli.{module}"), function)
+        return int(command(args, out))
     except LivetbError as err:
         print(f"livetb: {err}", file=sys.stderr)
         return 2
@@ -57,7 +47,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:
         print(f"livetb: {err.filename or ''}: {err.strerror}", file=sys.stderr)
         return 2
-    return 1
 
 
 def run() -> None:

@@ -13,8 +13,8 @@ import msgspec
 
 from livetb import service
 from livetb.cli.output import UsageError, print_table
-from livetb.cli.standings import add_system, preset
-from livetb.engine.editions import Edition
+from livetb.cli.progress import Advance, Tracked, bar
+from livetb.cli.standings import preset
 from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
 from livetb.errors import ImportUnsupported, LivetbError, UnknownTournament
@@ -27,43 +27,6 @@ from livetb.events.store import EventStore, new_tournament_id
 from livetb.projections.standings import StandingsProjection
 from livetb.standings_doc import to_json
 from livetb.trf import TrfImport, load_trf
-
-
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    imp = sub.add_parser(
-        "import",
-        help="turn a TRF file into the events that would have produced it; print the new id",
-    )
-    imp.add_argument("file", help="TRF-16 or TRF-2026 file (individual events)")
-    imp.add_argument("--db", required=True, help="SQLite event store (created if missing)")
-    imp.add_argument(
-        "--tiebreaks", help="comma-separated list (default: the file's own, else the system's)"
-    )
-    add_system(imp)
-    imp.add_argument("--edition", choices=[e.value for e in Edition], help="C.07 edition")
-    imp.add_argument(
-        "--unrated-rating", type=int, metavar="N", help="rating used for unrated players"
-    )
-
-    reb = sub.add_parser("rebuild", help="recompute standings from zero; save fresh snapshots")
-    reb.add_argument("--db", required=True, help="SQLite event store")
-    reb.add_argument("--tournament", help="only this tournament")
-    reb.add_argument("--format", choices=["text", "json"], default="text")
-
-    rep = sub.add_parser(
-        "replay",
-        help="re-append a tournament's events to a new tournament, paced like the original",
-    )
-    rep.add_argument("--db", required=True, help="SQLite event store")
-    rep.add_argument("--tournament", required=True, metavar="ID", help="the log to replay")
-    rep.add_argument(
-        "--speed",
-        type=float,
-        default=1.0,
-        metavar="N",
-        help="divide the original gaps by N (equal timestamps: 1 s / N apart; 0: no waiting)",
-    )
-    rep.add_argument("--into", metavar="NEWID", help="id of the new tournament (default: fresh)")
 
 
 class StoreUsageError(LivetbError):
@@ -160,7 +123,8 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     with open_store(args.db) as store:
         ids = [pick_tournament(store, args.tournament)] if args.tournament else store.tournaments()
         for tid in ids:
-            projection = service.rebuild(store, tid)
+            with bar(f"rebuilding {tid}", store.head(tid)) as advance:
+                projection = service.rebuild(Tracked(store, advance), tid)  # type: ignore[arg-type]
             print(f"{tid}: rebuilt {projection.seq} events", file=out)
             if args.format == "json":
                 write(projection, "json", out)
@@ -188,7 +152,13 @@ def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase) -> None
 
 def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     """Print only the new tournament's id: scripts capture it."""
+    with bar(f"reading {args.file}", 3) as advance:
+        return _import(args, out, advance)
+
+
+def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> int:
     imported = load_trf(args.file)
+    advance(description="converting to events")
     for warning in imported.warnings:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
     rosters = team_rosters(imported, args.file)
@@ -204,11 +174,13 @@ def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         unrated_rating=args.unrated_rating,
         teams=rosters,
     )
+    advance(description=f"storing {len(events)} events")
     with SqliteStore(args.db) as store:
         tournament_id = new_tournament_id()
         while store.head(tournament_id):
             tournament_id = new_tournament_id()
         store.append(tournament_id, 0, events, actor="import")
+    advance()
     print(tournament_id, file=out)
     return 0
 
@@ -228,14 +200,25 @@ def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:
 
 
 def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    """One line per re-appended event: `<new id> <seq> <event as JSON>`."""
+    """One line per re-appended event, `<new id> <seq> <event as JSON>`, when paced (or with
+    --echo); with --speed 0 only the new id and the count (--echo prints the events too)."""
     if not Path(args.db).is_file():
         raise UsageError(f"--db {args.db}: no such event store")
     if args.speed < 0:
         raise UsageError(f"--speed {args.speed}: must be 0 (no waiting) or more")
+    echo = args.speed > 0 if args.echo is None else args.echo
     with SqliteStore(args.db) as store:
         target = args.into or new_tournament_id()
-        for rec in replay(store, args.tournament, target, speed=args.speed):
-            print(f"{rec.tournament_id} {rec.seq} {encode(rec.event).decode()}", file=out)
-            out.flush()
+        count = 0
+        with bar(
+            f"replaying {args.tournament} into {target}", store.head(args.tournament)
+        ) as advance:
+            for rec in replay(store, args.tournament, target, speed=args.speed):
+                count += 1
+                advance()
+                if echo:
+                    print(f"{rec.tournament_id} {rec.seq} {encode(rec.event).decode()}", file=out)
+                    out.flush()
+    if not echo:
+        print(f"{target}: {count} events replayed from {args.tournament}", file=out)
     return 0

@@ -1,16 +1,50 @@
-"""What every standings command shares: the usage error, and the table, JSON or CSV output."""
+"""What every standings command shares: the usage error, and the table, JSON or CSV output with
+the `--format json` contract of a computed table (`JsonStandings`)."""
 
 from __future__ import annotations
 
 import argparse
 import csv
 import io
+import unicodedata
 
 import msgspec
 
+from livetb.engine.result import Number
 from livetb.engine.standings import Standings, draw_lots
 from livetb.errors import LivetbError
-from livetb.standings_doc import format_value, standings_json
+
+
+class JsonRow(msgspec.Struct):
+    rank: int
+    start_no: int
+    name: str
+    values: list[str | int | None]
+
+
+class JsonStandings(msgspec.Struct):
+    """The `--format json` contract other tools rely on."""
+
+    edition: str
+    after_round: int
+    tiebreaks: list[str]
+    standings: list[JsonRow]
+
+
+def format_value(v: Number | str | None) -> str | int | None:
+    """Decimals as strings (never floats), whole counts and ratings as ints."""
+    if v is None or isinstance(v, int | str):
+        return v
+    if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
+        return f"{v:.1f}"
+    return str(v)
+
+
+def standings_json(st: Standings) -> JsonStandings:
+    rows = [
+        JsonRow(r.rank, r.start_no, r.name, [format_value(v) for v in r.values]) for r in st.rows
+    ]
+    return JsonStandings(st.edition, st.after_round, list(st.tiebreaks), rows)
 
 
 class UsageError(LivetbError):
@@ -42,9 +76,9 @@ def write_csv(st: Standings, out: io.TextIOBase) -> None:
 
 
 def print_table(st: Standings, title: str, out: io.TextIOBase) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
+    """The table in a heavy-headed box, every column as wide as its widest cell: a standings
+    table is read whole, never squeezed. Drawn here rather than with rich, whose layout engine
+    costs more than the tie-breaks for a 150-player table."""
     header = ("Rank", "No", "Name", *st.tiebreaks)
     body = [
         (
@@ -55,11 +89,29 @@ def print_table(st: Standings, title: str, out: io.TextIOBase) -> None:
         )
         for r in st.rows
     ]
-    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
-    table = Table(title=f"{title} — after round {st.after_round} (C.07 edition {st.edition})")
-    for col in header:
-        table.add_column(col, justify="left" if col == "Name" else "right", no_wrap=True)
-    for row in body:
-        table.add_row(*row)
-    # Wide enough that no column is squeezed: a standings table must be read whole.
-    Console(file=out, width=max(80, sum(widths) + 3 * len(widths) + 1)).print(table)
+    widths = [max(_width(row[i]) for row in [header, *body]) for i in range(len(header))]
+
+    def line(cells: tuple[str, ...], bar: str) -> str:
+        padded = (
+            c + " " * (w - _width(c)) if i == 2 else " " * (w - _width(c)) + c
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        )
+        return bar + bar.join(f" {c} " for c in padded) + bar
+
+    def rule(left: str, fill: str, mid: str, right: str) -> str:
+        return left + mid.join(fill * (w + 2) for w in widths) + right
+
+    top = rule("┏", "━", "┳", "┓")
+    caption = f"{title} — after round {st.after_round} (C.07 edition {st.edition})"
+    lines = [caption.center(_width(top)).rstrip(), top, line(header, "┃")]
+    lines.append(rule("┡", "━", "╇", "┩"))
+    lines += [line(row, "│") for row in body]
+    lines.append(rule("└", "─", "┴", "┘"))
+    out.write("\n".join(lines) + "\n")
+
+
+def _width(text: str) -> int:
+    """Terminal columns: East Asian wide characters take two."""
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)

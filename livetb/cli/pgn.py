@@ -14,33 +14,6 @@ from livetb.cli.output import UsageError
 from livetb.errors import LivetbError
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    pgn = sub.add_parser(
-        "pgn", help="record the final results of a PGN file or URL (DGT LiveChess, relays)"
-    )
-    pgn.add_argument("source", help="a PGN file, or an http(s) URL of one")
-    pgn.add_argument("--db", required=True, help="SQLite event store")
-    pgn.add_argument("--tournament", metavar="ID", help="the tournament (if several)")
-    pgn.add_argument(
-        "--round",
-        type=int,
-        metavar="R",
-        help="the round the games belong to (default: each game's Round tag, else the round "
-        "last paired)",
-    )
-    pgn.add_argument(
-        "--follow",
-        type=float,
-        metavar="SECONDS",
-        help="read the source again every SECONDS until every board of the round has a result",
-    )
-    pgn.add_argument(
-        "--corrections",
-        action="store_true",
-        help="a changed final result of a recorded game becomes a correction (default: refused)",
-    )
-
-
 def pgn_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb import pgn
     from livetb.service import TournamentService

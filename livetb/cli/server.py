@@ -1,6 +1,6 @@
 """`livetb serve`, `demo`, `watch` and `token`: the live server's subcommands.
 
-`livetb/cli/__init__.py` adds them with `add_parsers(sub)` and hands their arguments to `run`.
+Their arguments are in `livetb/cli/parsers.py`; `livetb/cli/__init__.py` hands them to `run`.
 aiohttp and the client load only when one of these runs.
 """
 
@@ -15,63 +15,16 @@ import sys
 import tempfile
 from pathlib import Path
 
+from livetb.cli.parsers import TOKEN_ENV
 from livetb.errors import LivetbError
-from livetb.web.config import DEFAULT_DB
 
 COMMANDS = ("serve", "demo", "watch", "token")
-TOKEN_ENV = "LIVETB_TOKEN"  # `livetb watch`'s token when --token is absent
 
 
 class ServerUsageError(LivetbError):
     """An argument of serve/demo/watch/token that names nothing usable."""
 
     code = "usage"
-
-
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    serve = sub.add_parser("serve", help="run the live server (REST API, websocket feed)")
-    _server_options(serve)
-    serve.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
-
-    demo = sub.add_parser(
-        "demo", help="run the server with a generated tournament replayed live, one result a second"
-    )
-    _server_options(demo, port=None)
-    demo.add_argument("--db", help="SQLite event store (default: a fresh temporary one)")
-    demo.add_argument("--players", type=int, default=40, help="participants (default 40)")
-    demo.add_argument("--rounds", type=int, default=7, help="rounds (default 7)")
-    demo.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
-    demo.add_argument(
-        "--interval", type=float, default=1.0, metavar="S", help="seconds between results"
-    )
-
-    watch = sub.add_parser("watch", help="live standings in the terminal, from a server's feed")
-    watch.add_argument("url", help="the server, e.g. http://127.0.0.1:8080")
-    watch.add_argument("--tournament", required=True, metavar="ID")
-    watch.add_argument("--follow", type=int, metavar="START_NO", help="highlight this participant")
-    watch.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
-    watch.add_argument("--count", type=int, metavar="N", help="exit after N updates")
-    watch.add_argument(
-        "--token",
-        metavar="TOKEN",
-        help=f"a token of the tournament, if it is private (default: ${TOKEN_ENV}, which "
-        "keeps it out of the process list)",
-    )
-
-    token = sub.add_parser("token", help="create or revoke arbiter tokens")
-    actions = token.add_subparsers(dest="action", required=True)
-    create = actions.add_parser("create", help="print a new token (shown once, stored hashed)")
-    create.add_argument("--db", required=True, help="SQLite event store")
-    create.add_argument("--tournament", required=True, metavar="ID")
-    revoke = actions.add_parser("revoke", help="revoke a token")
-    revoke.add_argument("--db", required=True, help="SQLite event store")
-    revoke.add_argument("token")
-
-
-def _server_options(p: argparse.ArgumentParser, port: int | None = 8080) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    fallback = "" if port else ", or a free one if that is taken"
-    p.add_argument("--port", type=int, default=port, help=f"port (default 8080{fallback})")
 
 
 def _free_port(host: str, wanted: int = 8080) -> int:

@@ -11,7 +11,8 @@ from decimal import Decimal
 
 import msgspec
 
-from livetb.cli.output import UsageError, emit
+from livetb.cli.output import UsageError, emit, format_value
+from livetb.cli.parsers import SYSTEMS
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
@@ -20,33 +21,15 @@ from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import CATALOGUE, compute, rank
 from livetb.engine.teams import TeamEvent
-from livetb.engine.us_chess import USCF
-from livetb.events.schema import DEFAULT_TIEBREAKS
-from livetb.standings_doc import format_value
 from livetb.trf import load_trf
-
-DEFAULT_SWISS = ",".join(DEFAULT_TIEBREAKS["swiss"])
-DEFAULT_ROUND_ROBIN = ",".join(DEFAULT_TIEBREAKS["roundrobin"])
 
 
 def default_tiebreaks(t: Tournament) -> str:
     if t.tiebreaks:
         return ",".join(t.tiebreaks)
-    return DEFAULT_ROUND_ROBIN if t.system == "roundrobin" else DEFAULT_SWISS
+    from livetb.events.schema import DEFAULT_TIEBREAKS
 
-
-# Presets: a system's recommended tie-break list, instead of --tiebreaks.
-SYSTEMS = {"uscf": ",".join(USCF)}
-
-
-def add_system(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--system",
-        choices=sorted(SYSTEMS),
-        help="a preset list instead of --tiebreaks: uscf = "
-        + SYSTEMS["uscf"]
-        + " (US Chess's recommended order, seed 003)",
-    )
+    return ",".join(DEFAULT_TIEBREAKS[t.system])
 
 
 def preset(args: argparse.Namespace, team: bool = False) -> str | None:
@@ -58,52 +41,6 @@ def preset(args: argparse.Namespace, team: bool = False) -> str | None:
     if team:
         raise UsageError(f"--system {args.system}: individual events only")
     return SYSTEMS[args.system]
-
-
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    st = sub.add_parser(
-        "standings", help="standings with tie-breaks from a TRF file, or from an event store"
-    )
-    st.add_argument("file", nargs="?", help="TRF-16 or TRF-2026 file (or use --db)")
-    st.add_argument("--db", help="read the standings from this SQLite event store instead")
-    st.add_argument("--tournament", help="with --db: the tournament id (if several)")
-    st.add_argument("--at-seq", type=int, metavar="N", help="with --db: as of log sequence N")
-    st.add_argument(
-        "--tiebreaks",
-        help="comma-separated list, e.g. PTS,BH/C1,BH,SB (default: "
-        "the file's own list, else " + DEFAULT_SWISS + " / " + DEFAULT_ROUND_ROBIN + ")",
-    )
-    add_system(st)
-    st.add_argument("--after-round", type=int, metavar="K", help="use rounds 1..K only")
-    st.add_argument(
-        "--as-final",
-        action="store_true",
-        help="treat round K as the last round (Fore-Buchholz prediction)",
-    )
-    st.add_argument(
-        "--edition",
-        choices=[e.value for e in Edition],
-        help="unplayed-rounds rules (default: by the start date)",
-    )
-    st.add_argument(
-        "--unrated-rating",
-        type=int,
-        metavar="N",
-        help="rating used for unrated players in rating-based tie-breaks",
-    )
-    st.add_argument("--format", choices=["table", "json", "csv"], default="table")
-    st.add_argument(
-        "--explain",
-        type=int,
-        metavar="START_NO",
-        help="show each tie-break's per-round contributions for one participant",
-    )
-    st.add_argument(
-        "--draw-lots",
-        type=int,
-        metavar="SEED",
-        help="break the ties left after the whole list by a seeded drawing of lots",
-    )
 
 
 def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:

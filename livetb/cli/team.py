@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 
-from livetb.cli.output import UsageError, emit
+from livetb.cli.output import UsageError, emit, format_value
 from livetb.engine.categories import category_text
 from livetb.engine.context import Round
 from livetb.engine.editions import Edition
@@ -20,7 +20,6 @@ from livetb.engine.team_context import TeamView, primary_from_list
 from livetb.engine.team_standings import TEAM_GROUP, compute_team, rank_teams
 from livetb.engine.teams import Match, TeamEvent
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS
-from livetb.standings_doc import format_value
 
 
 def default_team_tiebreaks(event: TeamEvent) -> str:

@@ -353,9 +353,16 @@ def test_cli_replay_into_a_new_tournament(tmp_path: Path) -> None:
     db = tmp_path / "x.sqlite"
     _, out, _ = run("import", str(CORPUS / "individual-rr" / "rr-1101.trf"), "--db", str(db))
     source = out.strip()
+    # --speed 0 is quiet: the new id and the count, not one line per event ...
     code, out, err = run(
-        "replay", "--db", str(db), "--tournament", source, "--speed", "0", "--into", "t-copy"
+        "replay", "--db", str(db), "--tournament", source, "--speed", "0", "--into", "t-quiet"
     )
+    assert (code, err, out) == (0, "", f"t-quiet: 32 events replayed from {source}\n")
+    # ... unless --echo asks for them
+    code, out, err = run(
+        "replay", "--db", str(db), "--tournament", source, "--speed", "0", "--into", "t-copy",
+        "--echo",
+    )  # fmt: skip
     assert (code, err) == (0, "")
     lines = out.splitlines()
     with SqliteStore(db) as store:
