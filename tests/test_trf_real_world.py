@@ -54,17 +54,25 @@ def test_a_paired_round_without_results_is_the_running_round() -> None:
     assert t.played_rounds == 3
 
 
-def test_standings_of_a_mid_round_file_stop_before_the_running_round(tmp_path: Path) -> None:
+def test_standings_of_a_mid_round_file_show_the_running_round_live(tmp_path: Path) -> None:
     path = write(tmp_path, MID_ROUND)
     code, out, err = run("standings", str(path), "--format", "json")
     assert code == 0, err
-    assert "round 3 is being played (1 games without a result)" in err
     doc = json.loads(out)
-    assert doc["after_round"] == 2
-    assert [r["values"][0] for r in doc["standings"]] == ["2.0", "1.0", "1.0", "0.0"]
+    assert (doc["after_round"], doc["round_in_progress"]) == (2, 3)
+    rows = {r["start_no"]: r for r in doc["standings"]}
+    # round 3's finished game counts (1 beat 3), the running one (2 v 4) does not yet
+    assert [rows[no]["values"][0] for no in (1, 2, 3, 4)] == ["3.0", "1.0", "0.0", "1.0"]
+    assert all(row["fb_prediction"] is not None for row in doc["standings"])
+    # a round before the running one is computed as from any file; the running one refused
+    code, out, err = run("standings", str(path), "--after-round", "2", "--format", "json")
+    assert code == 0 and json.loads(out)["after_round"] == 2
+    assert [r["values"][0] for r in json.loads(out)["standings"]] == ["2.0", "1.0", "1.0", "0.0"]
     code, _, err = run("standings", str(path), "--after-round", "3")
     assert code == 2
-    assert "--after-round 3: round 3 is still being played" in err
+    assert "--after-round 3: round 3 is still being played (1 game without a result)" in err
+    code, out, err = run("standings", str(path), "--explain", "1")
+    assert code == 0 and "this table is after round 2" in err
 
 
 def test_import_of_a_mid_round_file_leaves_the_round_running(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ Standings are read from the store at the head or at any sequence number (time tr
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 import sys
 from pathlib import Path
@@ -137,16 +136,17 @@ def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase) -> None
         out.write(msgspec.json.encode(data).decode() + "\n")
         return
     if fmt == "csv":
-        w = csv.writer(out, lineterminator="\n")
-        w.writerow(["rank", "start_no", "name", *data.tiebreaks])
-        for r in data.standings:
-            w.writerow([r.rank, r.start_no, r.name, *("" if v is None else v for v in r.values)])
+        from livetb.export import standings_csv
+
+        out.write(standings_csv(data))
         return
     from livetb.engine.standings import Row as EngineRow
     from livetb.engine.standings import Standings
 
     rows = tuple(EngineRow(r.rank, r.start_no, r.name, r.values) for r in data.standings)  # type: ignore[arg-type]
     title = f"{projection.state.created.name} — log seq {data.seq}"  # type: ignore[union-attr]
+    if data.round_in_progress is not None:
+        title += f", round {data.round_in_progress} in progress"
     print_table(Standings(data.edition, data.after_round, tuple(data.tiebreaks), rows), title, out)
 
 

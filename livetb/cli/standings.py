@@ -21,7 +21,7 @@ from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import CATALOGUE, compute, rank
 from livetb.engine.teams import TeamEvent
-from livetb.trf import load_trf
+from livetb.trf import TrfImport, load_trf
 
 
 def default_tiebreaks(t: Tournament) -> str:
@@ -56,7 +56,46 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     imported = load_trf(args.file)
     for warning in imported.warnings:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+    live = (args.after_round, args.explain, args.draw_lots) == (None, None, None)
+    if live and not args.as_final and _running_round(imported.tournament):
+        return live_table(imported, args, out)
     return table(imported.tournament, imported.team_event, args, out)
+
+
+def live_table(imported: TrfImport, args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """A file exported mid-round, shown as the live server shows it: the rounds closed, the
+    running round's finished games, the statuses and the Fore-Buchholz prediction (the
+    `standings --db` document), from the events the file stands for."""
+    from livetb.cli.db import team_rosters, write
+    from livetb.events.importer import events_from_tournament
+    from livetb.events.store import MemoryStore
+    from livetb.projections.standings import StandingsProjection
+
+    rosters = team_rosters(imported, args.file)
+    listed = preset(args, team=bool(rosters))
+    events = events_from_tournament(
+        imported.tournament,
+        tiebreaks=[c.strip() for c in listed.split(",") if c.strip()] if listed else None,
+        edition=args.edition,
+        unrated_rating=args.unrated_rating,
+        teams=rosters,
+    )
+    with MemoryStore() as store:
+        store.append("file", 0, events, actor="import")
+        projection = StandingsProjection.rebuild(store.read("file"))
+    write(projection, args.format, out)
+    return 0
+
+
+def _running_round(t: Tournament) -> int | None:
+    """The first round with a game paired but not finished, if any."""
+    rounds = [
+        rnd
+        for p in t.participants
+        for rnd, e in enumerate(p.entries, start=1)
+        if e.code is Code.PENDING
+    ]
+    return min(rounds, default=None)
 
 
 def table(
@@ -94,27 +133,23 @@ def _complete_rounds(
 ) -> tuple[Tournament, argparse.Namespace]:
     """A round paired but not finished (a mid-round export, or the log while a round runs) is
     the running round: the table stops before it, by default and at most."""
-    pending = [
-        (rnd, p.start_no)
-        for p in t.participants
-        for rnd, e in enumerate(p.entries, start=1)
-        if e.code is Code.PENDING
-    ]
-    if not pending:
+    running = _running_round(t)
+    if running is None:
         return t, args
-    running = min(rnd for rnd, _ in pending)
-    games = sum(1 for rnd, _ in pending if rnd == running) // 2
+    n = sum(p.entry(running).code is Code.PENDING for p in t.participants) // 2
+    games = f"{n} game{'s' if n != 1 else ''} without a result"
     if args.after_round is None:
         print(
-            f"livetb: note: round {running} is being played ({games} games without a result); "
-            f"standings after round {running - 1} (`livetb import` follows the round live)",
+            f"livetb: note: round {running} is being played ({games}); "
+            f"this table is after round {running - 1} (without --explain, --as-final or "
+            "--draw-lots the running round is shown live)",
             file=sys.stderr,
         )
         args = argparse.Namespace(**vars(args) | {"after_round": running - 1})
     elif args.after_round >= running:
         raise UsageError(
             f"--after-round {args.after_round}: round {running} is still being played "
-            f"({games} games without a result); rounds 0..{running - 1} are complete"
+            f"({games}); rounds 0..{running - 1} are complete"
         )
     cut = [msgspec.structs.replace(p, entries=p.entries[: running - 1]) for p in t.participants]
     return msgspec.structs.replace(t, participants=tuple(cut)), args
