@@ -22,6 +22,7 @@ from livetb.engine.spec import parse_spec
 from livetb.engine.standings import compute
 from tests.builders import (
     beats,
+    double_forfeit,
     draws,
     forfeit_win,
     full_bye,
@@ -117,6 +118,29 @@ def d(text: str) -> Decimal:
 )
 def test_us_chess_systems_by_hand(code: str, player: str, expected: Decimal | int) -> None:
     assert value(code, player) == expected
+
+
+def test_a_double_forfeit_under_every_system() -> None:
+    """R1: A beats B, C - D double forfeit (C White); R2: A draws C, B beats D (D Black).
+    Scores A 1.5, B 1, C 0.5, D 0; US scores A 1.5, B 1, C 1 (R1 as ½), D 0.5."""
+    t = swiss(rounds=2, players="ABCD")
+    t.round(1, beats("A", "B"), double_forfeit("C", "D"))
+    t.round(2, draws("A", "C"), beats("B", "D"))
+    ctx = t.context()
+
+    def v(code: str, player: str) -> Decimal | int | None:
+        return compute(ctx, parse_spec(code), "ABCD".index(player) + 1).value
+
+    assert v("SOLK", "C") == d("1.5")  # (double forfeit) 0 + A 1.5
+    assert v("SOLK", "A") == d("2.0")  # B 1 + C 1: C's forfeit counted as ½
+    assert v("MED", "A") == d("0")  # two entries, one dropped at each end
+    assert v("MM", "A") == d("1.0")  # 1.5 > 1.0: only the lowest (B or C, both 1) dropped
+    assert v("CUM", "C") == d("0.5")  # 0 + .5; a forfeit loss takes nothing off
+    assert v("OCUM", "A") == d("1.5")  # B's CUM 0 + 1 = 1, C's 0.5
+    assert v("KASH", "C") == d("2")  # the double forfeit gives 0, the draw 2
+    assert (v("MB", "D"), v("MB/O", "D")) == (1, 2)  # R2 Black; R1's forfeit had Black too
+    assert (v("TFL", "D"), v("TFL/O", "D")) == (1, 2)
+    assert (v("TFL", "C"), v("TFL/O", "C")) == (1, 3)  # no loss over the board: rounds + 1
 
 
 def test_nine_rounds_drop_two_at_each_end() -> None:
