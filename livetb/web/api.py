@@ -38,6 +38,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from aiohttp import hdrs, web
 
+from livetb import messages
 from livetb.cli_db import DbStandings, to_json
 from livetb.engine.model import Code
 from livetb.errors import InvalidInput, LivetbError, UnknownTournament
@@ -57,7 +58,7 @@ from livetb.events.commands import (
     WithdrawParticipant,
 )
 from livetb.events.schema import Board, Recorded, RoundClosed, TournamentCreated
-from livetb.events.state import BYE_CODES, TournamentState
+from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
 from livetb.projections.standings import StandingsProjection
 from livetb.service import load
@@ -263,27 +264,6 @@ class TournamentInfo(msgspec.Struct):
     participants: list[ParticipantInfo]
 
 
-class GameInfo(msgspec.Struct):
-    board: int
-    white: int
-    black: int
-    result: str | None
-
-
-class ByeInfo(msgspec.Struct):
-    start_no: int
-    points: str
-
-
-class RoundInfo(msgspec.Struct):
-    round: int
-    paired: bool
-    closed: bool
-    games: list[GameInfo]
-    bye: int | None  # the pairing-allocated bye
-    requested_byes: list[ByeInfo]
-
-
 class EventPage(msgspec.Struct):
     events: list[Recorded]
     next_after: int | None  # pass as `after` for the next page; None: the last page
@@ -378,21 +358,7 @@ async def round_info(request: web.Request) -> web.Response:
     assert state.created is not None
     if not 1 <= rnd <= state.created.rounds:
         raise NotFound(f"round {rnd}: the tournament has rounds 1..{state.created.rounds}")
-    played = state.rounds.get(rnd)
-    names = {code: name for name, code in BYE_CODES.items()}
-    byes = [ByeInfo(no, names[code]) for no, code in sorted(state.byes.get(rnd, {}).items())]
-    games = [
-        GameInfo(g.board, g.white, g.black, g.result)
-        for _, g in sorted(played.games.items() if played else [])
-    ]
-    info = RoundInfo(
-        rnd,
-        played is not None,
-        bool(played and played.closed),
-        games,
-        played.pab if played else None,
-        byes,
-    )
+    info = messages.round_info(state, rnd)
     return json_response(info, seq=projection.seq)
 
 
@@ -529,7 +495,7 @@ def endpoints() -> list[Endpoint]:
             path=ROUND,
             handler=round_info,
             summary="A round's pairings, results and requested byes",
-            response=RoundInfo,
+            response=messages.RoundInfo,
             errors=READ_ERRORS,
         ),
         Endpoint(
