@@ -236,6 +236,9 @@ class NotFound(LivetbError):
 class Summary(msgspec.Struct):
     id: str
     seq: int
+    name: str
+    rounds: int
+    kind: str
 
 
 class ParticipantInfo(msgspec.Struct):
@@ -275,12 +278,22 @@ def check_read(request: web.Request, tid: str) -> StandingsProjection:
     projection = request.app[SERVICE].catch_up(tid)
     created = projection.state.created
     if created is not None and created.private:
-        header = request.headers.get(hdrs.AUTHORIZATION)
+        header = request.headers.get(hdrs.AUTHORIZATION) or bearer_protocol(request)
         if header is None and "access_token" in request.query:
             header = f"Bearer {request.query['access_token']}"
         what = f"reads of private tournament {tid}"
         authorize(header, request.app[TOKENS], tid, what=what)
     return projection
+
+
+def bearer_protocol(request: web.Request) -> str | None:
+    """A browser's websocket cannot set headers: it offers `bearer.<token>` as a subprotocol
+    (next to `livetb`, which the server selects), so the token stays out of the URL."""
+    offered = request.headers.get(hdrs.SEC_WEBSOCKET_PROTOCOL, "")
+    for item in offered.split(","):
+        if item.strip().startswith("bearer."):
+            return f"Bearer {item.strip().removeprefix('bearer.')}"
+    return None
 
 
 def int_query(request: web.Request, name: str, low: int = 0) -> int | None:
@@ -303,16 +316,20 @@ def seq_after_round(request: web.Request, tid: str, rnd: int) -> int:
 async def list_tournaments(request: web.Request) -> web.Response:
     """Every tournament but the private ones."""
     store = request.app[STORE]
-    shown = [Summary(t, store.head(t)) for t in store.tournaments() if is_public(store, t)]
+    shown = []
+    for tid in store.tournaments():
+        created = public_creation(store, tid)
+        if created is not None:
+            shown.append(Summary(tid, store.head(tid), created.name, created.rounds, created.kind))
     return json_response(TournamentList(shown))
 
 
-def is_public(store: EventStore, tid: str) -> bool:
-    """Whether the log opens with a public TournamentCreated, from that one event: no
+def public_creation(store: EventStore, tid: str) -> TournamentCreated | None:
+    """The log's first event if it creates a public tournament, from that one event: no
     projection is built. (No later event changes `private`; one that did would need folding.)"""
     first = next(store.read(tid), None)
     created = None if first is None else first.event
-    return isinstance(created, TournamentCreated) and not created.private
+    return created if isinstance(created, TournamentCreated) and not created.private else None
 
 
 async def tournament(request: web.Request) -> web.Response:

@@ -81,7 +81,10 @@ async def feed(request: web.Request) -> web.StreamResponse:
     service, hub, config = request.app[SERVICE], request.app[HUB], request.app[CONFIG]
     check_read(request, tid)  # unknown: 404, private without its token: 401/403, before the upgrade
     ws = web.WebSocketResponse(
-        heartbeat=config.heartbeat, compress=config.ws_compress, max_msg_size=4096
+        heartbeat=config.heartbeat,
+        compress=config.ws_compress,
+        max_msg_size=4096,
+        protocols=("livetb",),  # chosen when offered, with `bearer.<token>` (the pages)
     )
     await ws.prepare(request)
     # No await from reading the projection to subscribing: nothing published in between.
@@ -117,7 +120,9 @@ ENDPOINTS = [
         method="GET",
         path="/ws",
         handler=feed,
-        summary="The standings feed (websocket): a snapshot, then one delta per event",
+        summary="The standings feed (websocket, wire v2): a snapshot, then one delta per event;"
+        " a private tournament's token as `Authorization: Bearer`, or from a browser as the"
+        " subprotocol `bearer.<token>` offered with `livetb`",
         status=101,
         media="",
         errors=(400, 401, 403, 404, 422),
@@ -127,6 +132,7 @@ ENDPOINTS = [
             Query("top", "only the first N rows (deltas `drop` the rows that leave them)"),
             Query("participants", "only these start numbers, e.g. 1,5,9", "string"),
             Query("access_token", "a token of a private tournament", "string"),
+
         ),
     )
 ]
