@@ -83,7 +83,7 @@ def ranks(
     best = worst = 1
     for q in fixed:
         best += q > points
-        worst += q >= points
+        worst += q > points if shared else q >= points
     for board in boards:
         best += min((w > points) + (b > points) for w, b in board)
         if shared:

@@ -18,7 +18,7 @@ function who(people, no) {
 export function pairingsTable(round, people, games = round.games) {
   return el("table", { class: "pairings" },
     el("thead", {}, el("tr", {},
-      el("th", { scope: "col", class: "board" }, t("pairings.board")),
+      el("th", { scope: "col", class: "board" }, el("abbr", { title: t("pairings.board") }, t("pairings.board_short"))),
       el("th", { scope: "col" }, t("pairings.white")),
       el("th", { scope: "col", class: "result" }, t("pairings.result")),
       el("th", { scope: "col" }, t("pairings.black")))),
