@@ -97,7 +97,9 @@ class Server:
             name = NAMES[no - 1] if no <= len(NAMES) else f"Player {no}"
             person = {"start_no": no, "name": name, "rating": 2400 - 10 * no, "federation": "ITA"}
             assert self.call("POST", f"{t}/participants", person, token)[0] == 201
-        boards = [{"board": b, "white": 2 * b - 1, "black": 2 * b} for b in range(1, players // 2 + 1)]
+        boards = [
+            {"board": b, "white": 2 * b - 1, "black": 2 * b} for b in range(1, players // 2 + 1)
+        ]
         assert self.call("POST", f"{t}/rounds/1/pairings", {"boards": boards}, token)[0] == 201
         return token
 

@@ -87,13 +87,17 @@ function why() {
 function outlook() {
   const o = card.outlook;
   if (!o) return null;
-  const ptsOnly = model.doc.tiebreaks.length === 1 && model.doc.tiebreaks[0] === "PTS";
+  // One option: the game is over (or a bye): what it gave, not a choice.
+  const over = o.options.length === 1;
+  const label = (opt) => (over
+    ? `${t("outlook.result.done")} (${t(`outlook.result.${opt.result}`).toLowerCase()})`
+    : t(`outlook.result.${opt.result}`));
   return el("section", { class: "outlook", "aria-live": "polite" },
     el("h2", {}, t("outlook.title")),
-    el("p", {}, t(ptsOnly ? "outlook.sentence_pts" : "outlook.sentence", { round: o.round })),
+    el("p", {}, t(o.ties_share_rank ? "outlook.sentence_pts" : "outlook.sentence", { round: o.round })),
     el("ul", {}, o.options.map((opt) => el("li", { dataset: { result: opt.result, best: opt.best, worst: opt.worst } },
       t(opt.best === opt.worst ? "outlook.option_one" : "outlook.option", {
-        result: t(`outlook.result.${opt.result}`), points: num(opt.points), best: opt.best, worst: opt.worst,
+        result: label(opt), points: num(opt.points), best: opt.best, worst: opt.worst,
       })))));
 }
 
