@@ -456,6 +456,7 @@ class Endpoint:
     query: tuple[Query, ...] = ()
     media: str = "application/json"  # of the success response ("": none)
     trf_body: bool = False  # also takes the pairing program's TRF as text/plain
+    messages: tuple[type, ...] = ()  # a websocket's messages (documented as `x-messages`)
 
 
 WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from livetb.errors import InvalidInput
+from livetb.messages import DeltaMessage, PingMessage, SnapshotMessage
 from livetb.web.api import Endpoint, Query, check_read, int_query
 from livetb.web.feed import Filter, Subscriber
 from livetb.web.keys import CONFIG, HUB, SERVICE
@@ -124,6 +125,7 @@ ENDPOINTS = [
         " a private tournament's token as `Authorization: Bearer`, or from a browser as the"
         " subprotocol `bearer.<token>` offered with `livetb`",
         status=101,
+        messages=(SnapshotMessage, DeltaMessage, PingMessage),
         media="",
         errors=(400, 401, 403, 404, 422),
         query=(
