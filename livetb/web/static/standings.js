@@ -80,19 +80,9 @@ function toggleFollow(no) {
   localStorage.setItem(followKey, JSON.stringify([...followed]));
   const tr = trs.get(no);
   if (tr) tr.cells[1].replaceChildren(star(no, model.rows.get(no).name));
-  renderPinned();
-  const again = document.querySelector(`tr[data-start-no="${no}"] button.star`);
-  again?.focus();
-}
-
-function renderPinned() {
-  const rows = model.sorted().filter((r) => followed.has(r.start_no));
-  ui.pinned.replaceChildren(...rows.map((r) => {
-    const tr = makeRow(r);
-    tr.classList.add("pinned");
-    return tr;
-  }));
-  ui.pinnedCaption.hidden = rows.length > 0;
+  reorder();
+  applySearch();
+  tr?.querySelector("button.star")?.focus();
 }
 
 function matches(row, needle) {
@@ -118,8 +108,7 @@ function renderTable() {
   trs.clear();
   for (const row of model.sorted()) trs.set(row.start_no, makeRow(row));
   ui.table.replaceChildren(tableHead(), ui.pinned, ui.body);
-  ui.body.replaceChildren(...model.order.map((no) => trs.get(no)));
-  renderPinned();
+  reorder();
   applySearch();
 }
 
@@ -136,13 +125,22 @@ function renderRound() {
     el("div", { class: "scroll" }, ui.pairings), ...(byes ? [byes] : []));
 }
 
+/** The rows in standings order, each once: the followed ones in the pinned section on top,
+ *  the others in the main one; only the rows out of place are moved. */
 function reorder() {
-  const body = ui.body;
-  const kids = body.children;
-  model.order.forEach((no, i) => {
-    const tr = trs.get(no);
-    if (kids[i] !== tr) body.insertBefore(tr, kids[i] ?? null);
-  });
+  const place = (body, nos) => {
+    const kids = body.children;
+    nos.forEach((no, i) => {
+      const tr = trs.get(no);
+      if (kids[i] !== tr) body.insertBefore(tr, kids[i] ?? null);
+    });
+  };
+  const pinned = model.order.filter((no) => followed.has(no));
+  place(ui.pinned, pinned);
+  place(ui.body, followed.size ? model.order.filter((no) => !followed.has(no)) : model.order);
+  for (const no of pinned) trs.get(no).classList.add("pinned");
+  for (const tr of ui.body.querySelectorAll("tr.pinned")) tr.classList.remove("pinned");
+  ui.pinnedCaption.hidden = pinned.length > 0;
 }
 
 function refreshHeader() {
@@ -202,7 +200,6 @@ function onDelta(_, change) {
     void tr.offsetWidth;
     tr.classList.add("fresh");
   }
-  renderPinned();
   applySearch();
   refreshHeader();
   if (change.round) renderRound();
