@@ -3,7 +3,8 @@ relays publish a round's games as one PGN that grows; each game whose `Result` i
 its board's result.
 
 A game is matched to a board of the pairing by its `Round` and `Board` tags (`Round "3.5"`, as
-broadcasts write it, means round 3 board 5), or else by its players: FIDE ids (`WhiteFideId`,
+broadcasts write it, means round 3 board 5; refused if its players are known and sit elsewhere),
+or else by its players: FIDE ids (`WhiteFideId`,
 `BlackFideId`) or names (`Last, First` and `First Last` read alike), White against White. A
 game that matches no board is listed with the reason, never guessed. Reading the same PGN again
 records nothing twice; a different final result for a board that has one is a correction only
@@ -140,6 +141,11 @@ def _locate(
         board = paired.games.get(tag_board)
         if board is None:
             return rnd, None, f"round {rnd} has no board {tag_board}"
+        white = people.find(g.white, g.white_fide)
+        black = people.find(g.black, g.black_fide)
+        if white is not None and black is not None and (white, black) != (board.white, board.black):
+            seated = f"#{board.white} - #{board.black}"
+            return rnd, None, f"round {rnd} board {tag_board} is {seated}, not #{white} - #{black}"
         return rnd, board, ""
     white = people.find(g.white, g.white_fide)
     black = people.find(g.black, g.black_fide)

@@ -180,6 +180,7 @@ def test_games_that_fit_no_board_are_listed_never_guessed() -> None:
         + game("Nakamura, Hikaru", "Carlsen, Magnus", "1-0")  # colours reversed
         + game("A", "B", "1-0", Round="1.7")  # no board 7
         + game("A", "B", "1-0", Round="2.1")  # round 2 not paired
+        + game("Caruana, Fabiano", "Ding, Liren", "1-0", Round="1.1")  # board 1 is #1 - #2
     )
     made = plan(state, read_games(pgn), round_=None)
     assert made.commands == []
@@ -188,4 +189,5 @@ def test_games_that_fit_no_board_are_listed_never_guessed() -> None:
         "#2 has Black on board 1 in round 1",
         "round 1 has no board 7",
         "round 2 is not paired",
+        "round 1 board 1 is #1 - #2, not #3 - #4",
     ]
