@@ -141,8 +141,7 @@ def _complete_rounds(
     if args.after_round is None:
         print(
             f"livetb: note: round {running} is being played ({games}); "
-            f"this table is after round {running - 1} (without --explain, --as-final or "
-            "--draw-lots the running round is shown live)",
+            f"this table is after round {running - 1}",
             file=sys.stderr,
         )
         args = argparse.Namespace(**vars(args) | {"after_round": running - 1})
