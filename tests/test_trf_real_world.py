@@ -89,6 +89,13 @@ def test_import_of_a_mid_round_file_leaves_the_round_running(tmp_path: Path) -> 
     assert (doc["after_round"], doc["round_in_progress"]) == (2, 3)
     # the running round's Fore-Buchholz prediction is on every row
     assert all(row["fb_prediction"] is not None for row in doc["standings"])
+    # a table computed from the log stops before the running round, as from the file
+    flags = ("--tiebreaks", "PTS,BH", "--format", "json")
+    code, out, err = run("standings", "--db", str(db), *flags)
+    assert code == 0 and "round 3 is being played" in err
+    assert out == run("standings", str(tmp_path / "t.trf"), "--after-round", "2", *flags)[1]
+    code, _, err = run("standings", "--db", str(db), "--after-round", "3", "--tiebreaks", "BH")
+    assert code == 2 and "round 3 is still being played" in err
 
 
 def test_a_blank_result_before_the_last_round_says_what_it_is() -> None:
