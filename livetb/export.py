@@ -59,7 +59,13 @@ def trf_text(projection: StandingsProjection, fmt: Literal["trf16", "trf26"]) ->
     state = projection.state
     rosters = [Roster(r.number, r.name, r.members) for _, r in sorted(state.teams.items())]
     ranks = {} if rosters else {row.start_no: row.rank for row in projection.standings()}
-    return write_trf(state.tournament(), fmt, teams=rosters, ranks=ranks)
+    announced = [
+        (rnd, no, code)
+        for rnd, byes in state.byes.items()
+        if rnd > state.paired
+        for no, code in byes.items()
+    ]
+    return write_trf(state.tournament(), fmt, teams=rosters, ranks=ranks, announced=announced)
 
 
 def _name(state: TournamentState) -> str:

@@ -173,6 +173,7 @@ def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> i
         edition=args.edition,
         unrated_rating=args.unrated_rating,
         teams=rosters,
+        announced=imported.announced_byes,
     )
     advance(description=f"storing {len(events)} events")
     with SqliteStore(args.db) as store:

@@ -79,6 +79,7 @@ def live_table(imported: TrfImport, args: argparse.Namespace, out: io.TextIOBase
         edition=args.edition,
         unrated_rating=args.unrated_rating,
         teams=rosters,
+        announced=imported.announced_byes,
     )
     with MemoryStore() as store:
         store.append("file", 0, events, actor="import")

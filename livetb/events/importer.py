@@ -60,11 +60,14 @@ def events_from_tournament(
     edition: EditionName | None = None,
     unrated_rating: int | None = None,
     teams: Sequence[Roster] = (),
+    announced: Sequence[tuple[int, int, Code]] = (),
 ) -> list[AnyEvent]:
     """The events that replay to `t`: same participants, and per round the same entries;
     with `teams`, a team tournament (a TeamRegistered per team after the players).
 
     `tiebreaks` overrides the file's list (default: the file's, else the system's default).
+    `announced`: byes requested for rounds not yet in `t` (round, start number, H/F/Z code),
+    logged after the last round's events.
     Raises `ImportUnsupported` for what no event expresses (short games W/D/L, unknown X, a
     game without colours, two pairing-allocated byes in one round)."""
     if t.rounds < 1:
@@ -111,6 +114,13 @@ def events_from_tournament(
         events += _byes(t, participants, rnd, played, withdrawn)
         if rnd <= played:
             events += _round(participants, rnd, team_of)
+    for rnd, no, code in announced:
+        if not width < rnd <= t.rounds:
+            raise ImportUnsupported(
+                f"a bye announced for round {rnd} (#{no}): expected a round after the file's "
+                f"{width} and up to its {t.rounds}"
+            )
+        events.append(ByeRequested(start_no=no, round=rnd, points=_BYES[code]))
     return events
 
 

@@ -216,8 +216,11 @@ def _check_byes(
     teams: tuple[TeamRecord, ...] | None,
     scoring: Scoring,
     report: _Report,
-) -> None:
-    """A 240 bye must score what the 001 block scores; in team events its IDs are teams."""
+) -> list[tuple[int, int, Code]]:
+    """A 240 bye must score what the 001 block scores; in team events its IDs are teams.
+    Returns the byes announced for rounds after the file's last (individual events):
+    (round, start number, code)."""
+    announced: list[tuple[int, int, Code]] = []
     known = index.keys() if teams is None else {t.number for t in teams}
     unknown = _IN_FILE if teams is None else "a team number from the team records"
     for line in lines:
@@ -232,7 +235,11 @@ def _check_byes(
             if no not in known:
                 report.error(line.number, (column, column + 3), "240 bye", str(no), unknown)
             elif teams is None and code is not None and rnd:
+                if rnd > len(index[no].participant.entries):
+                    announced.append((rnd, no, code))  # a bye for a later round (TRF.md 4.8)
+                    continue
                 _check_bye(line, (column, column + 3), index[no], rnd, code, scoring, report)
+    return announced
 
 
 def _check_bye(
@@ -245,8 +252,8 @@ def _check_bye(
     report: _Report,
 ) -> None:
     entries = player.participant.entries
-    if rnd > len(entries) or not player.sound:
-        return  # a bye announced for a later round (TRF.md 4.8), or a line already reported
+    if not player.sound:
+        return  # a line already reported
     entry = entries[rnd - 1]
     if entry.opponent is None and scoring.points(entry.code) == scoring.points(code):
         return

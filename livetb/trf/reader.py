@@ -104,7 +104,7 @@ def parse_trf(
     if teams and len(report.errors) == before:
         _check_matches(players, teams, report)
     _check_pabs(players, teams, report)
-    _check_byes(by_tag["240"], index, teams if is_team else None, scoring, report)
+    announced = _check_byes(by_tag["240"], index, teams if is_team else None, scoring, report)
     team_setup = _team_setup(by_tag, header, players, teams, report) if teams else None
     if not teams:
         _skip_team_records(by_tag, report)
@@ -127,6 +127,7 @@ def parse_trf(
         is_team=is_team,
         raw_system=header.raw_system,
         team_event=_team_event(tournament, teams, team_setup) if team_setup else None,
+        announced_byes=tuple(sorted(announced)),
     )
 
 

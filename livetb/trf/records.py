@@ -13,6 +13,7 @@ from collections import defaultdict
 import msgspec
 
 from livetb.engine.model import (
+    Code,
     Colour,
     Participant,
     Scoring,
@@ -43,6 +44,8 @@ class TrfImport(msgspec.Struct, frozen=True):
     is_team: bool
     raw_system: str  # the 192 code if present, else the 092 text
     team_event: TeamEvent | None = None  # the matches, when the file has team records
+    # 240 byes for rounds after the file's last: (round, start number, H/F/Z code)
+    announced_byes: tuple[tuple[int, int, Code], ...] = ()
 
 
 # --- issues ------------------------------------------------------------------------------------

@@ -15,11 +15,13 @@ What the header carries, per version:
 | scoring grid | `162` when not 1/½/0 | `162` when not 1/½/0 |
 | tie-break list | `212` | `212` |
 | byes | the `001` blocks | the `001` blocks and `240` (individual events) |
+| byes for rounds not yet paired | `240` | `240` |
 | teams | `013` (numbered by order) | `310` (numbered) |
 
-TRF-16 has no record for the tie-break list or a scoring grid: `212` and `162` are written there
-too, since readers skip tags they do not know. What no record holds is refused, never cut:
-numbers over 9999, points over 99.9 or with more than one decimal, a name over 33 characters.
+TRF-16 has no record for the tie-break list, a scoring grid or a bye requested for a later round:
+`212`, `162` and `240` are written there too, since readers skip tags they do not know. What no
+record holds is refused, never cut: numbers over 9999, points over 99.9 or with more than one
+decimal, a name over 33 characters.
 """
 
 from __future__ import annotations
@@ -51,8 +53,10 @@ def write_trf(
     *,
     teams: Sequence[Roster] = (),
     ranks: Mapping[int, int] | None = None,
+    announced: Sequence[tuple[int, int, Code]] = (),
 ) -> str:
-    """The whole file, CRLF line ends (TRF.md 9.1). `ranks`: start number -> place (86-89)."""
+    """The whole file, CRLF line ends (TRF.md 9.1). `ranks`: start number -> place (86-89);
+    `announced`: byes requested for rounds not yet paired, (round, start number, H/F/Z)."""
     width = max((len(p.entries) for p in t.participants), default=0)
     lines = _header(t, version, width, bool(teams))
     lines += [_player(p, t, width, (ranks or {}).get(p.start_no)) for p in t.participants]
@@ -60,6 +64,8 @@ def write_trf(
         lines += _teams_016(teams) if version == "trf16" else _teams_310(teams)
     if version == "trf26" and not teams:  # a team event's 240 lines name teams
         lines += _byes_240(t, width)
+    if announced:  # TRF-16 has no record for them: 240 there too, as readers skip what they
+        lines += _announced_240(announced)  # do not know
     return "".join(line.rstrip() + "\r\n" for line in lines)
 
 
@@ -184,3 +190,14 @@ def _byes_240(t: Tournament, width: int) -> list[str]:
                 cells = " ".join(f"{no:>4}" for no in nos)
                 lines.append(f"240 {_BYE_LETTERS[code]} {rnd:>3} {cells}")
     return lines
+
+
+def _announced_240(announced: Sequence[tuple[int, int, Code]]) -> list[str]:
+    """Byes for rounds after the file's last (TRF.md 4.8): one 240 line per round and kind."""
+    by_key: dict[tuple[int, str], list[int]] = {}
+    for rnd, no, code in sorted(announced):
+        by_key.setdefault((rnd, _BYE_LETTERS[code]), []).append(no)
+    return [
+        f"240 {letter} {rnd:>3} " + " ".join(f"{no:>4}" for no in nos)
+        for (rnd, letter), nos in sorted(by_key.items())
+    ]
