@@ -173,3 +173,16 @@ def test_start_dates_as_exporters_write_them_give_the_edition(
     code, out, err = run("standings", str(write(tmp_path, body)), "--format", "json")
     assert code == 0 and err == "", err
     assert json.loads(out)["edition"] == edition
+
+
+def test_a_240_bye_for_a_later_round_is_kept_and_one_in_the_file_is_checked() -> None:
+    lines = (
+        player(1, "1.0", "2 w 1", "0000 - Z"),
+        player(2, "0.0", "1 b 0"),  # the line ends after round 1: round 2 is blank (Z)
+    )
+    announced = parse_trf(trf(*lines, "240 H   3    2")).announced_byes
+    assert announced == ((3, 2, Code.HALF_BYE),)
+    with pytest.raises(TrfError) as exc:
+        parse_trf(trf(*lines, "240 H   2    2"))
+    assert "found 'H for #2 in round 2'" in str(exc.value)
+    assert "bye score disagrees" in str(exc.value)

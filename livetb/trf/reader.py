@@ -104,7 +104,8 @@ def parse_trf(
     if teams and len(report.errors) == before:
         _check_matches(players, teams, report)
     _check_pabs(players, teams, report)
-    announced = _check_byes(by_tag["240"], index, teams if is_team else None, scoring, report)
+    padded = {p.participant.start_no: p for p in players}  # every line `width` rounds long
+    announced = _check_byes(by_tag["240"], padded, teams if is_team else None, scoring, report)
     team_setup = _team_setup(by_tag, header, players, teams, report) if teams else None
     if not teams:
         _skip_team_records(by_tag, report)
