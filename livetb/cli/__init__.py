@@ -17,6 +17,10 @@ from collections.abc import Sequence
 from livetb.cli.parsers import build_parser
 from livetb.errors import LivetbError
 
+DESCRIPTION = (
+    "Live chess standings with exact FIDE tie-breaks: from TRF files, from an event store, "
+    "or served live."
+)
 # command -> (module, function): the module is imported only when its command runs
 COMMANDS = {
     "standings": ("standings", "standings_command"),
@@ -32,7 +36,7 @@ COMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     out = sys.stdout
     try:
-        args = build_parser(__doc__.split("\n")[0]).parse_args(argv)
+        args = build_parser(DESCRIPTION).parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
     try:
