@@ -24,8 +24,10 @@ silent we choose, and `/O` selects the other reading:
   (the median then cuts the lowest real opponent).
 - MM, MED with nine or more rounds: two scores are dropped at each end (the seed says so for the
   Median only; we carry it over to MM). `/M1` (or `/M2`) fixes the number dropped.
-- MM's "exactly 50 %": of the rounds counted so far (after round K, K × ½ of a win); after the
-  last round this is the scheduled maximum too.
+- MM's "exactly 50 %": of the rounds counted so far (after round K, K × ½ of a win). After the
+  last round this is the scheduled maximum too, so the two readings differ only mid-event, where
+  the scheduled maximum would put nearly everyone below 50 %; that reading is not offered.
+- RBT has no other reading either (see below): the live projection decides tied groups by DE.
 - MB: games played over the board with Black; `/O`: forfeits count with their scheduled colour.
 - TFL: a forfeit loss is a loss; `/O`: only losses over the board count. A player without a
   loss gets rounds + 1 (ranks above every loss).
