@@ -2,7 +2,8 @@
 
 Generated, never written by hand: the schemas from the msgspec Structs the routes decode and
 encode (`msgspec.json.schema_components`), the operations from the route tables
-(`livetb.web.api.endpoints()`, `livetb.web.ws.ENDPOINTS` and this module's own).
+(`livetb.web.api.endpoints()`, `livetb.web.console_api.ENDPOINTS`, `livetb.web.ws.ENDPOINTS`
+and this module's own).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import msgspec
 from aiohttp import web
 
 import livetb
-from livetb.web import api, ws
+from livetb.web import api, console_api, ws
 from livetb.web.api import PUBLIC, Endpoint
 from livetb.web.console_io import DryRun
 
@@ -174,7 +175,7 @@ ENDPOINTS = [
 
 
 def all_endpoints() -> list[Endpoint]:
-    return api.endpoints() + ws.ENDPOINTS + ENDPOINTS
+    return api.endpoints() + console_api.ENDPOINTS + ws.ENDPOINTS + ENDPOINTS
 
 
 def routes() -> list[web.RouteDef]:
