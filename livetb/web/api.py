@@ -28,6 +28,8 @@ tournament is private:
     GET /api/tournaments/{id}/rounds/{round}               pairings, results, requested byes
     GET /api/tournaments/{id}/participants/{start_no}      the card (`livetb/web/card.py`)
     GET /api/tournaments/{id}/events[?after=N&limit=M]     the log, page by page
+
+The console's reads (Berger tables, the audit trail) are in `livetb/web/console_api.py`.
 """
 
 from __future__ import annotations
@@ -182,6 +184,7 @@ def writer(spec: Write) -> Handler:
             command = spec.build(request, body)
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), body.expected_seq)
         if dry:
+            idempotency_key(request)  # checked as for the write; a rehearsal consumes no key
             events = request.app[SERVICE].execute(
                 tid, command, expected_seq=expected, actor=actor, dry_run=True
             )

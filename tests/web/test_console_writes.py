@@ -74,6 +74,19 @@ async def test_a_dry_run_is_refused_exactly_as_the_write_would_be(api: Api) -> N
     assert api.store.head(TID) == head + 1
 
 
+async def test_a_dry_run_consumes_no_idempotency_key(api: Api) -> None:
+    head = await api.start(players=4)
+    key = {"Idempotency-Key": "sheet-3"}
+    body = {"board": 1, "result": "1-0"}
+    status, dry = await api.post(f"{T}/rounds/1/results?dry_run=1", body, headers=key)
+    assert status == 200 and dry["events"][0]["type"] == "ResultRecorded"
+    assert await api.post(f"{T}/rounds/1/results", body, headers=key) == (201, {"seq": head + 1})
+    status, err = await api.post(
+        f"{T}/rounds/1/results?dry_run=1", body, headers={"Idempotency-Key": "x" * 201}
+    )
+    assert (status, err["path"]) == (422, "Idempotency-Key")
+
+
 @pytest.mark.parametrize("value", ["0", "true", "yes", ""])
 async def test_dry_run_takes_only_1(api: Api, value: str) -> None:
     head = await api.start(players=4)
