@@ -48,17 +48,20 @@ def participants_from_trf(data: bytes, source: str = "players.trf") -> RegisterP
     issue is reported with the file's own line and columns (422 `trf_invalid`)."""
     text = data.decode("utf-8", errors="surrogateescape").removeprefix("\ufeff")
     lines = _LINE_END.split(text)
-    players = [n for n, raw in enumerate(lines, start=1) if raw.startswith("001")]
     # Blank lines keep every 001 line at its own number (the parser skips blanks), and the
     # cut at column 80 leaves points and rounds out: a list checks no results.
     kept = [raw[:_BEFORE_POINTS] if raw.startswith("001") else "" for raw in lines]
-    parsed = parse_trf("\n".join(kept).encode(errors="surrogateescape"), source)
-    people = parsed.tournament.participants
+    # The parser takes a blank name; a registration needs one: reported with the parser's own.
     nameless = [
-        TrfIssue(line, (15, 47), f"001 #{p.start_no}, name", "", "the player's name")
-        for line, p in zip(players, people, strict=True)
-        if not p.name
+        TrfIssue(n, (15, 47), f"001 #{raw[4:8].strip()}, name", "", "the player's name")
+        for n, raw in enumerate(kept, start=1)
+        if raw and not raw[14:47].strip()
     ]
+    try:
+        parsed = parse_trf("\n".join(kept).encode(errors="surrogateescape"), source)
+    except TrfError as err:
+        issues = sorted([*err.issues, *nameless], key=lambda i: (i.line, i.columns or (0, 0)))
+        raise TrfError(source, issues) from None
     if nameless:
         raise TrfError(source, nameless)
     return RegisterParticipants(
@@ -71,6 +74,6 @@ def participants_from_trf(data: bytes, source: str = "players.trf") -> RegisterP
                 federation=p.federation,
                 fide_id=p.fide_id,
             )
-            for p in people
+            for p in parsed.tournament.participants
         )
     )

@@ -207,9 +207,17 @@ async def test_trf_errors_are_located_and_nothing_is_registered(api: Api) -> Non
          "expected": "digits or blanks"}
     ]  # fmt: skip
     assert "line 4, columns 49-52" in body["message"]
+    # a missing name is reported together with the parser's own issues
+    both = broken.replace(b"Verdi, Luca", b"           ")
+    status, body = await post_text(api, f"{T}/participants", both)
+    assert status == 422
+    assert [(i["line"], i["columns"], i["where"]) for i in body["issues"]] == [
+        (4, [49, 52], "001 #2, rating"),
+        (5, [15, 47], "001 #3, name"),
+    ]
     nameless = PLAYERS.replace(b"Verdi, Luca", b"           ")
     status, body = await post_text(api, f"{T}/participants", nameless)
-    assert status == 422 and [(i["line"], i["columns"]) for i in body["issues"]] == [(5, [15, 47])]
+    assert status == 422 and [i["line"] for i in body["issues"]] == [5]
     assert api.store.head(TID) == head
 
 
