@@ -8,11 +8,11 @@ rebuilt from the store, never the other way round.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol
+from typing import Literal, Protocol, overload
 
 from livetb.errors import ConcurrencyConflict, TournamentExists, UnknownTournament
 from livetb.events.commands import AnyCommand, decide
-from livetb.events.schema import Recorded
+from livetb.events.schema import AnyEvent, Recorded
 from livetb.events.store import EventStore
 from livetb.projections.standings import Delta, StandingsProjection
 
@@ -75,6 +75,7 @@ class TournamentService:
             projection = self.projections[tournament_id] = load(self.store, tournament_id)
         return projection
 
+    @overload
     def execute(
         self,
         tournament_id: str,
@@ -83,9 +84,36 @@ class TournamentService:
         expected_seq: int | None = None,
         idempotency_key: str | None = None,
         actor: str = "system",
-    ) -> tuple[int, list[Delta]]:
-        """Decide, append durably, apply; return the head and the deltas to publish."""
-        if idempotency_key is not None:
+        dry_run: Literal[False] = False,
+    ) -> tuple[int, list[Delta]]: ...
+
+    @overload
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        dry_run: Literal[True],
+    ) -> list[AnyEvent]: ...
+
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        dry_run: bool = False,
+    ) -> tuple[int, list[Delta]] | list[AnyEvent]:
+        """Decide, append durably, apply; return the head and the deltas to publish.
+
+        `dry_run`: decide exactly as a write would (same rejections, `expected_seq` checked)
+        and return the events instead of appending them; an idempotency key is not recalled."""
+        if idempotency_key is not None and not dry_run:
             seq = self.store.recall(tournament_id, idempotency_key)
             if seq is not None:
                 return seq, []
@@ -98,6 +126,8 @@ class TournamentService:
             raise UnknownTournament(tournament_id) from None
         except TournamentExists:
             raise TournamentExists(tournament_id, projection.state.created.name) from None  # type: ignore[union-attr]
+        if dry_run:
+            return events
         head = self.store.append(
             tournament_id, projection.seq, events, actor=actor, idempotency_key=idempotency_key
         )

@@ -193,6 +193,7 @@ def _server(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     create = actions.add_parser("create", help="print a new token (shown once, stored hashed)")
     create.add_argument("--db", required=True, help="SQLite event store")
     create.add_argument("--tournament", required=True, metavar="ID")
+    create.add_argument("--label", metavar="TEXT", help="who holds it, shown in the audit trail")
     revoke = actions.add_parser("revoke", help="revoke a token")
     revoke.add_argument("--db", required=True, help="SQLite event store")
     revoke.add_argument("token")

@@ -74,7 +74,7 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
                     "the token can create it (PUT /api/tournaments/ID)",
                     file=sys.stderr,
                 )
-        print(tokens.create(args.tournament), file=out)
+        print(tokens.create(args.tournament, label=args.label), file=out)
     return 0
 
 

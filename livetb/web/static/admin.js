@@ -72,8 +72,8 @@ export function pairingPanel(ctx) {
       const table = await getJSON(`/api/berger?players=${players}${double.checked ? "&double=1" : ""}`);
       const rnd = table.rounds[Number(round.value) - 1];
       if (!rnd) { status.textContent = t("pair.no_such_round", { round: round.value, n: table.rounds.length }); return; }
-      const boards = rnd.boards.map(([white, black], i) => ({ board: i + 1, white, black }));
-      await show({ body: { boards, ...(rnd.bye ? { bye: rnd.bye } : {}) } });
+      // The Berger bye (an odd field) sits out unpaired — absent, not a pairing-allocated bye.
+      await show({ body: { boards: rnd.boards } });
     } catch (err) {
       status.textContent = err.message;
     }

@@ -137,6 +137,7 @@ async function start() {
     if (!rnd) return;
     const answer = await send("POST", `${base}/rounds/${rnd}/close`, token);
     say(answer.ok ? t("ops.closed", { round: rnd, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
+    quick.board.focus(); // back to typing results: the missing boards are named
   } }, t("ops.close"));
   const results = el("div", { class: "console-results" },
     el("div", { class: "entry" }, ui.roundTitle, quick.form, grid.missing, close, grid.root),

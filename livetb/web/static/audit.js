@@ -38,7 +38,7 @@ export function auditPanel(ctx) {
     if (player.value) query.set("participant", player.value);
     const answer = await send("GET", `${ctx.base}/audit?${query}`, ctx.token());
     if (!answer.ok) { status.textContent = problem(answer); return; }
-    const entries = [...answer.body.events].sort((a, b) => b.seq - a.seq);
+    const entries = [...answer.body.entries].sort((a, b) => b.seq - a.seq);
     status.textContent = t("audit.count", { n: entries.length });
     list.replaceChildren(...entries.map((entry) => el("li", { dataset: { seq: entry.seq, type: entry.event.type } },
       el("span", { class: "seq" }, `#${entry.seq}`), " ",

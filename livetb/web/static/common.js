@@ -1,6 +1,7 @@
 // What every page shares: building elements, the page's settings, the language switch, the
 // tournament's token (private tournaments) and reading the REST API.
 import { lang, t } from "./i18n.js";
+import { resultText } from "./results.js";
 
 export const config = JSON.parse(document.getElementById("config").textContent);
 export const app = document.getElementById("app");
@@ -164,7 +165,10 @@ export function problem(answer) {
   const body = answer.body ?? {};
   const code = answer.status === 401 ? "not_authenticated" : answer.status === 403 ? "wrong_tournament" : body.code;
   const key = `err.${code}`;
-  const params = { ...body, boards: (body.boards ?? []).join(", "), message: body.message ?? "" };
+  const params = {
+    ...body, boards: (body.boards ?? []).join(", "), message: body.message ?? "",
+    current: resultText(body.current), expected: resultText(body.value),
+  };
   const issues = body.issues ?? [];
   let text;
   try {
