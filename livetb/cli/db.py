@@ -195,7 +195,9 @@ def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:
     if imported.team_event != build_team_event(imported.tournament, rosters):
         raise ImportUnsupported(
             f"{file}: the team records 300/310/320/330/352/362 (line-ups, team-level rounds, "
-            "board colours, match points) cannot be imported yet: only 013 teams"
+            "board colours, match points) cannot be imported yet: found matches the board "
+            "games and the teams alone do not give; expected only 013 teams or 310 teams "
+            "whose other records repeat what the boards say"
         )
     return rosters
 

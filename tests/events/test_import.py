@@ -320,7 +320,7 @@ def test_cli_import_refusals(tmp_path: Path) -> None:
     scored.write_text(team.read_text() + "362 TW 3.0   TD 1.0   TL 0.0\n")
     code, out, err = run("import", str(scored), "--db", str(db))
     assert (code, out) == (2, "")
-    assert "match points) cannot be imported yet: only 013 teams" in err
+    assert "match points) cannot be imported yet: found matches the board games" in err
     code, _, err = run("import", str(SWISS), "--db", str(db), "--tiebreaks", "PTS,NOPE")
     assert code == 2 and "NOPE" in err
     with SqliteStore(db) as store:
