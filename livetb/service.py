@@ -7,10 +7,18 @@ rebuilt from the store, never the other way round.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from typing import Protocol
 
-from livetb.errors import ConcurrencyConflict, TournamentExists, UnknownTournament
+import msgspec
+
+from livetb.errors import (
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    TournamentExists,
+    UnknownTournament,
+)
 from livetb.events.commands import AnyCommand, decide
 from livetb.events.schema import Recorded
 from livetb.events.store import EventStore
@@ -41,6 +49,12 @@ def rebuild(store: EventStore, tournament_id: str) -> StandingsProjection:
         raise UnknownTournament(tournament_id)
     store.save_snapshot(tournament_id, projection.seq, projection.snapshot())
     return projection
+
+
+def request_fingerprint(command: AnyCommand) -> str:
+    """What an idempotency key is bound to: the command asked, not the events it decided to
+    (a retry decides against a later state, so its events would differ)."""
+    return "command:" + hashlib.sha256(msgspec.json.encode(command)).hexdigest()
 
 
 def _until(records: Iterator[Recorded], seq: int) -> Iterator[Recorded]:
@@ -85,10 +99,14 @@ class TournamentService:
         actor: str = "system",
     ) -> tuple[int, list[Delta]]:
         """Decide, append durably, apply; return the head and the deltas to publish."""
+        fingerprint = None
         if idempotency_key is not None:
-            seq = self.store.recall(tournament_id, idempotency_key)
-            if seq is not None:
-                return seq, []
+            fingerprint = request_fingerprint(command)
+            known = self.store.recall(tournament_id, idempotency_key)
+            if known is not None:
+                if known.fingerprint != fingerprint:
+                    raise IdempotencyKeyReused(tournament_id, idempotency_key)
+                return known.seq, []
         projection = self._current(tournament_id)
         if expected_seq is not None and expected_seq != projection.seq:
             raise ConcurrencyConflict(tournament_id, expected_seq, projection.seq)
@@ -99,7 +117,12 @@ class TournamentService:
         except TournamentExists:
             raise TournamentExists(tournament_id, projection.state.created.name) from None  # type: ignore[union-attr]
         head = self.store.append(
-            tournament_id, projection.seq, events, actor=actor, idempotency_key=idempotency_key
+            tournament_id,
+            projection.seq,
+            events,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            fingerprint=fingerprint,
         )
         deltas = self._apply_tail(tournament_id, projection)
         if head // self.snapshot_every > (head - len(events)) // self.snapshot_every:

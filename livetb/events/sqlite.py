@@ -25,6 +25,7 @@ from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
     SNAPSHOTS_KEPT,
     Clock,
+    Recalled,
     check_snapshot_seq,
     digest,
     encode_batch,
@@ -114,9 +115,10 @@ class SqliteStore:
         *,
         actor: str,
         idempotency_key: str | None = None,
+        fingerprint: str | None = None,
     ) -> int:
         batch = encode_batch(events)
-        fingerprint = digest(batch)
+        fingerprint = fingerprint or digest(batch)
         with self._lock, self._write() as conn:
             if idempotency_key is not None:
                 known = conn.execute(
@@ -177,13 +179,13 @@ class SqliteStore:
 
     # --- reading ---
 
-    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
+    def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
         with self._lock:
             row = self._conn.execute(
-                "SELECT seq FROM idempotency WHERE tournament_id = ? AND key = ?",
+                "SELECT seq, digest FROM idempotency WHERE tournament_id = ? AND key = ?",
                 (tournament_id, idempotency_key),
             ).fetchone()
-        return None if row is None else int(row[0])
+        return None if row is None else Recalled(int(row[0]), str(row[1]))
 
     def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
         """Read in pages, so no statement stays open between the caller's steps."""

@@ -22,7 +22,7 @@ import hashlib
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import msgspec
 
@@ -43,16 +43,19 @@ class EventStore(Protocol):
         *,
         actor: str,
         idempotency_key: str | None = None,
+        fingerprint: str | None = None,
     ) -> int:
         """Append `events` after `expected_seq` in one transaction; return the new head.
 
         Raise `ConcurrencyConflict` if the head is not `expected_seq`. A known
         `idempotency_key` returns the head its first call returned and appends nothing
-        (`IdempotencyKeyReused` if the events differ)."""
+        (`IdempotencyKeyReused` if its fingerprint differs). The key is bound to
+        `fingerprint`, by default the digest of `events`; the service passes its command's,
+        since a retried command no longer decides to the same events."""
         ...
 
-    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
-        """The head an earlier append with this key returned, or None."""
+    def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
+        """The head an earlier append with this key returned and its fingerprint, or None."""
         ...
 
     def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
@@ -121,6 +124,13 @@ def digest(batch: Sequence[Encoded]) -> str:
     return h.hexdigest()
 
 
+class Recalled(NamedTuple):
+    """What an idempotency key is bound to: the head its append returned, and the request."""
+
+    seq: int
+    fingerprint: str
+
+
 SNAPSHOTS_KEPT = 2  # the newest, and one to fall back on
 
 
@@ -137,7 +147,7 @@ class MemoryStore:
     def __init__(self, *, clock: Clock = utc_now) -> None:
         self._clock = clock
         self._logs: dict[str, list[_Row]] = {}
-        self._keys: dict[tuple[str, str], tuple[int, str]] = {}
+        self._keys: dict[tuple[str, str], Recalled] = {}
         self._snapshots: dict[str, dict[int, bytes]] = {}
         self._lock = threading.Lock()
 
@@ -155,17 +165,17 @@ class MemoryStore:
         *,
         actor: str,
         idempotency_key: str | None = None,
+        fingerprint: str | None = None,
     ) -> int:
         batch = encode_batch(events)
-        fingerprint = digest(batch)
+        fingerprint = fingerprint or digest(batch)
         with self._lock:
             if idempotency_key is not None:
                 known = self._keys.get((tournament_id, idempotency_key))
                 if known is not None:
-                    seq, first = known
-                    if first != fingerprint:
+                    if known.fingerprint != fingerprint:
                         raise IdempotencyKeyReused(tournament_id, idempotency_key)
-                    return seq
+                    return known.seq
             log = self._logs.get(tournament_id, [])
             if len(log) != expected_seq:
                 raise ConcurrencyConflict(tournament_id, expected_seq, len(log))
@@ -177,12 +187,11 @@ class MemoryStore:
                 ]
             head = len(self._logs.get(tournament_id, ()))
             if idempotency_key is not None:
-                self._keys[(tournament_id, idempotency_key)] = (head, fingerprint)
+                self._keys[(tournament_id, idempotency_key)] = Recalled(head, fingerprint)
             return head
 
-    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
-        known = self._keys.get((tournament_id, idempotency_key))
-        return None if known is None else known[0]
+    def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
+        return self._keys.get((tournament_id, idempotency_key))
 
     def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
         log = self._logs.get(tournament_id, [])  # appends replace the list: a stable view

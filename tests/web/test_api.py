@@ -98,6 +98,23 @@ async def test_a_retried_write_with_the_same_key_appends_once(api: Api) -> None:
     assert api.store.head(TID) == head + 1
 
 
+async def test_a_key_reused_for_another_board_is_422_and_records_nothing(api: Api) -> None:
+    """Issue 11 #1: board 2 under board 1's key answered 201 with board 1's seq."""
+    head = await api.start(players=4)
+    key = {"Idempotency-Key": "K"}
+    assert await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"}, headers=key) == (
+        201,
+        {"seq": head + 1},
+    )
+    status, body = await api.post(
+        f"{T}/rounds/1/results", {"board": 2, "result": "0-1"}, headers=key
+    )
+    assert (status, body["code"]) == (422, "idempotency_key_reused")
+    assert api.store.head(TID) == head + 1
+    games = (await api.get(f"{T}/rounds/1"))["games"]
+    assert [g["result"] for g in games] == ["1-0", None]
+
+
 async def test_expected_seq_from_if_match_or_the_body(api: Api) -> None:
     head = await api.start(players=4)
     ok = await api.post(
