@@ -77,6 +77,8 @@ def parse_trf(
     for the round to play); they read as `Code.PENDING`."""
     report = _Report(pending_round)
     text = _decode(data, report) if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    if report.errors:  # undecodable: nothing to locate past the encoding
+        raise TrfError(source, report.errors)
     by_tag = _group(_split_records(text, report), report)
     if not by_tag["001"]:
         report.error(1, None, "001 records", "no 001 line", "at least one player record")
@@ -164,7 +166,12 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 
 def _decode(data: bytes, report: _Report) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:  # odd length or a lone surrogate: refuse in words
+            found = f"a UTF-16 byte-order mark, then invalid UTF-16 at byte {exc.start}"
+            report.error(1, None, "file encoding", found, "UTF-16 text after the mark, or UTF-8")
+            return ""
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         return data.decode("utf-8")
