@@ -135,7 +135,7 @@ def expected_seq(header: str | None, field: int | None) -> int | None:
     if header is None or header.strip() == "*":
         return field
     text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not is_number(text) or int(text) > MAX_INT:
         raise InvalidInput(
             f'If-Match {header!r}: expected the log sequence number, e.g. "12"', path="If-Match"
         )
@@ -303,12 +303,20 @@ def check_read(request: web.Request, tid: str) -> StandingsProjection:
     return projection
 
 
-def int_query(request: web.Request, name: str, low: int = 0) -> int | None:
+MAX_INT = 2**63 - 1  # SQLite's widest integer: a seq, a round or a limit never exceeds it
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits only (`int()` also takes '٣' and str.isdigit() also '²'), at most 19."""
+    return text.isascii() and text.isdigit() and len(text) <= 19
+
+
+def int_query(request: web.Request, name: str, low: int = 0, high: int = MAX_INT) -> int | None:
     text = request.query.get(name)
     if text is None:
         return None
-    if not text.isdigit() or int(text) < low:
-        raise InvalidInput(f"{name}={text!r}: expected an integer >= {low}", path=name)
+    if not is_number(text) or not low <= int(text) <= high:
+        raise InvalidInput(f"{name}={text[:40]!r}: expected an integer {low}..{high}", path=name)
     return int(text)
 
 

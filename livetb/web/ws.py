@@ -12,7 +12,7 @@ from __future__ import annotations
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from livetb.errors import InvalidInput
-from livetb.web.api import Endpoint, Query, check_read, int_query
+from livetb.web.api import Endpoint, Query, check_read, int_query, is_number
 from livetb.web.feed import Filter, Subscriber
 from livetb.web.keys import CONFIG, HUB, SERVICE
 
@@ -64,7 +64,7 @@ def view_filter(request: web.Request) -> Filter | None:
     if listed is None:
         return None
     parts = [p.strip() for p in listed.split(",")]
-    if not parts or not all(p.isdigit() and 1 <= int(p) <= 9999 for p in parts) or len(parts) > 500:
+    if len(parts) > 500 or not all(is_number(p) and 1 <= int(p) <= 9999 for p in parts):
         raise InvalidInput(
             f"participants={listed!r}: expected start numbers separated by commas, e.g. 1,5,9",
             path="participants",
