@@ -18,7 +18,7 @@ from aiohttp import hdrs, web
 from livetb.errors import LivetbError, NotAuthenticated
 from livetb.events.sqlite import SqliteStore
 from livetb.service import TournamentService
-from livetb.web import api, openapi, ws
+from livetb.web import api, openapi, redact, ws
 from livetb.web.auth import TokenStore
 from livetb.web.collector import Collector
 from livetb.web.config import Config
@@ -33,6 +33,7 @@ HTTP_CODES[413] = "body_too_large"
 
 def create_app(config: Config | None = None) -> web.Application:
     config = config or Config()
+    redact.install()  # no token in any log line
     app = web.Application(client_max_size=config.max_body, middlewares=[errors])
     app[CONFIG] = config
     app.cleanup_ctx.append(service_ctx)
