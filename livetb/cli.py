@@ -16,7 +16,7 @@ import msgspec
 from rich.console import Console
 from rich.table import Table
 
-from livetb import cli_server
+from livetb import cli_server, service
 from livetb.cli_db import rebuild_command, standings_from_db
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
@@ -270,6 +270,7 @@ def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         unrated_rating=args.unrated_rating,
         teams=rosters,
     )
+    service.readable(events)  # as strict as every later reader: the log is append-only
     with SqliteStore(args.db) as store:
         tournament_id = new_tournament_id()
         while store.head(tournament_id):

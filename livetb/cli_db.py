@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 import io
+import sys
 from pathlib import Path
 
 import msgspec
 
 from livetb import service
 from livetb.engine.editions import edition_for
-from livetb.errors import LivetbError
+from livetb.errors import LivetbError, TournamentUnreadable
 from livetb.events.sqlite import SqliteStore
 from livetb.events.store import EventStore
 from livetb.projections.standings import Row, StandingsProjection
@@ -72,15 +73,24 @@ def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    """Recompute every tournament (or one) from zero and save fresh snapshots."""
+    """Recompute every tournament (or one) from zero and save fresh snapshots. An unreadable
+    one is reported by id on stderr and the others still rebuilt; then exit 2."""
+    failed = 0
     with open_store(args.db) as store:
         ids = [pick_tournament(store, args.tournament)] if args.tournament else store.tournaments()
         for tid in ids:
-            projection = service.rebuild(store, tid)
+            try:
+                projection = service.rebuild(store, tid)
+            except TournamentUnreadable as err:
+                print(f"livetb: {err}", file=sys.stderr)
+                failed += 1
+                continue
             print(f"{tid}: rebuilt {projection.seq} events", file=out)
             if args.format == "json":
                 write(projection, "json", out)
-    return 0
+    if failed:
+        print(f"livetb: {failed} of {len(ids)} tournament(s) could not be rebuilt", file=sys.stderr)
+    return 2 if failed else 0
 
 
 def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase) -> None:
