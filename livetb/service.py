@@ -32,14 +32,15 @@ SNAPSHOT_EVERY = 500
 
 
 def load(store: EventStore, tournament_id: str, at_seq: int | None = None) -> StandingsProjection:
-    """Standings at `at_seq` (default: the head): the latest usable snapshot plus the tail."""
+    """Standings at `at_seq` (default: the head): the nearest snapshot at or before it plus
+    the events up to it."""
     head = store.head(tournament_id)
     if head == 0:
         raise UnknownTournament(tournament_id)
     target = head if at_seq is None else min(at_seq, head)
     with unreadable(tournament_id):
-        snap = store.latest_snapshot(tournament_id)
-        if snap is not None and snap[0] <= target:
+        snap = store.snapshot_at(tournament_id, target)
+        if snap is not None:
             projection = StandingsProjection.restore(snap[1])
             for rec in _until(store.read(tournament_id, after=snap[0]), target):
                 projection.apply(rec)

@@ -23,12 +23,12 @@ from sqlite_utils import Database
 from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused
 from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
-    SNAPSHOTS_KEPT,
     Clock,
     Recalled,
     check_snapshot_seq,
     digest,
     encode_batch,
+    pruned,
     utc_now,
 )
 
@@ -171,10 +171,12 @@ class SqliteStore:
                 "INSERT OR REPLACE INTO snapshots (tournament_id, seq, data) VALUES (?, ?, ?)",
                 (tournament_id, seq, bytes(data)),
             )
-            conn.execute(
-                "DELETE FROM snapshots WHERE tournament_id = ? AND seq NOT IN "
-                "(SELECT seq FROM snapshots WHERE tournament_id = ? ORDER BY seq DESC LIMIT ?)",
-                (tournament_id, tournament_id, SNAPSHOTS_KEPT),
+            seqs = conn.execute(
+                "SELECT seq FROM snapshots WHERE tournament_id = ?", (tournament_id,)
+            ).fetchall()
+            conn.executemany(
+                "DELETE FROM snapshots WHERE tournament_id = ? AND seq = ?",
+                [(tournament_id, old) for old in pruned([int(r[0]) for r in seqs])],
             )
 
     # --- reading ---
@@ -225,6 +227,15 @@ class SqliteStore:
             row = self._conn.execute(
                 "SELECT seq, data FROM snapshots WHERE tournament_id = ? ORDER BY seq DESC LIMIT 1",
                 (tournament_id,),
+            ).fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    def snapshot_at(self, tournament_id: str, seq: int) -> tuple[int, bytes] | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT seq, data FROM snapshots WHERE tournament_id = ? AND seq <= ? "
+                "ORDER BY seq DESC LIMIT 1",
+                (tournament_id, seq),
             ).fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
 

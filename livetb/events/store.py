@@ -78,6 +78,10 @@ class EventStore(Protocol):
         """The snapshot with the highest seq, or None."""
         ...
 
+    def snapshot_at(self, tournament_id: str, seq: int) -> tuple[int, bytes] | None:
+        """The kept snapshot with the highest seq at or before `seq` (time travel), or None."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -132,6 +136,21 @@ class Recalled(NamedTuple):
 
 
 SNAPSHOTS_KEPT = 2  # the newest, and one to fall back on
+# Older ones, one per this many events, so time travel starts near its target: at 10,000
+# players a replay from zero takes seconds, and a snapshot weighs about 3 MB.
+SNAPSHOT_SPACING = 5000
+
+
+def pruned(seqs: Sequence[int]) -> list[int]:
+    """Which snapshots to drop: all but the newest `SNAPSHOTS_KEPT`, and the first of each
+    `SNAPSHOT_SPACING` events before them."""
+    ordered = sorted(seqs)
+    newest = ordered[-SNAPSHOTS_KEPT:]
+    spaced: dict[int, int] = {}
+    for seq in ordered[:-SNAPSHOTS_KEPT]:
+        spaced.setdefault(seq // SNAPSHOT_SPACING, seq)
+    kept = set(newest) | set(spaced.values())
+    return [seq for seq in ordered if seq not in kept]
 
 
 class _Row(msgspec.Struct, frozen=True):
@@ -215,7 +234,7 @@ class MemoryStore:
             check_snapshot_seq(tournament_id, seq, self.head(tournament_id))
             kept = self._snapshots.setdefault(tournament_id, {})
             kept[seq] = bytes(data)
-            for old in sorted(kept)[:-SNAPSHOTS_KEPT]:
+            for old in pruned(list(kept)):
                 del kept[old]
 
     def latest_snapshot(self, tournament_id: str) -> tuple[int, bytes] | None:
@@ -224,6 +243,11 @@ class MemoryStore:
             return None
         seq = max(kept)
         return seq, kept[seq]
+
+    def snapshot_at(self, tournament_id: str, seq: int) -> tuple[int, bytes] | None:
+        kept = self._snapshots.get(tournament_id, {})
+        at = max((s for s in kept if s <= seq), default=None)
+        return None if at is None else (at, kept[at])
 
     def close(self) -> None:
         pass
