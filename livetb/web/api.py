@@ -56,15 +56,14 @@ from livetb.events.commands import (
     UpdateParticipant,
     WithdrawParticipant,
 )
-from livetb.events.schema import Board, Recorded, RoundClosed, TournamentCreated
+from livetb.events.schema import Board, Recorded, TournamentCreated
 from livetb.events.state import BYE_CODES, TournamentState
 from livetb.events.store import EventStore
 from livetb.projections.standings import StandingsProjection
-from livetb.service import load
 from livetb.trf import parse_trf
 from livetb.web import card
 from livetb.web.auth import authorize
-from livetb.web.keys import SERVICE, STORE, TOKENS
+from livetb.web.keys import SERVICE, STORE, TIMETRAVEL, TOKENS
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 TID = r"{tid:[A-Za-z0-9._-]{1,64}}"
@@ -320,14 +319,6 @@ def int_query(request: web.Request, name: str, low: int = 0, high: int = MAX_INT
     return int(text)
 
 
-def seq_after_round(request: web.Request, tid: str, rnd: int) -> int:
-    """The log position where round `rnd` was closed."""
-    for rec in request.app[STORE].read(tid):
-        if isinstance(rec.event, RoundClosed) and rec.event.round == rnd:
-            return rec.seq
-    raise InvalidInput(f"after_round={rnd}: round {rnd} is not closed", path="after_round")
-
-
 async def list_tournaments(request: web.Request) -> web.Response:
     """Every tournament but the private ones."""
     store = request.app[STORE]
@@ -372,10 +363,15 @@ async def standings(request: web.Request) -> web.Response:
     after_round = int_query(request, "after_round", low=1)
     if at_seq is not None and after_round is not None:
         raise InvalidInput("give at_seq or after_round, not both", path="at_seq")
+    travel = request.app[TIMETRAVEL]  # replays off the loop, bounded, cached
     if after_round is not None:
-        at_seq = seq_after_round(request, tid, after_round)
-    projection = live if at_seq is None else load(request.app[STORE], tid, at_seq)
-    return json_response(to_json(projection), seq=projection.seq)
+        at_seq = await travel.round_closed_at(tid, after_round)
+    if at_seq is None:
+        return json_response(to_json(live), seq=live.seq)
+    seq, body = await travel.standings(tid, at_seq)
+    resp = web.Response(body=body, content_type="application/json")
+    resp.headers[hdrs.ETAG] = f'"{seq}"'
+    return resp
 
 
 async def round_info(request: web.Request) -> web.Response:

@@ -23,7 +23,8 @@ from livetb.web.auth import TokenStore
 from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import Hub
-from livetb.web.keys import CONFIG, HUB, SERVICE, STORE, TOKENS
+from livetb.web.keys import CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
+from livetb.web.timetravel import TimeTravel
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
     app[TOKENS] = tokens
     app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, Collector())
     app[SERVICE] = TournamentService(store, feed=hub)
+    app[TIMETRAVEL] = TimeTravel(store, concurrency=config.replays, cache_size=config.replay_cache)
     yield
     tokens.close()
     store.close()
