@@ -24,7 +24,7 @@ from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import Hub
 from livetb.web.keys import CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
-from livetb.web.timetravel import TimeTravel
+from livetb.web.timetravel import TimeTravel, process_pool
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +56,17 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
     app[TOKENS] = tokens
     app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, Collector())
     app[SERVICE] = TournamentService(store, feed=hub)
-    app[TIMETRAVEL] = TimeTravel(store, concurrency=config.replays, cache_size=config.replay_cache)
+    pool = process_pool(config.replays) if config.replay_processes else None
+    app[TIMETRAVEL] = TimeTravel(
+        store,
+        source=config.db_path if pool else store,
+        executor=pool,
+        concurrency=config.replays,
+        cache_size=config.replay_cache,
+    )
     yield
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
     tokens.close()
     store.close()
 

@@ -16,7 +16,8 @@ from livetb.cli_db import to_json
 from livetb.events.schema import Recorded
 from livetb.projections.standings import StandingsProjection
 from livetb.service import load
-from tests.web.conftest import TID, Api
+from livetb.web.keys import TIMETRAVEL
+from tests.web.conftest import TID, Api, ApiFactory
 
 T = f"/api/tournaments/{TID}"
 
@@ -49,14 +50,22 @@ async def get(api: Api, query: str) -> tuple[int, Any]:
     return await api.call("GET", f"{T}/standings?{query}", token=None)
 
 
-async def test_replays_run_off_the_loop_two_at_a_time_and_are_cached(
-    api: Api, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def played(api: Api) -> int:
+    """Round 1 of 8 players played and closed; the live projection loaded. The head."""
     head = await api.start(players=8)
     for board in range(1, 5):
         await api.post(f"{T}/rounds/1/results", {"board": board, "result": "1-0"})
     await api.post(f"{T}/rounds/1/close")
     await api.standings()  # the live projection is loaded: only replays count below
+    return head
+
+
+async def test_replays_run_off_the_loop_two_at_a_time_and_are_cached(
+    make_api: ApiFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In threads here, to see them; the server's default is processes (below)."""
+    api = await make_api(replay_processes=False)
+    head = await played(api)
     replays = Replays(monkeypatch)
     wanted = [*range(head - 6, head + 6), head - 1, head - 1, head - 1]  # some asked twice
     beat = asyncio.get_running_loop().time()
@@ -75,3 +84,19 @@ async def test_replays_run_off_the_loop_two_at_a_time_and_are_cached(
     for seq, (_, body) in zip(wanted, answers, strict=True):  # the same as folding on the spot
         expected = to_json(load(api.store, TID, seq))
         assert body == msgspec.json.decode(msgspec.json.encode(expected)), seq
+
+
+async def test_the_servers_replays_run_in_worker_processes(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    head = await played(api)
+    replays = Replays(monkeypatch)  # counts folds in this process only
+    wanted = range(1, head + 6)
+    answers = await asyncio.gather(*(get(api, f"at_seq={seq}") for seq in wanted))
+    assert replays.threads == []  # none folded in the server's process
+    travel = api.server.app[TIMETRAVEL]  # type: ignore[index]
+    assert travel.most_running == 2 and travel.running == 0
+    monkeypatch.undo()
+    for seq, (status, body) in zip(wanted, answers, strict=True):
+        expected = to_json(load(api.store, TID, seq))
+        assert status == 200 and body == msgspec.json.decode(msgspec.json.encode(expected))
