@@ -65,8 +65,8 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
         cache_size=config.replay_cache,
     )
     yield
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+    if pool is not None:  # waits for a running replay: exiting under it breaks the pool's pipe
+        await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
     tokens.close()
     store.close()
 
