@@ -63,7 +63,8 @@ from livetb.projections.standings import StandingsProjection
 from livetb.trf import parse_trf
 from livetb.web import card
 from livetb.web.auth import authorize
-from livetb.web.keys import SERVICE, STORE, TIMETRAVEL, TOKENS
+from livetb.web.keys import CONFIG, SERVICE, STORE, TIMETRAVEL, TOKENS
+from livetb.web.limits import read_body
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 TID = r"{tid:[A-Za-z0-9._-]{1,64}}"
@@ -156,7 +157,9 @@ def writer(spec: Write) -> Handler:
     async def handle(request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
         actor = authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
-        data = await request.read()  # beyond client_max_size: 413
+        config = request.app[CONFIG]
+        limit = config.pairings_max_body if spec.command is PairRound else config.max_body
+        data = await read_body(request, limit, config.body_timeout)  # 413, 408
         if spec.command is PairRound and request.content_type == "text/plain":
             command: Command = pairing_from_trf(data, int(request.match_info["round"]))
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), None)
@@ -479,7 +482,7 @@ class Endpoint:
     trf_body: bool = False  # also takes the pairing program's TRF as text/plain
 
 
-WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422)
+WRITE_ERRORS = (400, 401, 403, 404, 408, 409, 413, 422)
 READ_ERRORS = (401, 403, 404)
 
 WRITE_SUMMARIES = {

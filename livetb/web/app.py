@@ -30,12 +30,14 @@ log = logging.getLogger(__name__)
 
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 HTTP_CODES[413] = "body_too_large"
+HTTP_CODES[408] = "body_timeout"
 
 
 def create_app(config: Config | None = None) -> web.Application:
     config = config or Config()
     redact.install()  # no token in any log line
-    app = web.Application(client_max_size=config.max_body, middlewares=[errors])
+    largest = max(config.max_body, config.pairings_max_body)  # each endpoint's in limits.py
+    app = web.Application(client_max_size=largest, middlewares=[errors])
     app[CONFIG] = config
     app.cleanup_ctx.append(service_ctx)
     app.cleanup_ctx.append(poller_ctx)

@@ -10,7 +10,9 @@ DEFAULT_DB = "livetb.sqlite"
 @dataclass(frozen=True, kw_only=True)
 class Config:
     db_path: str = DEFAULT_DB
-    max_body: int = 64 * 1024  # bytes of a request body (413 beyond)
+    max_body: int = 64 * 1024  # bytes of a request body (413 beyond), but for pairings:
+    pairings_max_body: int = 4 << 20  # 4,999 boards (9,998 players) as TRF: about 2-3 MB
+    body_timeout: float = 10.0  # seconds for a whole request body to arrive (408 beyond)
     heartbeat: float = 20.0  # seconds of silence before a viewer gets {"type": "ping"}
     queue_size: int = 64  # frames a viewer may lag behind before it is stale
     ring_size: int = 1024  # recent deltas kept per tournament for `since=` resumes
