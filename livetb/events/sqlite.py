@@ -8,11 +8,14 @@
   processes on one file); a stale `expected_seq` or a primary-key clash on
   `(tournament_id, seq)` is a `ConcurrencyConflict`, and the whole batch is rolled back.
 - Idempotency keys live in their own table, written in the same transaction as the events.
+- The file (and its -wal and -shm) is created 0600: owner only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -55,6 +58,15 @@ END;
 _PAGE = 1000
 
 
+def create_private(path: str | Path) -> None:
+    """Create the store file readable by its owner only (0600), if it does not exist yet.
+
+    It holds every event and the token hashes; SQLite gives its -wal and -shm files the
+    database file's permissions, so they are 0600 too."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
 class SqliteStore:
     """An `EventStore` in one SQLite file; safe to share between threads."""
 
@@ -62,6 +74,7 @@ class SqliteStore:
         self.path = str(path)
         self._clock = clock
         self._lock = threading.RLock()
+        create_private(self.path)
         conn = sqlite3.connect(self.path, timeout=timeout, check_same_thread=False)
         self._db = Database(conn)  # turns recursive_triggers on: REPLACE fires DELETE triggers
         self._conn = conn
