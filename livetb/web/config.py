@@ -13,6 +13,7 @@ class Config:
     max_body: int = 64 * 1024  # bytes of a request body (413 beyond), but for pairings:
     pairings_max_body: int = 4 << 20  # 4,999 boards (9,998 players) as TRF: about 2-3 MB
     body_timeout: float = 10.0  # seconds for a whole request body to arrive (408 beyond)
+    header_timeout: float = 15.0  # seconds for a request's headers, or idle between requests
     heartbeat: float = 20.0  # seconds of silence before a viewer gets {"type": "ping"}
     queue_size: int = 64  # frames a viewer may lag behind before it is stale
     ring_size: int = 1024  # recent deltas kept per tournament for `since=` resumes
