@@ -148,20 +148,32 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
     made = sample.prepare(db, args.players, args.rounds, args.seed)
     app = create_app(Config(db_path=db))
 
-    def finished() -> None:
-        print("livetb demo: the tournament is over", file=out, flush=True)
-
-    app.cleanup_ctx.append(sample.replay_ctx(made, args.interval, finished))
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
-    tid = made.tournament_id
+
+    def links(made: sample.Demo) -> list[str]:
+        tid = made.tournament_id
+        return [
+            f"  standings:        {url}/t/{tid}",
+            f"  a player's card:  {url}/t/{tid}/player/1",
+            f"  OBS overlay:      {url}/t/{tid}/overlay?top=10",
+            f"  venue screen:     {url}/t/{tid}/screen",
+            f"  in a terminal:    livetb watch {url} --tournament {tid}",
+            f"  JSON:             {url}/api/tournaments/{tid}/standings",
+            f"  arbiter token:    {made.token}",
+        ]
+
+    def started(made: sample.Demo) -> None:
+        lines = [f"livetb demo: a new tournament, {made.tournament_id}", *links(made)]
+        print("\n".join(lines), file=out, flush=True)
+
+    generator = (args.players, args.rounds, args.seed)
+    app.cleanup_ctx.append(sample.replay_ctx(made, args.interval, generator, started))
     banner = "\n".join(
         [
             f"livetb demo: {args.players} players, {args.rounds} rounds, one result every "
-            f"{args.interval:g} s (event store {db})",
-            f"  standings in a browser:  {url}/?tournament={tid}",
-            f"  in a terminal:           livetb watch {url} --tournament {tid}",
-            f"  JSON:                    {url}/api/tournaments/{tid}/standings",
-            f"  arbiter token:           {made.token}",
+            f"{args.interval:g} s (event store {db}); a new tournament starts when one ends",
+            *links(made),
+            f"  every tournament: {url}/",
             "Ctrl-C stops.",
         ]
     )

@@ -42,7 +42,7 @@ from livetb.events.schema import (
 )
 from livetb.events.sqlite import SqliteStore
 from livetb.web.auth import TokenStore
-from livetb.web.keys import SERVICE
+from livetb.web.keys import SERVICE, TOKENS
 
 log = logging.getLogger(__name__)
 
@@ -110,16 +110,31 @@ LAST = ("Adams", "Berg", "Costa", "Dvorak", "Eriksen", "Fischer", "Garcia", "Hor
 LAST += ("Jensen", "Kovacs", "Lopez", "Meier", "Novak", "Olsen", "Petrov", "Rossi", "Silva")
 
 
-def with_names(events: list[AnyEvent], seed: int = 1) -> list[AnyEvent]:
-    """The same log with made-up player names instead of `Player 0001`."""
+def unique_names(count: int, rng: random.Random) -> list[str]:
+    """`count` different made-up names: "Last, First", then double-barrelled surnames, then
+    numbered ones (a field larger than every combination)."""
+    single = [f"{last}, {first}" for last in LAST for first in FIRST]
+    double = [f"{a}-{b}, {first}" for a in LAST for b in LAST if a != b for first in FIRST]
+    rng.shuffle(single)
+    rng.shuffle(double)
+    names = (single + double)[:count]
+    names += [f"Player {n}, {FIRST[n % len(FIRST)]}" for n in range(len(names) + 1, count + 1)]
+    return names
+
+
+def with_names(
+    events: list[AnyEvent], seed: int = 1, title: str = "livetb demo open"
+) -> list[AnyEvent]:
+    """The same log with made-up, unique player names instead of `Player 0001`."""
     rng = random.Random(seed)
+    count = sum(isinstance(e, ParticipantRegistered) for e in events)
+    names = iter(unique_names(count, rng))
     out: list[AnyEvent] = []
     for event in events:
         if isinstance(event, ParticipantRegistered):
-            name = f"{rng.choice(LAST)}, {rng.choice(FIRST)}"
-            event = msgspec.structs.replace(event, name=name)
+            event = msgspec.structs.replace(event, name=next(names))
         elif isinstance(event, TournamentCreated):
-            event = msgspec.structs.replace(event, name="livetb demo open")
+            event = msgspec.structs.replace(event, name=title)
         out.append(event)
     return out
 
@@ -173,10 +188,9 @@ def prepare(
         return Demo(tid, tokens.create(tid), live)
 
 
-async def replay(
-    app: web.Application, demo: Demo, interval: float, done: Callable[[], None] = lambda: None
-) -> None:
-    """Execute the rest of the log through the service: one result per `interval`."""
+async def replay(app: web.Application, demo: Demo, interval: float) -> bool:
+    """Execute the rest of the log through the service: one result per `interval`; whether
+    the tournament reached its end."""
     service = app[SERVICE]
     for event in demo.live:
         await asyncio.sleep(interval if isinstance(event, ResultRecorded) else 0)
@@ -184,17 +198,49 @@ async def replay(
             service.execute(demo.tournament_id, as_command(event), actor="demo")
         except Exception:  # someone else wrote (an arbiter playing with the token): stop
             log.exception("demo replay stopped")
-            return
-    done()
+            return False
+    return True
+
+
+def start_next(app: web.Application, players: int, rounds: int, seed: int) -> Demo:
+    """A new tournament (the next free `demo-N`) through the service, paired for round 1."""
+    title = f"livetb demo open {seed}"
+    setup, live = split(with_names(swiss_events(players, rounds, seed), seed, title))
+    service, n = app[SERVICE], 2
+    while service.store.head(f"demo-{n}"):
+        n += 1
+    tid = f"demo-{n}"
+    for event in setup:
+        service.execute(tid, as_command(event), actor="demo")
+    return Demo(tid, app[TOKENS].create(tid), live)
+
+
+async def run_forever(
+    app: web.Application,
+    demo: Demo,
+    interval: float,
+    generator: tuple[int, int, int],
+    started: Callable[[Demo], None],
+) -> None:
+    """Replay `demo`; when it ends, start the next tournament (a new seed) and replay it."""
+    players, rounds, seed = generator
+    while await replay(app, demo, interval):
+        seed += 1
+        demo = start_next(app, players, rounds, seed)
+        started(demo)
 
 
 def replay_ctx(
-    demo: Demo, interval: float, done: Callable[[], None] = lambda: None
+    demo: Demo,
+    interval: float,
+    generator: tuple[int, int, int],
+    started: Callable[[Demo], None] = lambda _: None,
 ) -> Callable[[web.Application], AsyncIterator[None]]:
-    """A cleanup context running the replay while the server is up."""
+    """A cleanup context running the demo while the server is up: tournament after
+    tournament (`generator`: players, rounds and the first seed)."""
 
     async def ctx(app: web.Application) -> AsyncIterator[None]:
-        task = asyncio.create_task(replay(app, demo, interval, done))
+        task = asyncio.create_task(run_forever(app, demo, interval, generator, started))
         yield
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):

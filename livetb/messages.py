@@ -1,18 +1,34 @@
-"""The websocket feed's wire format, shared by the server (`livetb/web/feed.py`) and the client
-(`livetb/client.py`).
+"""The websocket feed's wire format (v2), shared by the server (`livetb/web/feed.py`), the
+Python client (`livetb/client.py`) and the pages (`livetb/web/static/feed.js`).
 
-    {"type": "snapshot", "seq": N, "standings": <GET /api/tournaments/{id}/standings>}
-    {"type": "delta", "seq": N, "rows": [<changed rows, full content>],
-     "after_round": K, "round_in_progress": R | null}
+    {"type": "snapshot", "version": 2, "seq": N,
+     "standings": <GET /api/tournaments/{id}/standings>,
+     "round": <GET /api/tournaments/{id}/rounds/{r}> of the last round paired, or null}
+    {"type": "delta", "seq": N, "after_round": K, "round_in_progress": R | null,
+     "statuses": [...],                      only when they flipped (the same for every row)
+     "rows": [{"start_no": 7, "name": "…", "cells": [[0, "4.5"], ["bh_projected", "17.0"]]}],
+                                             the changed cells (tie-break index, or
+                                             "fb_prediction" / "bh_projected"); a new or
+                                             renamed row also has "name"
+     "moves": [[start_no, position], …],     one after the other: take the row out of the order
+                                             and insert it at that 0-based position
+     "order": [start_no, …],                 or the whole new order (after a round close)
+     "tied": [start_no, …],                  rows that now share the rank of the row above
+     "untied": [start_no, …],                rows that no longer do
+     "round": <the round, as in the snapshot>,  re-published: pairings or a requested bye
+     "games": [[round, board, result], …]}   results recorded or corrected
     {"type": "ping"}
 
-A filtered feed (`/ws?…&top=N` or `&participants=1,5,9`) carries only the rows in its view: the
-snapshot's `standings` lists them, each delta's `rows` the view's changed rows plus any row that
-entered it, and `"drop": [start numbers]` the rows that left it (top N only), which the client
-removes.
+Every key after `round_in_progress` is left out when empty. A rank is 1 + the position of the
+first row of its tied run: the client keeps the order and the tie flags and derives the ranks.
 
-A delta carries every event's seq, even when no row changed, so a client can tell that it missed
-nothing; `after_round` and `round_in_progress` are the standings' header after the event.
+A filtered feed (`/ws?…&top=N` or `&participants=1,5,9`) carries only its rows: the snapshot's
+`standings` lists them; a delta's `rows` has the changed cells of its rows (every cell of a row
+that entered), `"ranks": [[start_no, rank], …]` for each of its rows whose rank changed, and
+`"drop"` the rows that left it. Its rows are ordered by rank, then start number.
+
+A delta carries every event's seq, even when nothing changed, so a client can tell that it
+missed nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +36,54 @@ from __future__ import annotations
 import msgspec
 
 from livetb.cli_db import DbStandings
-from livetb.projections.standings import Delta, Row, StandingsProjection
+from livetb.events.state import BYE_CODES, TournamentState
+from livetb.projections.delta import Delta, RowChange
+from livetb.projections.standings import StandingsProjection
+from livetb.projections.views import Status
+
+VERSION = 2
+
+
+class GameInfo(msgspec.Struct):
+    board: int
+    white: int
+    black: int
+    result: str | None
+
+
+class ByeInfo(msgspec.Struct):
+    start_no: int
+    points: str
+
+
+class RoundInfo(msgspec.Struct):
+    round: int
+    paired: bool
+    closed: bool
+    games: list[GameInfo]
+    bye: int | None  # the pairing-allocated bye
+    requested_byes: list[ByeInfo]
+
+
+_BYE_NAMES = {code: name for name, code in BYE_CODES.items()}
+
+
+def round_info(state: TournamentState, rnd: int) -> RoundInfo:
+    """Round `rnd` as published: its boards with the results so far, and its byes."""
+    played = state.rounds.get(rnd)
+    byes = [ByeInfo(no, _BYE_NAMES[c]) for no, c in sorted(state.byes.get(rnd, {}).items())]
+    games = [
+        GameInfo(g.board, g.white, g.black, g.result)
+        for _, g in sorted(played.games.items() if played else [])
+    ]
+    return RoundInfo(
+        rnd,
+        played is not None,
+        bool(played and played.closed),
+        games,
+        played.pab if played else None,
+        byes,
+    )
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -30,15 +93,25 @@ class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 class SnapshotMessage(Message, tag="snapshot"):
     seq: int
     standings: DbStandings
+    round: RoundInfo | None = None
+    version: int = VERSION
 
 
 class DeltaMessage(Message, tag="delta", omit_defaults=True):
     seq: int
-    rows: tuple[Row, ...]
     after_round: int
     round_in_progress: int | None
-    # Filtered feeds only (`&top=N`): start numbers that left the view; the client drops them.
+    statuses: tuple[Status, ...] | None = None
+    rows: tuple[RowChange, ...] = ()
+    moves: tuple[tuple[int, int], ...] = ()
+    order: tuple[int, ...] | None = None
+    tied: tuple[int, ...] = ()
+    untied: tuple[int, ...] = ()
+    # Filtered feeds only: ranks that changed, and start numbers that left the view.
+    ranks: tuple[tuple[int, int], ...] = ()
     drop: tuple[int, ...] = ()
+    round: RoundInfo | None = None
+    games: tuple[tuple[int, int, str | None], ...] = ()
 
 
 class PingMessage(Message, tag="ping"):
@@ -58,8 +131,29 @@ def header(projection: StandingsProjection) -> tuple[int, int | None]:
     return state.closed, state.paired if state.paired > state.closed else None
 
 
+def snapshot_message(doc: DbStandings, projection: StandingsProjection) -> SnapshotMessage:
+    paired = projection.state.paired
+    running = round_info(projection.state, paired) if paired else None
+    return SnapshotMessage(seq=doc.seq, standings=doc, round=running)
+
+
 def delta_message(delta: Delta, projection: StandingsProjection) -> DeltaMessage:
     after_round, running = header(projection)
+    state = projection.state
+    games = []
+    for rnd, board in delta.games:
+        game = state.rounds[rnd].games[board]
+        games.append((rnd, board, game.result))
     return DeltaMessage(
-        seq=delta.seq, rows=delta.rows, after_round=after_round, round_in_progress=running
+        seq=delta.seq,
+        after_round=after_round,
+        round_in_progress=running,
+        statuses=delta.statuses,
+        rows=delta.changes,
+        moves=delta.moves,
+        order=delta.order,
+        tied=delta.tied,
+        untied=delta.untied,
+        round=None if delta.round is None else round_info(state, delta.round),
+        games=tuple(games),
     )

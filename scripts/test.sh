@@ -3,6 +3,13 @@
 # This is the README's test command; .ci/run runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The browser tests drive Debian's Chromium (never a downloaded browser).
+if [ ! -x /usr/bin/chromium ]; then
+  as_root=""
+  [ "$(id -u)" -eq 0 ] || as_root="sudo"
+  $as_root apt-get install -y -q chromium >/dev/null 2>&1 \
+    || { $as_root apt-get update -q >/dev/null && $as_root apt-get install -y -q chromium >/dev/null; }
+fi
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'

@@ -59,10 +59,11 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
+from livetb.projections.delta import Changes, Delta, Row, Value, ties_of
 from livetb.projections.teams import TeamTable
 from livetb.projections.views import Status, status_of, view_of
 
-Value = str | int | None
+__all__ = ["Delta", "Row", "StandingsProjection", "Value", "fmt"]
 BH = Spec("BH")
 FB = Spec("FB")
 # Two more cells per row, next to the tie-break list's indices.
@@ -74,23 +75,6 @@ Prefix = tuple[object, ...]  # the sort-key parts before a DE column: one tied g
 # DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
 Regrouped = tuple[dict[Prefix, set[int]], dict[int, Prefix], set[Prefix], dict[Prefix, list[int]]]
 _NULL = Decimal("Infinity")  # the sort-key part of a null value: after every defined one
-
-
-class Row(msgspec.Struct, frozen=True, gc=False):
-    """One participant's line: the unit a delta carries."""
-
-    rank: int
-    start_no: int
-    name: str
-    values: tuple[Value, ...]
-    statuses: tuple[Status, ...]
-    fb_prediction: str | None = None  # FB if the round being played were the last
-    bh_projected: str | None = None  # BH with unfinished games counted as draws
-
-
-class Delta(msgspec.Struct, frozen=True):
-    seq: int
-    rows: tuple[Row, ...]
 
 
 class OutOfOrder(Exception):
@@ -351,6 +335,8 @@ class StandingsProjection:
         self.rows: dict[int, Row] = {}  # as last published
         self._statuses: tuple[Status, ...] = ()  # the same for every row
         self._order: list[tuple[tuple[object, ...], int]] = []  # sorted (key, start no)
+        self._shares: set[int] = set()  # rows sharing the rank of the row above
+        self._out = Changes()  # what the event being folded changed
         # DE index -> values before it -> the participants tied on them (one DE group)
         self._groups: dict[int, dict[Prefix, set[int]]] = {}
         self._group_of: dict[int, dict[int, Prefix]] = {}
@@ -394,18 +380,26 @@ class StandingsProjection:
         if rec.seq != self.seq + 1:
             raise OutOfOrder(f"expected seq {self.seq + 1}, got {rec.seq}")
         self.seq = rec.seq
-        changed = self.state.apply(rec.event)
-        if isinstance(rec.event, TournamentCreated):
-            self.specs = _specs(rec.event)
+        self._out = out = Changes()
+        event = rec.event
+        changed = self.state.apply(event)
+        if isinstance(event, TournamentCreated):
+            self.specs = _specs(event)
+        match event:
+            case RoundPaired() | ByeRequested() if event.round <= self.state.paired:
+                out.round = event.round
+            case ResultRecorded() | ResultCorrected():
+                out.games = ((event.round, event.board),)
         created = self.state.created
         if created is not None and created.kind == "team":
-            if not self._teams.apply(self.state, self.specs, rec.event):
-                return Delta(rec.seq, ())
-            return Delta(rec.seq, self._team_rows())
-        return Delta(rec.seq, self._fold(rec.event, changed))
+            if self._teams.apply(self.state, self.specs, event):
+                self._team_rows()
+        else:
+            self._fold(event, changed)
+        return out.delta(rec.seq)
 
-    def _fold(self, event: AnyEvent, changed: frozenset[int]) -> tuple[Row, ...]:
-        """Recompute the cells `event` can affect; return the rows that changed."""
+    def _fold(self, event: AnyEvent, changed: frozenset[int]) -> None:
+        """Recompute the cells `event` can affect (the changes gathered in `_out`)."""
         state = self.state
         match event:
             case RoundPaired():
@@ -455,7 +449,7 @@ class StandingsProjection:
                 return self._refresh({i: changed for i in cells}, rows=changed, rekey=rekey)
             case ResultRecorded() | ResultCorrected() | ByeRequested():
                 if not changed or self.ctx is None or not state.paired:
-                    return ()
+                    return
                 ctx, rnd = self.ctx, event.round
                 # FB predictions take the running round's games as draws whatever their
                 # results (not the legacy rules, which count every game as played with its
@@ -470,7 +464,7 @@ class StandingsProjection:
                 return self._refresh(self._affected_cells(changed, rnd, blind, projected), changed)
             case PlayoffDecided() | LotsDrawn():
                 return self._refresh({}, rekey=True)  # only the order within tied groups
-        return ()  # withdrawals act on later pairings
+        # withdrawals act on later pairings
 
     def _every(self, cells: Iterable[int], *extra: int) -> Dirty:
         nos = self.state.participants.keys()
@@ -514,23 +508,48 @@ class StandingsProjection:
             if spec.code in TYPE_C
         }
 
-    def _team_rows(self) -> tuple[Row, ...]:
-        """A team tournament's table (`livetb/projections/teams.py`); the rows that changed."""
-        out = []
-        for rank, no, name, values, statuses in self._teams.lines(self.state, self.specs):
-            row = Row(rank, no, name, tuple(fmt(v) for v in values), statuses)
-            if row != self.rows.get(no):
-                self.rows[no] = row
-                out.append(row)
-        return tuple(out)
+    def _team_rows(self) -> None:
+        """A team tournament's table (`livetb/projections/teams.py`), re-read whole."""
+        out, rows = self._out, self.rows
+        before = [r.start_no for r in self.standings()]
+        table = [
+            Row(rank, no, name, tuple(fmt(v) for v in values), statuses)
+            for rank, no, name, values, statuses in self._teams.lines(self.state, self.specs)
+        ]
+        for row in table:
+            old = rows.get(row.start_no)
+            if row != old:
+                rows[row.start_no] = row
+                out.row(old, row)
+        statuses = table[0].statuses if table else ()
+        if statuses != self._statuses:
+            self._statuses = out.statuses = statuses
+        after = [r.start_no for r in table]
+        if after != before:
+            out.order = tuple(after)
+        self._retie(ties_of(table))
+
+    def _retie(self, flags: Iterable[tuple[int, bool]]) -> None:
+        """Record every row whose tie with the row above flipped."""
+        shares = self._shares
+        for no, tied in flags:
+            if tied != (no in shares):
+                self._flip(no, tied)
+
+    def _flip(self, no: int, tied: bool) -> None:
+        if tied:
+            self._shares.add(no)
+        else:
+            self._shares.discard(no)
+        self._out.tie(no, tied)
 
     # --- recomputing and ranking ---
 
-    def _refresh_all(self) -> tuple[Row, ...]:
+    def _refresh_all(self) -> None:
         """Every cell from fresh contexts (the rows are compared with the published ones)."""
         created = self.state.created
         if created is None:
-            return ()
+            return
         if created.kind == "team":
             self._teams.reset(self.state)
             return self._team_rows()
@@ -550,14 +569,14 @@ class StandingsProjection:
         rekey: bool = False,
         everything: bool = False,
         ahead: Collection[int] = (),
-    ) -> tuple[Row, ...]:
+    ) -> None:
         """Recompute the `dirty` cells and the DE groups of everyone whose `games` changed,
         then re-rank; return the rows that changed. `rows` are built anew whatever changed
         (new or renamed participants); `rekey` re-reads the playoffs and lots; `everything`
         starts over; the tie-breaks `ahead` take the values kept ready for this close."""
         ctx = self.ctx
         if ctx is None or not self.specs:
-            return ()
+            return
         lines, n = self.lines, len(self.specs)
         if everything:
             self.lines = lines = {}
@@ -586,11 +605,11 @@ class StandingsProjection:
             self._tails()
             moved = set(lines)
         statuses = tuple(ctx.status(spec) for spec in self.specs)
-        if statuses != self._statuses:
-            self._statuses = statuses
+        if lines and statuses != self._statuses:  # no rows, no statuses: told with the first
+            self._statuses = self._out.statuses = statuses
             touched = set(lines)
         if not touched and not moved:
-            return ()
+            return
         if everything or len(moved) > max(_FEW, len(lines) // _RESORT):
             return self._rank_all(moved, touched)
         return self._rank_moved(moved, touched)
@@ -738,14 +757,15 @@ class StandingsProjection:
         for no, line in self.lines.items():
             line.tail = (playoff.get(no, last), lots.get(no, 0))
 
-    def _rank_all(self, moved: set[int], touched: set[int]) -> tuple[Row, ...]:
+    def _rank_all(self, moved: set[int], touched: set[int]) -> None:
         """One sort of every row; new rows for the touched and for every rank that moved."""
         lines = self.lines
         for no in moved:
             line = lines[no]
             line.key = (*line.parts, *line.tail)
+        before = [no for _, no in self._order]
         try:  # in the previous order, mostly sorted already
-            order = [(lines[no].key, no) for _, no in self._order]
+            order = [(lines[no].key, no) for no in before]
         except KeyError:
             order = []
         if len(order) != len(lines):
@@ -759,16 +779,18 @@ class StandingsProjection:
                 lines[no].key = previous
             else:
                 previous = key
-        out: list[Row] = []
+        after = [no for _, no in order]
+        if after != before:
+            self._out.order = tuple(after)
         if order:
-            self._build(self._publish(0, len(order), touched, out), out)
-        return tuple(out)
+            self._build(self._publish(0, len(order), touched))
 
-    def _rank_moved(self, moved: set[int], touched: set[int]) -> tuple[Row, ...]:
-        """Move each re-keyed row to its place. A row's rank is 1 + the number of rows with a
-        smaller key, so only rows whose key lies between a moved row's old and new key (both
-        included) can change rank; a new row moves everybody with a greater key."""
-        lines, order = self.lines, self._order
+    def _rank_moved(self, moved: set[int], touched: set[int]) -> None:
+        """Move each re-keyed row to its place (each move recorded for the feed). A row's rank
+        is 1 + the number of rows with a smaller key, so only rows whose key lies between a
+        moved row's old and new key (both included) can change rank; a new row moves everybody
+        with a greater key."""
+        lines, order, moves = self.lines, self._order, self._out.moves
         spans: list[tuple[tuple[object, ...], tuple[object, ...]]] = []
         entered: list[tuple[int, tuple[object, ...]]] = []
         for no in moved:
@@ -777,7 +799,8 @@ class StandingsProjection:
             if old == key:
                 continue
             if old is not None:
-                del order[bisect_left(order, (old, no))]
+                gone = bisect_left(order, (old, no))
+                del order[gone]
             at = bisect_left(order, (key, no))
             if at and order[at - 1][0] == key:  # equal keys: one object (`_publish`)
                 key = order[at - 1][0]
@@ -787,69 +810,72 @@ class StandingsProjection:
             line.key = key
             if old is None:
                 entered.append((no, key))
+                moves.append((no, at))
             else:
                 spans.append((min(old, key), max(old, key)))
+                if at != gone:
+                    moves.append((no, at))
         intervals = [
             (bisect_left(order, (low,)), bisect_right(order, (high, _AFTER_ALL)))
             for low, high in spans
         ]
         renew: dict[int, int] = {}
-        for no, key in entered:
-            renew[no] = bisect_left(order, (key,)) + 1
-            intervals.append((bisect_right(order, (key, _AFTER_ALL)), len(order)))
+        for _, key in entered:  # from its tied run on: its own tie flag is new too
+            intervals.append((bisect_left(order, (key,)), len(order)))
         merged: list[list[int]] = []
         for lo, hi in sorted(intervals):
             if merged and lo <= merged[-1][1]:
                 merged[-1][1] = max(merged[-1][1], hi)
             elif lo < hi:
                 merged.append([lo, hi])
-        out: list[Row] = []
         for lo, hi in merged:  # each `lo` is the first of its tied run (a bisect)
-            renew.update(self._publish(lo, hi, touched, out))
+            renew.update(self._publish(lo, hi, touched))
         if len(renew) < len(touched):  # changed in place, outside every span: same rank
             rows = self.rows
             for no in touched:
                 if no not in renew:
                     renew[no] = rows[no].rank
-        self._build(renew.items(), out)
-        return tuple(out)
+        self._build(renew.items())
 
-    def _publish(
-        self, lo: int, hi: int, touched: set[int], out: list[Row]
-    ) -> list[tuple[int, int]]:
+    def _publish(self, lo: int, hi: int, touched: set[int]) -> list[tuple[int, int]]:
         """Rows at positions lo..hi-1, `lo` the first of its tied run: the rank replaced for
-        every untouched row whose rank moved (appended to `out`); the touched ones returned
-        with their ranks. Equal keys are one object in `_order`, so `is` tells ties apart."""
-        order, rows = self._order, self.rows
+        every untouched row whose rank moved; the touched ones returned with their ranks; every
+        flipped tie with the row above recorded. Equal keys are one object in `_order`, so
+        `is` tells ties apart."""
+        order, rows, shares = self._order, self.rows, self._shares
         replace = msgspec.structs.replace
         renew: list[tuple[int, int]] = []
         rank, previous = lo + 1, order[lo][0]
         for position, (key, no) in enumerate(order[lo:hi], lo + 1):
             if key is not previous:
                 rank, previous = position, key
+            tied = rank != position
+            if tied != (no in shares):
+                self._flip(no, tied)
             if no in touched:
                 renew.append((no, rank))
                 continue
             old = rows[no]
-            if old.rank != rank:  # moved by others: only the rank changed
-                rows[no] = row = replace(old, rank=rank)
-                out.append(row)
+            if old.rank != rank:  # moved by others: only the rank changed, not a change
+                rows[no] = replace(old, rank=rank)
         return renew
 
-    def _build(self, renew: Iterable[tuple[int, int]], out: list[Row]) -> None:
-        """New rows for the touched participants (appended to `out` when they differ)."""
-        rows, lines, names, statuses = (
+    def _build(self, renew: Iterable[tuple[int, int]]) -> None:
+        """New rows for the touched participants (recorded when their content differs)."""
+        rows, lines, names, statuses, out = (
             self.rows,
             self.lines,
             self.state.participants,
             self._statuses,
+            self._out,
         )
         for no, rank in renew:
             line = lines[no]
             row = Row(rank, no, names[no].name, tuple(line.values), statuses, line.fb, line.bh)
-            if row != rows.get(no):
+            old = rows.get(no)
+            if row != old:
                 rows[no] = row
-                out.append(row)
+                out.row(old, row)
 
 
 _AFTER_ALL = 10**9  # larger than any start number

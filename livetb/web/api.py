@@ -38,6 +38,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from aiohttp import hdrs, web
 
+from livetb import messages
 from livetb.cli_db import DbStandings, to_json
 from livetb.engine.model import Code
 from livetb.errors import InvalidInput, LivetbError, UnknownTournament
@@ -57,7 +58,7 @@ from livetb.events.commands import (
     WithdrawParticipant,
 )
 from livetb.events.schema import Board, Recorded, TournamentCreated
-from livetb.events.state import BYE_CODES, TournamentState
+from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
 from livetb.projections.standings import StandingsProjection
 from livetb.trf import parse_trf
@@ -237,6 +238,9 @@ class NotFound(LivetbError):
 class Summary(msgspec.Struct):
     id: str
     seq: int
+    name: str
+    rounds: int
+    kind: str
 
 
 class ParticipantInfo(msgspec.Struct):
@@ -265,27 +269,6 @@ class TournamentInfo(msgspec.Struct):
     participants: list[ParticipantInfo]
 
 
-class GameInfo(msgspec.Struct):
-    board: int
-    white: int
-    black: int
-    result: str | None
-
-
-class ByeInfo(msgspec.Struct):
-    start_no: int
-    points: str
-
-
-class RoundInfo(msgspec.Struct):
-    round: int
-    paired: bool
-    closed: bool
-    games: list[GameInfo]
-    bye: int | None  # the pairing-allocated bye
-    requested_byes: list[ByeInfo]
-
-
 class EventPage(msgspec.Struct):
     events: list[Recorded]
     next_after: int | None  # pass as `after` for the next page; None: the last page
@@ -297,12 +280,22 @@ def check_read(request: web.Request, tid: str) -> StandingsProjection:
     projection = request.app[SERVICE].catch_up(tid)
     created = projection.state.created
     if created is not None and created.private:
-        header = request.headers.get(hdrs.AUTHORIZATION)
+        header = request.headers.get(hdrs.AUTHORIZATION) or bearer_protocol(request)
         if header is None and "access_token" in request.query:
             header = f"Bearer {request.query['access_token']}"
         what = f"reads of private tournament {tid}"
         authorize(header, request.app[TOKENS], tid, what=what)
     return projection
+
+
+def bearer_protocol(request: web.Request) -> str | None:
+    """A browser's websocket cannot set headers: it offers `bearer.<token>` as a subprotocol
+    (next to `livetb`, which the server selects), so the token stays out of the URL."""
+    offered = request.headers.get(hdrs.SEC_WEBSOCKET_PROTOCOL, "")
+    for item in offered.split(","):
+        if item.strip().startswith("bearer."):
+            return f"Bearer {item.strip().removeprefix('bearer.')}"
+    return None
 
 
 MAX_INT = 2**63 - 1  # SQLite's widest integer: a seq, a round or a limit never exceeds it
@@ -325,16 +318,20 @@ def int_query(request: web.Request, name: str, low: int = 0, high: int = MAX_INT
 async def list_tournaments(request: web.Request) -> web.Response:
     """Every tournament but the private ones."""
     store = request.app[STORE]
-    shown = [Summary(t, store.head(t)) for t in store.tournaments() if is_public(store, t)]
+    shown = []
+    for tid in store.tournaments():
+        created = public_creation(store, tid)
+        if created is not None:
+            shown.append(Summary(tid, store.head(tid), created.name, created.rounds, created.kind))
     return json_response(TournamentList(shown))
 
 
-def is_public(store: EventStore, tid: str) -> bool:
-    """Whether the log opens with a public TournamentCreated, from that one event: no
+def public_creation(store: EventStore, tid: str) -> TournamentCreated | None:
+    """The log's first event if it creates a public tournament, from that one event: no
     projection is built. (No later event changes `private`; one that did would need folding.)"""
     first = next(store.read(tid), None)
     created = None if first is None else first.event
-    return isinstance(created, TournamentCreated) and not created.private
+    return created if isinstance(created, TournamentCreated) and not created.private else None
 
 
 async def tournament(request: web.Request) -> web.Response:
@@ -385,21 +382,7 @@ async def round_info(request: web.Request) -> web.Response:
     assert state.created is not None
     if not 1 <= rnd <= state.created.rounds:
         raise NotFound(f"round {rnd}: the tournament has rounds 1..{state.created.rounds}")
-    played = state.rounds.get(rnd)
-    names = {code: name for name, code in BYE_CODES.items()}
-    byes = [ByeInfo(no, names[code]) for no, code in sorted(state.byes.get(rnd, {}).items())]
-    games = [
-        GameInfo(g.board, g.white, g.black, g.result)
-        for _, g in sorted(played.games.items() if played else [])
-    ]
-    info = RoundInfo(
-        rnd,
-        played is not None,
-        bool(played and played.closed),
-        games,
-        played.pab if played else None,
-        byes,
-    )
+    info = messages.round_info(state, rnd)
     return json_response(info, seq=projection.seq)
 
 
@@ -480,6 +463,7 @@ class Endpoint:
     query: tuple[Query, ...] = ()
     media: str = "application/json"  # of the success response ("": none)
     trf_body: bool = False  # also takes the pairing program's TRF as text/plain
+    messages: tuple[type, ...] = ()  # a websocket's messages (documented as `x-messages`)
 
 
 WRITE_ERRORS = (400, 401, 403, 404, 408, 409, 413, 422)
@@ -536,7 +520,7 @@ def endpoints() -> list[Endpoint]:
             path=ROUND,
             handler=round_info,
             summary="A round's pairings, results and requested byes",
-            response=RoundInfo,
+            response=messages.RoundInfo,
             errors=READ_ERRORS,
         ),
         Endpoint(

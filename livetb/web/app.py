@@ -11,14 +11,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from importlib import resources
 
 from aiohttp import hdrs, web
 
 from livetb.errors import LivetbError, NotAuthenticated
 from livetb.events.sqlite import SqliteStore
 from livetb.service import TournamentService
-from livetb.web import api, openapi, redact, ws
+from livetb.web import api, openapi, pages, redact, ws
 from livetb.web.auth import TokenStore
 from livetb.web.collector import Collector
 from livetb.web.config import Config
@@ -42,7 +41,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.cleanup_ctx.append(service_ctx)
     app.cleanup_ctx.append(poller_ctx)
     app.on_shutdown.append(ws.close_feeds)
-    app.add_routes([web.get("/", index)])
+    app.add_routes(pages.routes())
     app.add_routes(api.routes())
     app.add_routes(openapi.routes())
     app.add_routes(ws.routes())
@@ -116,9 +115,3 @@ async def errors(request: web.Request, handler: api.Handler) -> web.StreamRespon
     except Exception:
         log.exception("%s %s", request.method, request.path)
         return api.json_response({"code": "internal_error", "message": "internal error"}, 500)
-
-
-async def index(request: web.Request) -> web.Response:
-    """A minimal live standings page (`?tournament=ID`, else the first tournament)."""
-    page = resources.files("livetb.web").joinpath("static/index.html").read_bytes()
-    return web.Response(body=page, content_type="text/html", charset="utf-8")

@@ -5,7 +5,9 @@ The live projection computes without explanations (for speed); a card builds its
 contexts with explanations on, read the same way the standings read them: tie-breaks on the
 participant's own results (and DE) over rounds 1..K, the opponents' results (C.07 type C: BH,
 SB, AOB, KS, APRO, APPO) over rounds 1..C, the last closed one, and FB with round K as the last
-while it runs. Values and statuses therefore match the standings row.
+while it runs. Values and statuses therefore match the standings row. While a round runs, the
+card also tells the ranks each result of the participant's game leaves open
+(`livetb/projections/outlook.py`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from livetb.engine.context import Context
 from livetb.engine.model import Code
 from livetb.engine.spec import Spec
 from livetb.engine.standings import CATALOGUE, compute
+from livetb.projections.outlook import Outlook, outlook
 from livetb.projections.standings import Row, StandingsProjection, Value, fmt
 from livetb.projections.views import Status, view_of
 
@@ -92,6 +95,7 @@ class Card(msgspec.Struct):
     separated_from: Separations
     fb_prediction: str | None
     bh_projected: str | None
+    outlook: Outlook | None  # while a round runs: the ranks each result of its game leaves open
 
 
 class _Sources:
@@ -155,6 +159,7 @@ def build(projection: StandingsProjection, no: int) -> Card:
         Separations(above, below),
         row.fb_prediction,
         row.bh_projected,
+        outlook(state, no, live),
     )
 
 

@@ -15,8 +15,9 @@
 - A filtered viewer (`top=N`: the first N rows in standings order, ties broken by start number;
   `participants=1,5,9`) shares a `View` with every viewer of the same filter: its delta is
   encoded once per filter per event. Its snapshot lists the view's rows; each delta carries the
-  view's changed rows, every row that entered the view (full content) and `drop`, the start
-  numbers that left it. Filtered viewers resuming with `since=` get a fresh snapshot.
+  changed cells of the view's rows (every cell of a row that entered it), `ranks` for the rows
+  whose rank changed and `drop`, the start numbers that left it (`livetb/messages.py`).
+  Filtered viewers resuming with `since=` get a fresh snapshot.
 
 Everything here runs on the event loop; nothing awaits between reading the projection and
 queueing what it produced, so a snapshot and the deltas after it never overlap or leave a hole.
@@ -38,7 +39,8 @@ from websockets.frames import Frame as WsFrame
 from websockets.frames import Opcode
 
 from livetb.cli_db import to_json
-from livetb.messages import PING, SnapshotMessage, delta_message, encode
+from livetb.messages import PING, delta_message, encode, snapshot_message
+from livetb.projections.delta import change_of
 from livetb.projections.standings import Delta, Row, StandingsProjection
 from livetb.web.collector import Collector
 
@@ -96,7 +98,7 @@ class View:
     def __init__(self, filter: Filter, projection: StandingsProjection) -> None:
         self.filter = filter
         self.viewers = 0
-        self.members = {r.start_no for r in self.rows(projection.standings())}
+        self.ranks = {r.start_no: r.rank for r in self.rows(projection.standings())}
 
     def rows(self, order: list[Row]) -> list[Row]:
         if self.filter.top is not None:
@@ -107,19 +109,30 @@ class View:
     def delta(
         self, delta: Delta, projection: StandingsProjection, order: list[Row] | None
     ) -> bytes:
-        message = delta_message(delta, projection)
+        """The view's part of `delta`: its rows' changed cells (all of a row that entered),
+        their changed ranks, the rows that left."""
         if order is None:  # a fixed set of participants
-            wanted = self.filter.participants or frozenset()
-            rows = tuple(r for r in delta.rows if r.start_no in wanted)
-            return encode(msgspec.structs.replace(message, rows=rows))
-        now = {r.start_no: r for r in self.rows(order)}
-        changed = {r.start_no: r for r in delta.rows if r.start_no in now}
-        for no in now.keys() - self.members:
-            changed.setdefault(no, now[no])
-        drop = tuple(sorted(self.members - now.keys()))
-        self.members = set(now)
-        rows = tuple(sorted(changed.values(), key=lambda r: (r.rank, r.start_no)))
-        return encode(msgspec.structs.replace(message, rows=rows, drop=drop))
+            listed = projection.rows
+            now = {no: listed[no] for no in self.filter.participants or () if no in listed}
+        else:
+            now = {r.start_no: r for r in self.rows(order)}
+        before = self.ranks
+        changes = [c for c in delta.changes if c.start_no in now and c.start_no in before]
+        changes += [change_of(None, now[no]) for no in sorted(now.keys() - before.keys())]
+        ranks = tuple(sorted((no, r.rank) for no, r in now.items() if before.get(no) != r.rank))
+        drop = tuple(sorted(before.keys() - now.keys()))
+        self.ranks = {no: r.rank for no, r in now.items()}
+        message = msgspec.structs.replace(
+            delta_message(delta, projection),
+            rows=tuple(changes),
+            moves=(),
+            order=None,
+            tied=(),
+            untied=(),
+            ranks=ranks,
+            drop=drop,
+        )
+        return encode(message)
 
 
 class Subscriber:
@@ -287,7 +300,7 @@ class Hub:
         doc = to_json(projection)
         if view is not None:
             doc.standings = self._views[tournament_id][view].rows(doc.standings)
-        frame = encode(SnapshotMessage(seq=projection.seq, standings=doc))
+        frame = encode(snapshot_message(doc, projection))
         self._snapshots[(tournament_id, view)] = (projection.seq, frame)
         return frame
 

@@ -90,6 +90,8 @@ def _operation(e: Endpoint, refs: dict[type, dict[str, Any]]) -> dict[str, Any]:
             "content": {"application/json": {"schema": refs[api.ErrorBody]}},
         }
     op["responses"] = responses
+    if e.messages:  # OpenAPI has no websockets: the messages as an extension, by reference
+        op["x-messages"] = {"oneOf": [refs[m] for m in e.messages]}
     if e.auth == "arbiter":
         op["security"] = [{"arbiter": []}]
     elif e.auth == "read":
@@ -102,7 +104,7 @@ def document(endpoints: Iterable[Endpoint]) -> dict[str, Any]:
     endpoints = list(endpoints)
     types: list[type] = [api.ErrorBody]
     for e in endpoints:
-        for t in (e.request, e.response):
+        for t in (e.request, e.response, *e.messages):
             if t is not None and t not in types:
                 types.append(t)
     schemas, components = msgspec.json.schema_components(types, ref_template=REF)

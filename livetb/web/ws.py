@@ -12,6 +12,7 @@ from __future__ import annotations
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from livetb.errors import InvalidInput
+from livetb.messages import DeltaMessage, PingMessage, SnapshotMessage
 from livetb.web.api import Endpoint, Query, check_read, int_query, is_number
 from livetb.web.feed import Filter, Subscriber
 from livetb.web.keys import CONFIG, HUB, SERVICE
@@ -81,7 +82,10 @@ async def feed(request: web.Request) -> web.StreamResponse:
     service, hub, config = request.app[SERVICE], request.app[HUB], request.app[CONFIG]
     check_read(request, tid)  # unknown: 404, private without its token: 401/403, before the upgrade
     ws = web.WebSocketResponse(
-        heartbeat=config.heartbeat, compress=config.ws_compress, max_msg_size=4096
+        heartbeat=config.heartbeat,
+        compress=config.ws_compress,
+        max_msg_size=4096,
+        protocols=("livetb",),  # chosen when offered, with `bearer.<token>` (the pages)
     )
     await ws.prepare(request)
     # No await from reading the projection to subscribing: nothing published in between.
@@ -117,8 +121,11 @@ ENDPOINTS = [
         method="GET",
         path="/ws",
         handler=feed,
-        summary="The standings feed (websocket): a snapshot, then one delta per event",
+        summary="The standings feed (websocket, wire v2): a snapshot, then one delta per event;"
+        " a private tournament's token as `Authorization: Bearer`, or from a browser as the"
+        " subprotocol `bearer.<token>` offered with `livetb`",
         status=101,
+        messages=(SnapshotMessage, DeltaMessage, PingMessage),
         media="",
         errors=(400, 401, 403, 404, 422),
         query=(
@@ -127,6 +134,7 @@ ENDPOINTS = [
             Query("top", "only the first N rows (deltas `drop` the rows that leave them)"),
             Query("participants", "only these start numbers, e.g. 1,5,9", "string"),
             Query("access_token", "a token of a private tournament", "string"),
+
         ),
     )
 ]

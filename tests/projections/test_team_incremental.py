@@ -1,5 +1,6 @@
 """Team tournaments kept event by event equal the same log computed from scratch after every
-event, and each delta is exactly the rows that changed (two corpus files: a Swiss with whole-
+event, each delta carries exactly the rows whose content changed and the feed's v2 messages give
+a viewer what GET would (two corpus files: a Swiss with whole-
 team byes, a round robin), plus a correction to a closed round."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from livetb.events.state import TournamentState
 from livetb.projections.standings import StandingsProjection
 from livetb.trf import load_trf
 from tests.conformance import CORPUS
+from tests.wire import Viewer, changed_rows
 
 AT = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 FILES = [CORPUS / "team-swiss" / "team-swiss-1202.trf", CORPUS / "team-rr" / "team-rr-1301.trf"]
@@ -51,15 +53,17 @@ def test_every_event_equals_the_table_from_scratch(
 ) -> None:
     log = recorded(log_of(path, tiebreaks))
     live = StandingsProjection()
-    previous: dict[int, object] = {}
-    for n, rec in enumerate(log, start=1):
+    live.apply(log[0])
+    viewer = Viewer(live)
+    previous = {row.start_no: row for row in live.standings()}
+    for n, rec in enumerate(log[1:], start=2):
         delta = live.apply(rec)
         fresh = StandingsProjection.rebuild(log[:n]).standings()
         assert live.standings() == fresh, f"after event {n} ({type(rec.event).__name__})"
-        now = {row.start_no: row for row in fresh}
-        changed = {no for no, row in now.items() if previous.get(no) != row}
+        changed = changed_rows(previous, fresh)
         assert {row.start_no for row in delta.rows} == changed, f"delta of event {n}"
-        previous = now
+        viewer.take(delta, live)
+        previous = {row.start_no: row for row in fresh}
 
 
 def test_rebuilding_one_round_equals_building_every_round() -> None:

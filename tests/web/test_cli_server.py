@@ -102,11 +102,12 @@ def test_demo_prints_a_url_and_a_token_and_the_standings_move(tmp_path: Path) ->
         first = get(f"{base}/api/tournaments/demo/standings")["seq"]
         time.sleep(2.5)  # one result a second
         assert get(f"{base}/api/tournaments/demo/standings")["seq"] > first
-        page = urllib.request.urlopen(f"{base}/", timeout=5).read().decode()
-        assert "/ws?tournament=" in page
+        page = urllib.request.urlopen(f"{base}/t/demo", timeout=5).read().decode()
+        assert '<script type="module" src="/static/standings.js">' in page
     finally:
         out, _ = stop(proc)
-    assert f"{base}/?tournament=demo" in out
+    for page in ["/t/demo", "/t/demo/player/1", "/t/demo/overlay?top=10", "/t/demo/screen"]:
+        assert f"{base}{page}\n" in out
     token = out.split("arbiter token:")[1].split()[0]
     with TokenStore(tmp_path / "d.sqlite") as tokens:
         assert tokens.scope(token) == "demo"
@@ -147,6 +148,35 @@ def test_the_server_runs_on_uvloop_where_it_is_installed() -> None:
         assert isinstance(loop, uvloop.Loop)
     finally:
         loop.close()
+
+
+def test_the_demo_starts_a_new_tournament_when_one_ends(tmp_path: Path) -> None:
+    port = free_port()
+    argv = ["--players", "4", "--rounds", "1", "--interval", "0.05"]
+    proc = spawn("demo", "--db", str(tmp_path / "d.sqlite"), "--port", str(port), *argv)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(f"{base}/api/tournaments", proc)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            listed = [t["id"] for t in get(f"{base}/api/tournaments")["tournaments"]]
+            if "demo-3" in listed:
+                break
+            time.sleep(0.1)
+        assert {"demo", "demo-2", "demo-3"} <= set(listed)
+        assert get(f"{base}/api/tournaments/demo-2/standings")["after_round"] == 1
+    finally:
+        out, _ = stop(proc)
+    assert f"a new tournament, demo-2\n  standings:        {base}/t/demo-2\n" in out
+
+
+def test_the_demo_names_are_unique_in_a_large_field() -> None:
+    from livetb.demo import swiss_events, with_names
+    from livetb.events.schema import ParticipantRegistered
+
+    events = with_names(swiss_events(800, 1, seed=3), seed=3)
+    names = [e.name for e in events if isinstance(e, ParticipantRegistered)]
+    assert len(names) == 800 and len(set(names)) == 800
 
 
 def test_serve_gives_clients_a_deadline_for_their_headers(

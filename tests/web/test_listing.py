@@ -9,7 +9,7 @@ import pytest
 from livetb.events.schema import ParticipantRegistered, TournamentCreated
 from livetb.events.sqlite import SqliteStore
 from livetb.events.store import EventStore, MemoryStore
-from livetb.web.api import is_public
+from livetb.web.api import public_creation
 from livetb.web.keys import SERVICE, TOKENS
 from tests.web.conftest import Api, ApiFactory
 
@@ -32,7 +32,10 @@ async def test_the_listing_loads_no_projection_and_hides_private_ones(
     fresh = await make_api()  # the same event store, nothing loaded yet
     listing = (await fresh.get("/api/tournaments"))["tournaments"]
     public = sorted({f"t-{n}" for n in range(1, 7)} - PRIVATE)
-    assert listing == [{"id": tid, "seq": 2} for tid in public]
+    assert listing == [
+        {"id": tid, "seq": 2, "name": f"Open {tid[2:]}", "rounds": 3, "kind": "individual"}
+        for tid in public
+    ]
     assert fresh.server.app[SERVICE].projections == {}  # type: ignore[index]
 
 
@@ -49,7 +52,7 @@ def test_is_public_reads_the_created_event(store: EventStore) -> None:
     for tid in ("open", "closed"):
         head = store.head(tid)
         store.append(tid, head, [ParticipantRegistered(start_no=1, name="Ann")], actor="a")
-    assert is_public(store, "open")
-    assert not is_public(store, "closed")
-    assert not is_public(store, "none")  # no events: nothing to list
+    assert public_creation(store, "open") is not None
+    assert public_creation(store, "closed") is None
+    assert public_creation(store, "none") is None  # no events: nothing to list
     store.close()

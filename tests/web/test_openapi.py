@@ -78,3 +78,12 @@ async def test_the_api_page_is_self_contained_html(api: Api) -> None:
 
 def test_aiohttp_patterns_become_openapi_templates() -> None:
     assert openapi_path(r"/a/{tid:[A-Za-z0-9._-]{1,64}}/r/{round:\d{1,6}}") == "/a/{tid}/r/{round}"
+
+
+async def test_the_feed_messages_are_documented(api: Api) -> None:
+    doc = await api.get("/api/openapi.json")
+    feed = doc["paths"]["/ws"]["get"]
+    kinds = [resolve(doc, r["$ref"]) for r in feed["x-messages"]["oneOf"]]
+    assert [k["properties"]["type"]["enum"] for k in kinds] == [["snapshot"], ["delta"], ["ping"]]
+    delta = kinds[1]["properties"]
+    assert {"rows", "moves", "order", "tied", "untied", "statuses", "round", "games"} <= set(delta)

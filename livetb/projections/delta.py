@@ -1,0 +1,138 @@
+"""What one event changed in the standings, in the compact form the feed sends (wire v2).
+
+A row's rank follows from its position in the standings order and from whether it shares the
+rank of the row above (a tie), so a delta carries:
+
+- `changes`: per row whose *content* changed (name, a tie-break value, the FB prediction, the
+  projected BH), only the cells that changed; a row moved by others is not a changed row;
+- `moves`: `(start_no, position)` pairs, applied one after the other: take the row out of the
+  order (if it is there) and insert it at that 0-based position; or `order`, the whole new
+  order, when many rows moved (a round close);
+- `tied` / `untied`: rows that now share / no longer share the rank of the row above;
+- `statuses`: the value statuses, the same for every row, when they flipped (a close);
+- `round` / `games`: the running round re-published (its pairing, or a requested bye) and the
+  boards whose result was recorded or corrected.
+
+`Delta.rows` keeps the changed rows in full for in-process readers (tests, the CLI).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import msgspec
+
+from livetb.projections.views import Status
+
+Value = str | int | None
+# The two extra cells of a row, named in `RowChange.cells` (tie-break cells by index).
+FB_CELL, BH_CELL = "fb_prediction", "bh_projected"
+Cell = tuple[int | str, Value]
+
+
+class Row(msgspec.Struct, frozen=True, gc=False):
+    """One participant's line: what `GET …/standings` lists."""
+
+    rank: int
+    start_no: int
+    name: str
+    values: tuple[Value, ...]
+    statuses: tuple[Status, ...]
+    fb_prediction: str | None = None  # FB if the round being played were the last
+    bh_projected: str | None = None  # BH with unfinished games counted as draws
+
+
+class RowChange(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """The content that changed in one row: its name when new or renamed, and the changed
+    cells as `[column, value]` (a tie-break's index in the list, "fb_prediction" or
+    "bh_projected")."""
+
+    start_no: int
+    name: str | None = None
+    cells: tuple[Cell, ...] = ()
+
+
+class Delta(msgspec.Struct, frozen=True):
+    seq: int
+    rows: tuple[Row, ...] = ()
+    changes: tuple[RowChange, ...] = ()
+    moves: tuple[tuple[int, int], ...] = ()
+    order: tuple[int, ...] | None = None
+    tied: tuple[int, ...] = ()
+    untied: tuple[int, ...] = ()
+    statuses: tuple[Status, ...] | None = None
+    round: int | None = None
+    games: tuple[tuple[int, int], ...] = ()  # (round, board)
+
+
+def content_changed(old: Row | None, new: Row) -> bool:
+    return (
+        old is None
+        or old.values != new.values
+        or old.name != new.name
+        or old.fb_prediction != new.fb_prediction
+        or old.bh_projected != new.bh_projected
+    )
+
+
+def change_of(old: Row | None, new: Row) -> RowChange:
+    """The cells of `new` that differ from `old` (every cell and the name for a new row)."""
+    if old is None:
+        cells: list[Cell] = list(enumerate(new.values))
+        cells += [(FB_CELL, new.fb_prediction), (BH_CELL, new.bh_projected)]
+        return RowChange(new.start_no, new.name, tuple(cells))
+    cells = [(i, v) for i, (a, v) in enumerate(zip(old.values, new.values, strict=True)) if a != v]
+    if old.fb_prediction != new.fb_prediction:
+        cells.append((FB_CELL, new.fb_prediction))
+    if old.bh_projected != new.bh_projected:
+        cells.append((BH_CELL, new.bh_projected))
+    return RowChange(new.start_no, new.name if new.name != old.name else None, tuple(cells))
+
+
+class Changes:
+    """What one event changed, gathered while the projection folds it."""
+
+    __slots__ = ("changes", "games", "moves", "order", "round", "rows", "statuses", "ties")
+
+    def __init__(self) -> None:
+        self.rows: list[Row] = []
+        self.changes: list[RowChange] = []
+        self.moves: list[tuple[int, int]] = []
+        self.order: tuple[int, ...] | None = None
+        self.ties: dict[int, bool] = {}  # start no -> shares the rank above (flipped)
+        self.statuses: tuple[Status, ...] | None = None
+        self.round: int | None = None
+        self.games: tuple[tuple[int, int], ...] = ()
+
+    def row(self, old: Row | None, new: Row) -> None:
+        """Record `new` if its content differs from `old` (the published row)."""
+        if content_changed(old, new):
+            self.rows.append(new)
+            self.changes.append(change_of(old, new))
+
+    def tie(self, no: int, shares: bool) -> None:
+        if self.ties.pop(no, None) is None:  # flipped twice within one event: no change
+            self.ties[no] = shares
+
+    def delta(self, seq: int) -> Delta:
+        ties = self.ties
+        return Delta(
+            seq,
+            tuple(self.rows),
+            tuple(self.changes),
+            tuple(self.moves),
+            self.order,
+            tuple(sorted(no for no, s in ties.items() if s)),
+            tuple(sorted(no for no, s in ties.items() if not s)),
+            self.statuses,
+            self.round,
+            self.games,
+        )
+
+
+def ties_of(ordered: Sequence[Row]) -> Iterable[tuple[int, bool]]:
+    """Each row of a sorted table with whether it shares the rank of the row above."""
+    previous = None
+    for row in ordered:
+        yield row.start_no, previous is not None and row.rank == previous
+        previous = row.rank

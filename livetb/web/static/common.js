@@ -1,0 +1,132 @@
+// What every page shares: building elements, the page's settings, the language switch, the
+// tournament's token (private tournaments) and reading the REST API.
+import { lang, t } from "./i18n.js";
+
+export const config = JSON.parse(document.getElementById("config").textContent);
+export const app = document.getElementById("app");
+
+/** document.createElement with attributes (`on*` become listeners) and children. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+/** Links to this page in every language (a real link: the server picks the catalog). */
+export function languageSwitch() {
+  const nav = el("nav", { class: "langs", "aria-label": t("lang.switch") });
+  for (const code of ["en", "it"]) {
+    const query = new URLSearchParams(location.search);
+    query.set("lang", code);
+    nav.append(
+      el("a", { href: `?${query}`, hreflang: code, lang: code, "aria-current": code === lang ? "true" : null },
+        t(`lang.${code}`)),
+    );
+  }
+  return nav;
+}
+
+// --- a private tournament's token: from `#token=…`, kept for this browser session only ---
+
+const tokenKey = (tid) => `livetb.token.${tid}`;
+
+export function takeToken(tid) {
+  const found = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (found) {
+    sessionStorage.setItem(tokenKey(tid), decodeURIComponent(found[1]));
+    // Out of the address bar (and of anything copied from it); never sent to the server.
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem(tokenKey(tid));
+}
+
+/** Ask for the token in a form; resolves with what was entered. */
+export function askToken(tid, refused) {
+  return new Promise((resolve) => {
+    const input = el("input", {
+      id: "token", name: "token", type: "password", autocomplete: "off", required: true,
+      "aria-describedby": refused ? "token-error" : null,
+    });
+    const form = el("form", { class: "token-form", onsubmit: (e) => {
+      e.preventDefault();
+      sessionStorage.setItem(tokenKey(tid), input.value.trim());
+      form.remove();
+      resolve(input.value.trim());
+    } },
+      el("h1", {}, t("token.title")),
+      el("p", {}, t("token.prompt")),
+      refused ? el("p", { id: "token-error", class: "error", role: "alert" }, t("token.refused")) : null,
+      el("label", { for: "token" }, t("token.label")),
+      input,
+      el("button", { type: "submit" }, t("token.submit")),
+    );
+    app.replaceChildren(form);
+    app.setAttribute("aria-busy", "false");
+    input.focus();
+  });
+}
+
+export class HttpError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** GET a JSON document of the API, with the token if there is one. */
+export async function getJSON(path, token) {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const resp = await fetch(path, { headers, cache: "no-store" });
+  if (!resp.ok) {
+    let message = resp.statusText;
+    try { message = (await resp.json()).message; } catch { /* not JSON */ }
+    throw new HttpError(resp.status, message);
+  }
+  return resp.json();
+}
+
+/** The tournament's info, asking for a token for as long as the server refuses it. */
+export async function openTournament(tid) {
+  let token = takeToken(tid);
+  let refused = false;
+  for (;;) {
+    try {
+      const info = await getJSON(`/api/tournaments/${encodeURIComponent(tid)}`, token);
+      return { info, token };
+    } catch (err) {
+      if (!(err instanceof HttpError) || (err.status !== 401 && err.status !== 403)) throw err;
+      refused = token !== null;
+      token = await askToken(tid, refused);
+    }
+  }
+}
+
+/** The page's error, in words, in place of the page. */
+export function showError(err) {
+  app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error.load", { message: err.message })));
+  app.setAttribute("aria-busy", "false");
+}
+
+/** "Round 6 — live, provisional" / "After round 5 — final". */
+export function stateLine(header, rounds) {
+  if (header.round_in_progress) return t("state.running", { round: header.round_in_progress });
+  if (header.after_round >= rounds && rounds) return t("state.final");
+  if (header.after_round) return t("state.after", { round: header.after_round });
+  return t("state.before");
+}
+
+/** The small live / reconnecting badge every page shows. */
+export function liveBadge() {
+  const badge = el("span", { class: "live", role: "status", dataset: { state: "connecting" } }, t("live.connecting"));
+  badge.set = (state) => {
+    badge.dataset.state = state;
+    badge.textContent = t(`live.${state}`);
+  };
+  return badge;
+}

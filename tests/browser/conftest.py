@@ -1,0 +1,131 @@
+"""Browser tests: a real `livetb serve` on loopback, driven by Playwright in Debian's Chromium.
+
+`.ci/run` installs Chromium with apt-get when it is missing; outside CI the tests are skipped
+(with the reason) on a machine without it. Browsers are never downloaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from livetb.web.auth import TokenStore
+
+CHROMIUM = "/usr/bin/chromium"
+# As root, in a closed network: no sandbox, no background connections to Google's hosts.
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+LIVETB = str(Path(sys.executable).with_name("livetb"))
+TWELVE = ["PTS", "BH/C1", "BH", "SB", "AOB", "WIN", "BWG", "ARO", "TPR", "KS", "DE", "FB"]
+NAMES = [
+    "Rubinstein-Kasparova, Maximiliana Alexandrovna", "Bianchi, Luca", "Costa, Ivan",
+    "Dvorak, Pia", "Esposito, Giulia", "Fischer, Judit", "Garcia, Nodira", "Horvat, Lena",
+]  # fmt: skip
+
+
+class Server:
+    """`livetb serve` in a subprocess, on a free loopback port, over `db`."""
+
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        self.db = db
+        self.port = port or _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        cmd = [LIVETB, "serve", "--db", str(self.db), "--port", str(self.port)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.base}/api/tournaments", timeout=1):
+                    return self
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(self.proc.stderr.read().decode()) from None  # type: ignore[union-attr]
+                time.sleep(0.1)
+        raise RuntimeError("livetb serve did not answer within 15 s")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+    def token(self, tid: str) -> str:
+        with TokenStore(self.db) as tokens:
+            return tokens.create(tid)
+
+    def call(self, method: str, path: str, body: object, token: str) -> tuple[int, Any]:
+        request = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode() if body is not None else None,
+            method=method,
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=10) as resp:
+            return json.loads(resp.read())
+
+    def tournament(
+        self, tid: str, tiebreaks: list[str], players: int = 8, private: bool = False
+    ) -> str:
+        """Create `tid` with `players`, pair round 1 (1-2, 3-4, …); its token."""
+        token = self.token(tid)
+        t = f"/api/tournaments/{tid}"
+        body = {"name": f"Open {tid}", "rounds": 5, "tiebreaks": tiebreaks, "private": private}
+        assert self.call("PUT", t, body, token)[0] == 201
+        for no in range(1, players + 1):
+            name = NAMES[no - 1] if no <= len(NAMES) else f"Player {no}"
+            person = {"start_no": no, "name": name, "rating": 2400 - 10 * no, "federation": "ITA"}
+            assert self.call("POST", f"{t}/participants", person, token)[0] == 201
+        boards = [
+            {"board": b, "white": 2 * b - 1, "black": 2 * b} for b in range(1, players // 2 + 1)
+        ]
+        assert self.call("POST", f"{t}/rounds/1/pairings", {"boards": boards}, token)[0] == 201
+        return token
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
+        pytest.skip(f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("browser") / "live.sqlite").start()
+    yield s
+    s.stop()

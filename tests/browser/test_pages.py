@@ -1,0 +1,265 @@
+"""The pages in a real browser against a real server: phone widths, live updates, the
+overlay's transparency, Italian, restarts and followed players."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import TWELVE, Server
+
+PHONE = {"width": 390, "height": 844}
+FULL_HD = {"width": 1920, "height": 1080}
+SHOTS = Path(__file__).parent / "screenshots"  # looked at by people, not asserted on
+
+
+@pytest.fixture(scope="module")
+def twelve(server: Server) -> str:
+    """A tournament with 12 tie-break columns, round 1 paired; its token."""
+    return server.tournament("twelve", TWELVE)
+
+
+def page_at(browser: Any, size: dict[str, int], url: str, **kw: Any) -> Any:
+    page = browser.new_page(viewport=size, **kw)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    page.goto(url)
+    return page
+
+
+def wait_rows(page: Any) -> None:
+    page.wait_for_selector("table.standings tbody.rows tr[data-start-no]")
+
+
+def row(page: Any, no: int) -> Any:
+    return page.locator(f"tbody.rows tr[data-start-no='{no}']")
+
+
+def test_standings_and_card_fit_a_phone_with_twelve_columns(
+    browser: Any, server: Server, twelve: str
+) -> None:
+    page = page_at(browser, PHONE, f"{server.base}/t/twelve")
+    wait_rows(page)
+    assert page.locator("thead th.tb").count() == 12
+    assert page.locator("tbody.rows tr[data-start-no='1'] td[data-tb]").count() == 12
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    page.goto(f"{server.base}/t/twelve/player/1")
+    page.wait_for_selector(".tbs details")
+    assert page.locator(".tbs [data-tb]").count() == 12
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert page.errors == []
+    page.close()
+
+
+def test_a_posted_result_changes_the_row_within_a_second(
+    browser: Any, server: Server, twelve: str
+) -> None:
+    page = page_at(browser, FULL_HD, f"{server.base}/t/twelve")
+    wait_rows(page)
+    page.wait_for_selector(".live[data-state='live']")
+    assert row(page, 4).get_attribute("data-rank") == "1"  # everybody on 0: all tied first
+    sent = time.monotonic()
+    status, _ = server.call(
+        "POST", "/api/tournaments/twelve/rounds/1/results", {"board": 2, "result": "0-1"}, twelve
+    )
+    assert status == 201
+    page.wait_for_selector("tbody.rows tr[data-start-no='4'][data-rank='1'] td[data-tb='PTS']")
+    page.wait_for_function(
+        "document.querySelector(\"tbody.rows tr[data-start-no='4'] td[data-tb='PTS'] .v\")"
+        ".textContent === '1.0'",
+        timeout=1000,
+    )
+    assert time.monotonic() - sent < 1.0
+    # 4 alone on 1 point; the seven others share rank 2. PTS is provisional while round 1
+    # runs, BH final (on the rounds closed: none), FB predicted.
+    assert row(page, 3).get_attribute("data-rank") == "2"
+    pts = row(page, 4).locator("td[data-tb='PTS']")
+    assert pts.get_attribute("data-status") == "provisional"
+    assert row(page, 4).locator("td[data-tb='BH']").get_attribute("data-status") == "final"
+    assert row(page, 4).locator("td[data-tb='FB']").get_attribute("data-status") == "predicted"
+    assert page.locator("tbody.rows tr").first.get_attribute("data-start-no") == "4"
+    # The round's board shows its result too.
+    assert page.locator("#pairings tr[data-board='2'] .result").inner_text() == "0–1"
+    page.screenshot(path=SHOTS / "standings-1920-en.png")
+    page.close()
+
+
+def test_the_overlay_shows_top_n_on_a_transparent_page(
+    browser: Any, server: Server, twelve: str
+) -> None:
+    page = page_at(browser, FULL_HD, f"{server.base}/t/twelve/overlay?top=5&columns=PTS,BH/C1")
+    page.wait_for_selector(".overlay tbody tr")
+    assert page.locator(".overlay tbody tr[data-start-no]").count() == 5
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= innerWidth"
+        " && document.documentElement.scrollHeight <= innerHeight"
+    )
+    assert page.locator(".overlay thead th.tb").all_inner_texts() == ["PTS", "BH/C1"]
+    panel = page.locator(".overlay").bounding_box()
+    png = page.screenshot(omit_background=True, path=SHOTS / "overlay-1920.png")
+    outside = [(1900, 20), (1900, 1060), (20, 1060), (int(panel["x"] + panel["width"] + 20), 500)]
+    for x, y in outside:
+        assert _alpha(png, x, y) == 0, (x, y)
+    inside = (int(panel["x"] + 10), int(panel["y"] + panel["height"] - 10))
+    assert _alpha(png, *inside) > 200
+    page.close()
+
+
+@pytest.mark.parametrize("size", [FULL_HD, {"width": 1280, "height": 720}], ids=["1080", "720"])
+@pytest.mark.parametrize(
+    "query", ["top=20&columns=PTS,BH/C1,BH,SB", "rows=4&page_seconds=1", "follow=3,7"]
+)
+def test_the_overlay_never_scrolls(
+    browser: Any, server: Server, twelve: str, size: dict[str, int], query: str
+) -> None:
+    page = page_at(browser, size, f"{server.base}/t/twelve/overlay?{query}&theme=light")
+    page.wait_for_selector(".overlay tbody tr")
+    shown = page.locator(".overlay tbody tr").count()
+    assert shown == {"t": 8, "r": 4, "f": 2}[query[0]]
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= innerWidth"
+        " && document.documentElement.scrollHeight <= innerHeight"
+    )
+    assert page.locator(".overlay").bounding_box()["y"] >= 0
+    box = page.locator(".overlay").bounding_box()
+    assert box["y"] + box["height"] <= size["height"]
+    if query.startswith("rows"):  # pages through the field: another page after a second
+        first = page.locator(".overlay tbody tr").first.get_attribute("data-start-no")
+        page.wait_for_function(
+            f"document.querySelector('.overlay tbody tr').dataset.startNo !== '{first}'",
+            timeout=3000,
+        )
+    page.close()
+
+
+def test_italian_labels_and_decimal_commas(browser: Any, server: Server, twelve: str) -> None:
+    page = page_at(browser, PHONE, f"{server.base}/t/twelve?lang=it")
+    wait_rows(page)
+    assert page.evaluate("document.documentElement.lang") == "it"
+    assert page.locator("label[for='search']").inner_text() == "Cerca per nome o numero"
+    pts = page.locator("tbody.rows tr[data-start-no='4'] td[data-tb='PTS'] .v").inner_text()
+    assert pts == "1,0"
+    assert page.locator(".live").inner_text() == "in diretta"
+    page.screenshot(path=SHOTS / "standings-390-it.png", full_page=True)
+    page.goto(f"{server.base}/t/twelve/player/4?lang=it")
+    page.wait_for_selector(".tbs details")
+    assert page.locator("h2", has_text="Spareggi").count() == 1
+    page.screenshot(path=SHOTS / "player-390-it.png", full_page=True)
+    page.close()
+
+
+def test_a_followed_player_is_still_pinned_after_a_reload(
+    browser: Any, server: Server, twelve: str
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server.base}/t/twelve")
+    wait_rows(page)
+    page.get_by_role("button", name="Follow Horvat, Lena").click()
+    assert page.locator("tbody.pinned-rows tr[data-start-no='8']").count() == 1
+    page.reload()
+    wait_rows(page)
+    # Pinned on top, and listed once: the first row of the page, not in the main section.
+    assert page.locator("tr[data-start-no]").first.get_attribute("data-start-no") == "8"
+    assert page.locator("tr[data-start-no='8']").count() == 1
+    assert page.locator("tbody.rows tr[data-start-no='8']").count() == 0
+    page.get_by_role("button", name="Stop following Horvat, Lena").click()
+    assert page.locator("tbody.pinned-rows tr").count() == 0
+    assert page.locator("tbody.rows tr[data-start-no='8']").count() == 1
+    context.close()
+
+
+def test_an_open_page_catches_up_after_the_server_restarts(
+    browser: Any, tmp_path: Path
+) -> None:
+    first = Server(tmp_path / "restart.sqlite").start()
+    try:
+        token = first.tournament("again", ["PTS", "BH"], players=4)
+        page = page_at(browser, FULL_HD, f"{first.base}/t/again")
+        wait_rows(page)
+        first.stop()
+        page.wait_for_selector(".live[data-state='reconnecting'], .live[data-state='offline']")
+        second = Server(first.db, port=first.port).start()
+        try:
+            # A result written while the page was away and one after it came back.
+            path = "/api/tournaments/again/rounds/1/results"
+            assert second.call("POST", path, {"board": 1, "result": "1-0"}, token)[0] == 201
+            page.wait_for_selector(".live[data-state='live']", timeout=15000)
+            assert second.call("POST", path, {"board": 2, "result": "0-1"}, token)[0] == 201
+            page.wait_for_selector("tbody.rows tr[data-start-no='1'][data-rank='1']")
+            page.wait_for_selector("tbody.rows tr[data-start-no='4'][data-rank='1']")
+            assert row(page, 2).get_attribute("data-rank") == "3"
+            assert page.errors == []
+        finally:
+            second.stop()
+    finally:
+        first.stop()
+
+
+def test_a_private_tournament_takes_its_token_from_the_fragment(
+    browser: Any, server: Server
+) -> None:
+    token = server.tournament("hidden", ["PTS"], players=2, private=True)
+    asked = browser.new_page(viewport=PHONE)
+    asked.goto(f"{server.base}/t/hidden")
+    asked.wait_for_selector("form.token-form")  # no token: the page asks for it
+    asked.fill("#token", "ltb_wrong")
+    asked.click("form.token-form button")
+    asked.wait_for_selector("#token-error")
+    asked.fill("#token", token)
+    asked.click("form.token-form button")
+    wait_rows(asked)
+    asked.close()
+    page = browser.new_page(viewport=PHONE)
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url))
+    page.goto(f"{server.base}/t/hidden#token={token}")
+    wait_rows(page)
+    page.wait_for_selector(".live[data-state='live']")
+    assert "#token" not in page.url
+    assert not any(token in url for url in seen)  # never in a URL sent to the server
+    page.close()
+
+
+def _alpha(png: bytes, x: int, y: int) -> int:
+    """The alpha of one pixel of a PNG (8-bit RGBA, as Chromium writes it)."""
+    import struct
+    import zlib
+
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width = 8, b"", 0
+    while pos < len(png):
+        length, kind = struct.unpack(">I4s", png[pos : pos + 8])
+        data = png[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, _, depth, colour = struct.unpack(">IIBB", data[:10])
+            assert (depth, colour) == (8, 6), "expected 8-bit RGBA"
+        elif kind == b"IDAT":
+            idat += data
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * 4 + 1
+    rows: list[bytearray] = []
+    for r in range(y + 1):  # undo the PNG filters up to row y
+        kind, line = raw[r * stride], bytearray(raw[r * stride + 1 : (r + 1) * stride])
+        prev = rows[-1] if rows else bytearray(len(line))
+        for i in range(len(line)):
+            a = line[i - 4] if i >= 4 else 0
+            b = prev[i]
+            c = prev[i - 4] if i >= 4 else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+    return rows[y][x * 4 + 3]

@@ -1,0 +1,37 @@
+"""The feed's v2 messages applied the way a viewer applies them, for the property tests:
+a snapshot, then every delta, must give exactly what `GET …/standings` returns."""
+
+from __future__ import annotations
+
+import msgspec
+
+from livetb.cli_db import to_json
+from livetb.client import LocalStandings
+from livetb.messages import decode_message, delta_message, encode, round_info, snapshot_message
+from livetb.projections.delta import Delta, content_changed
+from livetb.projections.standings import Row, StandingsProjection
+
+
+class Viewer:
+    """A client copy of one projection's standings, fed over the wire format (JSON)."""
+
+    def __init__(self, projection: StandingsProjection) -> None:
+        self.local = LocalStandings()
+        self.local.apply(decode_message(encode(snapshot_message(to_json(projection), projection))))
+        self.sizes: list[int] = []
+
+    def take(self, delta: Delta, projection: StandingsProjection) -> None:
+        """Apply `delta` as it goes on the wire; check the copy against the projection."""
+        data = encode(delta_message(delta, projection))
+        self.sizes.append(len(data))
+        self.local.apply(decode_message(data))
+        expected = msgspec.json.decode(encode(to_json(projection)))
+        assert self.local.as_builtins() == expected, f"copy differs after seq {delta.seq}"
+        state = projection.state
+        running = round_info(state, state.paired) if state.paired else None
+        assert self.local.round == running, f"round differs after seq {delta.seq}"
+
+
+def changed_rows(before: dict[int, Row], after: list[Row]) -> set[int]:
+    """Rows whose content (not rank or statuses, which the delta tells otherwise) changed."""
+    return {r.start_no for r in after if content_changed(before.get(r.start_no), r)}
