@@ -14,11 +14,12 @@ import traceback
 
 REDACTED = "[redacted]"
 
-# `access_token=` also percent-encoded (yarl decodes the name), a bearer credential, an
-# Authorization header's value, and anything shaped like one of our tokens (`ltb_…`).
+# `access_token=` also percent-encoded (yarl decodes the name), a bearer credential (also the
+# pages' `bearer.<token>` websocket subprotocol), an Authorization header's value, and
+# anything shaped like one of our tokens (`ltb_…`).
 _SECRETS = re.compile(
     r"(?i)(access(?:_|%5f)token(?:=|%3d))[^&\s'\"\\]*"
-    r"|(bearer(?:\s|%20|\+)+)[^\s'\"\\]+"
+    r"|(bearer(?:\s|%20|\+|\.)+)[^\s,'\"\\]+"
     r"|(authorization\s*[:=]\s*)[^\r\n'\"\\]+"
     r"|()ltb(?:_|%5f)[A-Za-z0-9_%-]+"
 )

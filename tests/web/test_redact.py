@@ -62,6 +62,10 @@ async def test_no_token_reaches_the_log(api: Api, caplog: pytest.LogCaptureFixtu
         ("b'GET /?ACCESS%5fTOKEN%3Dabc HTTP/1.1'", "b'GET /?ACCESS%5fTOKEN%3D[redacted] HTTP/1.1'"),
         ("token ltb_Ab-9_x in a message", "token [redacted] in a message"),
         ("bearer+abc", "bearer+[redacted]"),
+        (
+            "Sec-WebSocket-Protocol: livetb, bearer.abc",
+            "Sec-WebSocket-Protocol: livetb, bearer.[redacted]",
+        ),
     ],
 )
 def test_redact(line: str, shown: str) -> None:
