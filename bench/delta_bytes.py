@@ -4,8 +4,7 @@
 
 Applies the log event by event and encodes each delta as the full feed sends it
 (`livetb.messages.delta_message`); prints mean / p99 / max bytes for results, closes and
-pairings separately, and what the v1 format (every row whose rank number moved, in full)
-would have sent for the same results.
+pairings separately.
 """
 
 from __future__ import annotations
@@ -13,15 +12,11 @@ from __future__ import annotations
 import argparse
 import statistics
 
-import msgspec
-
 from bench.generate import as_log, swiss_events
 from bench.projection import TIEBREAKS, percentile
 from livetb.events.schema import ResultRecorded, RoundClosed, RoundPaired
 from livetb.messages import delta_message, encode
 from livetb.projections.standings import StandingsProjection
-
-_encode_rows = msgspec.json.Encoder().encode
 
 
 def main() -> None:
@@ -32,22 +27,15 @@ def main() -> None:
     log = as_log(swiss_events(args.players, args.rounds, tiebreaks=TIEBREAKS))
     live = StandingsProjection()
     sizes: dict[type, list[int]] = {ResultRecorded: [], RoundClosed: [], RoundPaired: []}
-    v1: list[int] = []
-    before = {}
     for rec in log:
         delta = live.apply(rec)
         kind = type(rec.event)
         if kind in sizes:
             sizes[kind].append(len(encode(delta_message(delta, live))))
-        if kind is ResultRecorded:  # v1: every row that differs, rank included, in full
-            rows = [r for r in live.rows.values() if before.get(r.start_no) is not r]
-            v1.append(len(_encode_rows(rows)) + 60)
-        if kind in (ResultRecorded, RoundPaired, RoundClosed):
-            before = dict(live.rows)
     print(f"bytes per delta, {args.players} players x {args.rounds} rounds, {TIEBREAKS}")
     print(f"{'event':<10} {'count':>6} {'mean':>9} {'p99':>9} {'max':>9}")
-    for kind, xs in [*sizes.items(), (None, v1)]:
-        name = "result v1" if kind is None else kind.__name__.removesuffix("Recorded")
+    for kind, xs in sizes.items():
+        name = kind.__name__.removesuffix("Recorded")
         name = {"RoundClosed": "close", "RoundPaired": "pairing"}.get(name, name.lower())
         print(
             f"{name:<10} {len(xs):>6} {statistics.fmean(xs):>9,.0f} "

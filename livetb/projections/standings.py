@@ -371,7 +371,33 @@ class StandingsProjection:
         return projection
 
     def standings(self) -> list[Row]:
-        return sorted(self.rows.values(), key=lambda r: (r.rank, r.start_no))
+        """Every row, best first, with its rank. A row's rank follows from its place in the
+        order and its tie group: rows that others moved past keep their published content,
+        and their rank is read here, not rebuilt per event."""
+        created = self.state.created
+        if created is not None and created.kind == "team":
+            return sorted(self.rows.values(), key=lambda r: (r.rank, r.start_no))
+        rows, shares, replace = self.rows, self._shares, msgspec.structs.replace
+        out: list[Row] = []
+        rank = 0
+        for position, (_, no) in enumerate(self._order, 1):
+            rank = rank if no in shares else position
+            row = rows[no]
+            out.append(row if row.rank == rank else replace(row, rank=rank))
+        return out
+
+    def ranked(self, nos: Iterable[int]) -> list[Row]:
+        """The rows of `nos` (those that exist) with their ranks, in no particular order."""
+        order, lines, rows = self._order, self.lines, self.rows
+        if not order:
+            return [rows[no] for no in nos if no in rows]
+        out = []
+        for no in nos:
+            row = rows.get(no)
+            if row is not None:
+                rank = bisect_left(order, (lines[no].key,)) + 1
+                out.append(row if row.rank == rank else msgspec.structs.replace(row, rank=rank))
+        return out
 
     # --- folding ---
 
@@ -830,20 +856,18 @@ class StandingsProjection:
                 merged.append([lo, hi])
         for lo, hi in merged:  # each `lo` is the first of its tied run (a bisect)
             renew.update(self._publish(lo, hi, touched))
-        if len(renew) < len(touched):  # changed in place, outside every span: same rank
-            rows = self.rows
+        if len(renew) < len(touched):  # changed in place, outside every span: same place
             for no in touched:
                 if no not in renew:
-                    renew[no] = rows[no].rank
+                    renew[no] = bisect_left(order, (lines[no].key,)) + 1
         self._build(renew.items())
 
     def _publish(self, lo: int, hi: int, touched: set[int]) -> list[tuple[int, int]]:
-        """Rows at positions lo..hi-1, `lo` the first of its tied run: the rank replaced for
-        every untouched row whose rank moved; the touched ones returned with their ranks; every
-        flipped tie with the row above recorded. Equal keys are one object in `_order`, so
-        `is` tells ties apart."""
-        order, rows, shares = self._order, self.rows, self._shares
-        replace = msgspec.structs.replace
+        """Rows at positions lo..hi-1, `lo` the first of its tied run: the touched ones
+        returned with their ranks; every flipped tie with the row above recorded (a row moved
+        by others is not rebuilt: `standings` reads its rank). Equal keys are one object in
+        `_order`, so `is` tells ties apart."""
+        order, shares = self._order, self._shares
         renew: list[tuple[int, int]] = []
         rank, previous = lo + 1, order[lo][0]
         for position, (key, no) in enumerate(order[lo:hi], lo + 1):
@@ -854,10 +878,6 @@ class StandingsProjection:
                 self._flip(no, tied)
             if no in touched:
                 renew.append((no, rank))
-                continue
-            old = rows[no]
-            if old.rank != rank:  # moved by others: only the rank changed, not a change
-                rows[no] = replace(old, rank=rank)
         return renew
 
     def _build(self, renew: Iterable[tuple[int, int]]) -> None:

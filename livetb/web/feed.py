@@ -112,8 +112,7 @@ class View:
         """The view's part of `delta`: its rows' changed cells (all of a row that entered),
         their changed ranks, the rows that left."""
         if order is None:  # a fixed set of participants
-            listed = projection.rows
-            now = {no: listed[no] for no in self.filter.participants or () if no in listed}
+            now = {r.start_no: r for r in projection.ranked(self.filter.participants or ())}
         else:
             now = {r.start_no: r for r in self.rows(order)}
         before = self.ranks

@@ -359,10 +359,11 @@ def brute_force(case: Running) -> None:
             log.append(rec)
             projection.apply(rec)
             current[i] = outcome
+        table = {row.start_no: row for row in projection.standings()}
         for no, o in outlooks.items():
             assert o is not None
             option = option_for(o, no, combo, open_boards)
-            row = projection.rows[no]
+            row = table[no]
             assert Decimal(str(row.values[0])) == Decimal(option.points), (no, combo)
             assert option.best <= row.rank <= option.worst, (no, combo, option, row.rank)
             seen.setdefault((no, option.result), []).append(row.rank)

@@ -71,7 +71,8 @@ async def test_reads_tournament_round_and_event_pages(api: Api) -> None:
     rest = await api.get(f"{T}/events?after=4&limit=100")
     assert rest["events"][-1]["event"]["type"] == "ParticipantWithdrawn"
     assert rest["next_after"] is None
-    assert (await api.get("/api/tournaments"))["tournaments"] == [{"id": TID, "seq": head + 1}]
+    listed = {"id": TID, "seq": head + 1, "name": "Club", "rounds": 5, "kind": "individual"}
+    assert (await api.get("/api/tournaments"))["tournaments"] == [listed]
     assert (await api.call("GET", "/api/tournaments/nope/standings", token=None))[0] == 404
 
 
