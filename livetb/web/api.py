@@ -70,8 +70,8 @@ from livetb.web.limits import read_body
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 TID = r"{tid:[A-Za-z0-9._-]{1,64}}"
 BASE = f"/api/tournaments/{TID}"
-ROUND = BASE + r"/rounds/{round:\d{1,6}}"
-PARTICIPANT = BASE + r"/participants/{start_no:\d{1,6}}"
+ROUND = BASE + r"/rounds/{round:[0-9]{1,6}}"  # not \d: it takes other scripts' digits too
+PARTICIPANT = BASE + r"/participants/{start_no:[0-9]{1,6}}"
 
 encode = msgspec.json.Encoder().encode
 

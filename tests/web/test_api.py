@@ -244,3 +244,17 @@ async def test_a_huge_if_match_is_422(api: Api) -> None:
         f"{T}/rounds/1/results", {"board": 1, "result": "1-0"}, headers={"If-Match": f'"{HUGE}"'}
     )
     assert (status, body["path"]) == (422, "If-Match"), body
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"{T}/rounds/%D9%A3",  # Arabic-Indic 3: a route's \d took it, int() read round 3
+        f"{T}/participants/%D9%A1",
+        f"{T}/rounds/1234567",  # more than six digits
+    ],
+)
+async def test_numeric_path_parameters_are_ascii_and_bounded(api: Api, path: str) -> None:
+    await api.start(players=4)
+    status, body = await api.call("GET", path, token=None)
+    assert (status, body["code"]) == (404, "not_found"), body
