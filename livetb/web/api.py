@@ -280,12 +280,17 @@ def check_read(request: web.Request, tid: str) -> StandingsProjection:
     projection = request.app[SERVICE].catch_up(tid)
     created = projection.state.created
     if created is not None and created.private:
-        header = request.headers.get(hdrs.AUTHORIZATION) or bearer_protocol(request)
-        if header is None and "access_token" in request.query:
-            header = f"Bearer {request.query['access_token']}"
         what = f"reads of private tournament {tid}"
-        authorize(header, request.app[TOKENS], tid, what=what)
+        authorize(credentials(request), request.app[TOKENS], tid, what=what)
     return projection
+
+
+def credentials(request: web.Request) -> str | None:
+    """`Bearer <token>` from the header, the websocket subprotocol or `?access_token=`."""
+    header = request.headers.get(hdrs.AUTHORIZATION) or bearer_protocol(request)
+    if header is None and "access_token" in request.query:
+        header = f"Bearer {request.query['access_token']}"
+    return header
 
 
 def bearer_protocol(request: web.Request) -> str | None:
