@@ -63,6 +63,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     create = actions.add_parser("create", help="print a new token (shown once, stored hashed)")
     create.add_argument("--db", required=True, help="SQLite event store")
     create.add_argument("--tournament", required=True, metavar="ID")
+    create.add_argument("--label", metavar="TEXT", help="who holds it, shown in the audit trail")
     revoke = actions.add_parser("revoke", help="revoke a token")
     revoke.add_argument("--db", required=True, help="SQLite event store")
     revoke.add_argument("token")
@@ -121,7 +122,7 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
                     "the token can create it (PUT /api/tournaments/ID)",
                     file=sys.stderr,
                 )
-        print(tokens.create(args.tournament), file=out)
+        print(tokens.create(args.tournament, label=args.label), file=out)
     return 0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import Literal, Protocol, overload
 
 import msgspec
 
@@ -121,6 +121,7 @@ class TournamentService:
             projection = self.projections[tournament_id] = load(self.store, tournament_id)
         return projection
 
+    @overload
     def execute(
         self,
         tournament_id: str,
@@ -129,10 +130,37 @@ class TournamentService:
         expected_seq: int | None = None,
         idempotency_key: str | None = None,
         actor: str = "system",
-    ) -> tuple[int, list[Delta]]:
-        """Decide, append durably, apply; return the head and the deltas to publish."""
+        dry_run: Literal[False] = False,
+    ) -> tuple[int, list[Delta]]: ...
+
+    @overload
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        dry_run: Literal[True],
+    ) -> list[AnyEvent]: ...
+
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        dry_run: bool = False,
+    ) -> tuple[int, list[Delta]] | list[AnyEvent]:
+        """Decide, append durably, apply; return the head and the deltas to publish.
+
+        `dry_run`: decide exactly as a write would (same rejections, `expected_seq` checked)
+        and return the events instead of appending them; an idempotency key is not recalled."""
         fingerprint = None
-        if idempotency_key is not None:
+        if idempotency_key is not None and not dry_run:
             fingerprint = request_fingerprint(command)
             known = self.store.recall(tournament_id, idempotency_key)
             if known is not None:
@@ -148,6 +176,8 @@ class TournamentService:
             raise UnknownTournament(tournament_id) from None
         except TournamentExists:
             raise TournamentExists(tournament_id, projection.state.created.name) from None  # type: ignore[union-attr]
+        if dry_run:
+            return events
         head = self.store.append(
             tournament_id,
             projection.seq,

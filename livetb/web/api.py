@@ -17,7 +17,9 @@ Writes (an arbiter token of the tournament; `Idempotency-Key` and `If-Match: "SE
     POST  /api/tournaments/{id}/lots                       DrawLots                   201
 
 A body is the command's fields less those the URL gives; pairings may instead be the pairing
-program's TRF (`Content-Type: text/plain`, see `pairing_from_trf`). Reads are public unless the
+program's TRF (`Content-Type: text/plain`, see `pairing_from_trf`), participants a TRF player
+list (one `RegisterParticipants`). `?dry_run=1` decides without appending and answers 200
+`{"dry_run": true, "events": [...]}` (`livetb/web/console_io.py`). Reads are public unless the
 tournament is private:
 
     GET /api/tournaments                                   ids and heads
@@ -26,6 +28,8 @@ tournament is private:
     GET /api/tournaments/{id}/rounds/{round}               pairings, results, requested byes
     GET /api/tournaments/{id}/participants/{start_no}      the card (`livetb/web/card.py`)
     GET /api/tournaments/{id}/events[?after=N&limit=M]     the log, page by page
+
+The console's reads (Berger tables, the audit trail) are in `livetb/web/console_api.py`.
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ from livetb.projections.standings import StandingsProjection
 from livetb.trf import parse_trf
 from livetb.web import card
 from livetb.web.auth import authorize
+from livetb.web.console_io import DryRun, dry_run, participants_from_trf
 from livetb.web.keys import CONFIG, SERVICE, STORE, TIMETRAVEL, TOKENS
 from livetb.web.limits import read_body
 
@@ -108,13 +113,24 @@ def body_type(command: type[Command], path: tuple[str, ...]) -> type[msgspec.Str
     )
 
 
-class Write:
-    """One write route: the command it builds, the fields its URL gives, its success status."""
+TextBody = Callable[[bytes, web.Request], Command]
 
-    def __init__(self, command: type[Command], path: tuple[str, ...] = (), status: int = 201):
+
+class Write:
+    """One write route: the command it builds, the fields its URL gives, its success status,
+    and what builds the command from a `text/plain` body (a TRF), if the route takes one."""
+
+    def __init__(
+        self,
+        command: type[Command],
+        path: tuple[str, ...] = (),
+        status: int = 201,
+        text: TextBody | None = None,
+    ):
         self.command = command
         self.path = path
         self.status = status
+        self.text = text
         self.body = body_type(command, path)
         self._decode = msgspec.json.Decoder(self.body).decode
 
@@ -158,16 +174,23 @@ def writer(spec: Write) -> Handler:
     async def handle(request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
         actor = authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
-        config = request.app[CONFIG]
-        limit = config.pairings_max_body if spec.command is PairRound else config.max_body
+        dry = dry_run(request)
+        config = request.app[CONFIG]  # a whole round's pairings or player list may be large
+        limit = config.pairings_max_body if spec.text is not None else config.max_body
         data = await read_body(request, limit, config.body_timeout)  # 413, 408
-        if spec.command is PairRound and request.content_type == "text/plain":
-            command: Command = pairing_from_trf(data, int(request.match_info["round"]))
+        if spec.text is not None and request.content_type == "text/plain":
+            command: Command = spec.text(data, request)
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), None)
         else:
             body = spec.decode(data)
             command = spec.build(request, body)
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), body.expected_seq)
+        if dry:
+            idempotency_key(request)  # checked as for the write; a rehearsal consumes no key
+            events = request.app[SERVICE].execute(
+                tid, command, expected_seq=expected, actor=actor, dry_run=True
+            )
+            return json_response(DryRun(events=events))
         # Synchronous from here to the response: no await, so a shutdown cannot cut it.
         head, _ = request.app[SERVICE].execute(
             tid,
@@ -211,14 +234,22 @@ def pairing_from_trf(data: bytes, rnd: int) -> PairRound:
     return PairRound(round=rnd, boards=boards, bye=pabs[0] if pabs else None)
 
 
+def _round_trf(data: bytes, request: web.Request) -> Command:
+    return pairing_from_trf(data, int(request.match_info["round"]))
+
+
+def _players_trf(data: bytes, request: web.Request) -> Command:
+    return participants_from_trf(data)
+
+
 WRITES: list[tuple[str, str, Write]] = [
     ("PUT", BASE, Write(CreateTournament)),
-    ("POST", BASE + "/participants", Write(RegisterParticipant)),
+    ("POST", BASE + "/participants", Write(RegisterParticipant, text=_players_trf)),
     ("POST", BASE + "/teams", Write(RegisterTeam)),
     ("PATCH", PARTICIPANT, Write(UpdateParticipant, ("start_no",), 200)),
     ("POST", BASE + "/withdrawals", Write(WithdrawParticipant)),
     ("POST", BASE + "/byes", Write(RequestBye)),
-    ("POST", ROUND + "/pairings", Write(PairRound, ("round",))),
+    ("POST", ROUND + "/pairings", Write(PairRound, ("round",), text=_round_trf)),
     ("POST", ROUND + "/results", Write(RecordResult, ("round",))),
     ("PUT", ROUND + "/results", Write(CorrectResult, ("round",), 200)),
     ("POST", ROUND + "/close", Write(CloseRound, ("round",))),
@@ -467,7 +498,7 @@ class Endpoint:
     errors: tuple[int, ...] = ()
     query: tuple[Query, ...] = ()
     media: str = "application/json"  # of the success response ("": none)
-    trf_body: bool = False  # also takes the pairing program's TRF as text/plain
+    trf_body: str = ""  # also takes a TRF as text/plain: what is read from it
     messages: tuple[type, ...] = ()  # a websocket's messages (documented as `x-messages`)
 
 
@@ -476,7 +507,7 @@ READ_ERRORS = (401, 403, 404)
 
 WRITE_SUMMARIES = {
     CreateTournament: "Create a tournament",
-    RegisterParticipant: "Register a participant",
+    RegisterParticipant: "Register a participant (JSON), or all of a TRF's 001 lines at once",
     RegisterTeam: "Register a team of a team tournament (its players in board order)",
     UpdateParticipant: "Correct a participant's details (before round 1 is paired)",
     WithdrawParticipant: "Withdraw a participant from a round on",
@@ -488,6 +519,13 @@ WRITE_SUMMARIES = {
     DecidePlayoff: "Record a playoff's order",
     DrawLots: "Draw lots for the ties left",
 }
+
+
+TRF_BODIES = {
+    PairRound: "the pairing program's TRF; the round's blocks are read",
+    RegisterParticipant: "a TRF player list: its 001 lines, registered in one append",
+}
+DRY_RUN = Query("dry_run", "1: decide only; 200 {dry_run: true, events: [...]}, nothing appended")
 
 
 def endpoints() -> list[Endpoint]:
@@ -557,7 +595,8 @@ def endpoints() -> list[Endpoint]:
             status=spec.status,
             auth=ARBITER,
             errors=WRITE_ERRORS,
-            trf_body=spec.command is PairRound,
+            trf_body=TRF_BODIES.get(spec.command, ""),
+            query=(DRY_RUN,),
         )
         for method, path, spec in WRITES
     ]

@@ -17,7 +17,7 @@ from aiohttp import hdrs, web
 from livetb.errors import LivetbError, NotAuthenticated
 from livetb.events.sqlite import SqliteStore
 from livetb.service import TournamentService
-from livetb.web import api, openapi, pages, redact, ws
+from livetb.web import api, console_api, openapi, pages, redact, ws
 from livetb.web.auth import TokenStore
 from livetb.web.collector import Collector
 from livetb.web.config import Config
@@ -43,6 +43,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.on_shutdown.append(ws.close_feeds)
     app.add_routes(pages.routes())
     app.add_routes(api.routes())
+    app.add_routes(console_api.routes())
     app.add_routes(openapi.routes())
     app.add_routes(ws.routes())
     return app

@@ -11,7 +11,7 @@ DEFAULT_DB = "livetb.sqlite"
 class Config:
     db_path: str = DEFAULT_DB
     max_body: int = 64 * 1024  # bytes of a request body (413 beyond), but for pairings:
-    pairings_max_body: int = 4 << 20  # 4,999 boards (9,998 players) as TRF: about 2-3 MB
+    pairings_max_body: int = 4 << 20  # pairings, player lists: 9,998 players as TRF, ~2-3 MB
     body_timeout: float = 10.0  # seconds for a whole request body to arrive (408 beyond)
     header_timeout: float = 15.0  # seconds for a request's headers, or idle between requests
     heartbeat: float = 20.0  # seconds of silence before a viewer gets {"type": "ping"}

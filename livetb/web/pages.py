@@ -18,6 +18,8 @@ from pathlib import Path
 from aiohttp import web
 
 from livetb import i18n
+from livetb.engine.spec import FAMILIES, TEAM_ONLY
+from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
 from livetb.web.keys import STORE
 
 Handler = Callable[[web.Request], Awaitable[web.Response]]
@@ -74,6 +76,25 @@ async def tournaments(request: web.Request) -> web.Response:
     return render(request, "list", "list.title")
 
 
+def tiebreak_catalogue() -> dict[str, object]:
+    """What the tie-break picker offers: every code with its modifiers, and the lists livetb
+    uses by default (FIDE's recommended ones) per system and kind."""
+    return {
+        "families": FAMILIES,
+        "team_only": sorted(TEAM_ONLY),
+        "presets": {
+            "swiss": DEFAULT_TIEBREAKS["swiss"],
+            "roundrobin": DEFAULT_TIEBREAKS["roundrobin"],
+            "team_swiss": DEFAULT_TEAM_TIEBREAKS["swiss"],
+            "team_roundrobin": DEFAULT_TEAM_TIEBREAKS["roundrobin"],
+        },
+    }
+
+
+async def new_tournament(request: web.Request) -> web.Response:
+    return render(request, "setup", "setup.title", tiebreaks=tiebreak_catalogue())
+
+
 def routes() -> list[web.AbstractRouteDef]:
     return [
         web.get("/", tournaments),
@@ -81,5 +102,7 @@ def routes() -> list[web.AbstractRouteDef]:
         web.get("/t/{tid}/player/{no}", tournament_page("player", "nav.standings")),
         web.get("/t/{tid}/overlay", tournament_page("overlay", "overlay.label")),
         web.get("/t/{tid}/screen", tournament_page("screen", "nav.screen")),
+        web.get("/t/{tid}/arbiter", tournament_page("arbiter", "arbiter.title")),
+        web.get("/new", new_tournament),
         web.static("/static", STATIC, append_version=False),
     ]
