@@ -8,6 +8,7 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
   x TrfError                        422     trf_invalid: file, line, columns, field, found/expected
   x TiebreakSpecError               422     tiebreak_unknown: an unknown code or a bad modifier
   x ImportUnsupported               422     import_unsupported: TRF content with no event form
+  x TournamentUnreadable            500     tournament_unreadable: a stored log that cannot fold
   x IdempotencyKeyReused            422     idempotency_key_reused: same key, different events
   x ConcurrencyConflict             409     concurrency_conflict: expected_seq is not the head
   x NotAuthenticated                401     not_authenticated: no, unknown or revoked token
@@ -130,6 +131,21 @@ class ImportUnsupported(LivetbError):
 
     status = 422
     code = "import_unsupported"
+
+
+class TournamentUnreadable(LivetbError):
+    """A stored log that no longer folds into standings (written before a check existed, or
+    damaged). Only that tournament is refused; the others load, rebuild and serve."""
+
+    status = 500
+    code = "tournament_unreadable"
+
+    def __init__(self, tournament_id: str, reason: str) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(f"tournament {tournament_id}: its event log cannot be read: {reason}")
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "tournament_id": self.tournament_id}
 
 
 class IdempotencyKeyReused(LivetbError):

@@ -16,7 +16,7 @@ from livetb.cli.progress import Advance, Tracked, bar
 from livetb.cli.standings import preset
 from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
-from livetb.errors import ImportUnsupported, LivetbError, UnknownTournament
+from livetb.errors import ImportUnsupported, LivetbError, TournamentUnreadable, UnknownTournament
 from livetb.events.importer import events_from_tournament
 from livetb.events.replay import replay
 from livetb.events.schema import encode
@@ -118,16 +118,25 @@ def computed(state: TournamentState, args: argparse.Namespace, out: io.TextIOBas
 
 
 def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    """Recompute every tournament (or one) from zero and save fresh snapshots."""
+    """Recompute every tournament (or one) from zero and save fresh snapshots. An unreadable
+    one is reported by id on stderr and the others still rebuilt; then exit 2."""
+    failed = 0
     with open_store(args.db) as store:
         ids = [pick_tournament(store, args.tournament)] if args.tournament else store.tournaments()
         for tid in ids:
-            with bar(f"rebuilding {tid}", store.head(tid)) as advance:
-                projection = service.rebuild(Tracked(store, advance), tid)  # type: ignore[arg-type]
+            try:
+                with bar(f"rebuilding {tid}", store.head(tid)) as advance:
+                    projection = service.rebuild(Tracked(store, advance), tid)  # type: ignore[arg-type]
+            except TournamentUnreadable as err:
+                print(f"livetb: {err}", file=sys.stderr)
+                failed += 1
+                continue
             print(f"{tid}: rebuilt {projection.seq} events", file=out)
             if args.format == "json":
                 write(projection, "json", out)
-    return 0
+    if failed:
+        print(f"livetb: {failed} of {len(ids)} tournament(s) could not be rebuilt", file=sys.stderr)
+    return 2 if failed else 0
 
 
 def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase) -> None:
@@ -175,6 +184,7 @@ def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> i
         teams=rosters,
         announced=imported.announced_byes,
     )
+    service.readable(events)  # as strict as every later reader: the log is append-only
     advance(description=f"storing {len(events)} events")
     with SqliteStore(args.db) as store:
         tournament_id = new_tournament_id()

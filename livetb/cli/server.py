@@ -136,12 +136,16 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
 def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: str) -> int:
     from aiohttp import web
 
+    from livetb.web.keys import CONFIG
+
     assert isinstance(app, web.Application)
     try:
         web.run_app(
             app,
             host=args.host,
             port=args.port,
+            # aiohttp counts it from the connection's start: also the deadline for headers
+            keepalive_timeout=app[CONFIG].header_timeout,
             print=lambda _: print(banner, file=out, flush=True),
             shutdown_timeout=5.0,
             loop=_event_loop(),

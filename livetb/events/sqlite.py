@@ -8,11 +8,14 @@
   processes on one file); a stale `expected_seq` or a primary-key clash on
   `(tournament_id, seq)` is a `ConcurrencyConflict`, and the whole batch is rolled back.
 - Idempotency keys live in their own table, written in the same transaction as the events.
+- The file (and its -wal and -shm) is created 0600: owner only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -23,11 +26,12 @@ from sqlite_utils import Database
 from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused
 from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
-    SNAPSHOTS_KEPT,
     Clock,
+    Recalled,
     check_snapshot_seq,
     digest,
     encode_batch,
+    pruned,
     utc_now,
 )
 
@@ -54,6 +58,15 @@ END;
 _PAGE = 1000
 
 
+def create_private(path: str | Path) -> None:
+    """Create the store file readable by its owner only (0600), if it does not exist yet.
+
+    It holds every event and the token hashes; SQLite gives its -wal and -shm files the
+    database file's permissions, so they are 0600 too."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
 class SqliteStore:
     """An `EventStore` in one SQLite file; safe to share between threads."""
 
@@ -61,6 +74,7 @@ class SqliteStore:
         self.path = str(path)
         self._clock = clock
         self._lock = threading.RLock()
+        create_private(self.path)
         conn = sqlite3.connect(self.path, timeout=timeout, check_same_thread=False)
         self._db = Database(conn)  # turns recursive_triggers on: REPLACE fires DELETE triggers
         self._conn = conn
@@ -114,9 +128,10 @@ class SqliteStore:
         *,
         actor: str,
         idempotency_key: str | None = None,
+        fingerprint: str | None = None,
     ) -> int:
         batch = encode_batch(events)
-        fingerprint = digest(batch)
+        fingerprint = fingerprint or digest(batch)
         with self._lock, self._write() as conn:
             if idempotency_key is not None:
                 known = conn.execute(
@@ -169,21 +184,23 @@ class SqliteStore:
                 "INSERT OR REPLACE INTO snapshots (tournament_id, seq, data) VALUES (?, ?, ?)",
                 (tournament_id, seq, bytes(data)),
             )
-            conn.execute(
-                "DELETE FROM snapshots WHERE tournament_id = ? AND seq NOT IN "
-                "(SELECT seq FROM snapshots WHERE tournament_id = ? ORDER BY seq DESC LIMIT ?)",
-                (tournament_id, tournament_id, SNAPSHOTS_KEPT),
+            seqs = conn.execute(
+                "SELECT seq FROM snapshots WHERE tournament_id = ?", (tournament_id,)
+            ).fetchall()
+            conn.executemany(
+                "DELETE FROM snapshots WHERE tournament_id = ? AND seq = ?",
+                [(tournament_id, old) for old in pruned([int(r[0]) for r in seqs])],
             )
 
     # --- reading ---
 
-    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
+    def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
         with self._lock:
             row = self._conn.execute(
-                "SELECT seq FROM idempotency WHERE tournament_id = ? AND key = ?",
+                "SELECT seq, digest FROM idempotency WHERE tournament_id = ? AND key = ?",
                 (tournament_id, idempotency_key),
             ).fetchone()
-        return None if row is None else int(row[0])
+        return None if row is None else Recalled(int(row[0]), str(row[1]))
 
     def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
         """Read in pages, so no statement stays open between the caller's steps."""
@@ -223,6 +240,15 @@ class SqliteStore:
             row = self._conn.execute(
                 "SELECT seq, data FROM snapshots WHERE tournament_id = ? ORDER BY seq DESC LIMIT 1",
                 (tournament_id,),
+            ).fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    def snapshot_at(self, tournament_id: str, seq: int) -> tuple[int, bytes] | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT seq, data FROM snapshots WHERE tournament_id = ? AND seq <= ? "
+                "ORDER BY seq DESC LIMIT 1",
+                (tournament_id, seq),
             ).fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
 

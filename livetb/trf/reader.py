@@ -84,6 +84,8 @@ def parse_trf(
     pairing program's output for the round to play; its points may be the previous round's)."""
     report = _Report(pending_round)
     text = _decode(data, report) if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    if report.errors:  # undecodable: nothing to locate past the encoding
+        raise TrfError(source, report.errors)
     by_tag = _group(_split_records(text, report), report)
     if pending_round is None:
         report.running_round = max(map(_block_count, by_tag["001"]), default=0)

@@ -92,7 +92,12 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 
 def _decode(data: bytes, report: _Report) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:  # odd length or a lone surrogate: refuse in words
+            found = f"a UTF-16 byte-order mark, then invalid UTF-16 at byte {exc.start}"
+            report.error(1, None, "file encoding", found, "UTF-16 text after the mark, or UTF-8")
+            return ""
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         return data.decode("utf-8")

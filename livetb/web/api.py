@@ -60,23 +60,23 @@ from livetb.events.commands import (
     UpdateParticipant,
     WithdrawParticipant,
 )
-from livetb.events.schema import Board, Recorded, RoundClosed, TournamentCreated
+from livetb.events.schema import Board, Recorded, TournamentCreated
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
 from livetb.projections.standings import StandingsProjection
-from livetb.service import load
 from livetb.standings_doc import DbStandings, to_json
 from livetb.trf import parse_trf
 from livetb.web import card
 from livetb.web.auth import authorize
 from livetb.web.console_io import DryRun, dry_run, participants_from_trf
-from livetb.web.keys import SERVICE, STORE, TOKENS
+from livetb.web.keys import CONFIG, SERVICE, STORE, TIMETRAVEL, TOKENS
+from livetb.web.limits import read_body
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 TID = r"{tid:[A-Za-z0-9._-]{1,64}}"
 BASE = f"/api/tournaments/{TID}"
-ROUND = BASE + r"/rounds/{round:\d{1,6}}"
-PARTICIPANT = BASE + r"/participants/{start_no:\d{1,6}}"
+ROUND = BASE + r"/rounds/{round:[0-9]{1,6}}"  # not \d: it takes other scripts' digits too
+PARTICIPANT = BASE + r"/participants/{start_no:[0-9]{1,6}}"
 
 encode = msgspec.json.Encoder().encode
 
@@ -152,7 +152,7 @@ def expected_seq(header: str | None, field: int | None) -> int | None:
     if header is None or header.strip() == "*":
         return field
     text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not is_number(text) or int(text) > MAX_INT:
         raise InvalidInput(
             f'If-Match {header!r}: expected the log sequence number, e.g. "12"', path="If-Match"
         )
@@ -175,7 +175,9 @@ def writer(spec: Write) -> Handler:
         tid = request.match_info["tid"]
         actor = authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
         dry = dry_run(request)
-        data = await request.read()  # beyond client_max_size: 413
+        config = request.app[CONFIG]  # a whole round's pairings or player list may be large
+        limit = config.pairings_max_body if spec.text is not None else config.max_body
+        data = await read_body(request, limit, config.body_timeout)  # 413, 408
         if spec.text is not None and request.content_type == "text/plain":
             command: Command = spec.text(data, request)
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), None)
@@ -309,12 +311,17 @@ def check_read(request: web.Request, tid: str) -> StandingsProjection:
     projection = request.app[SERVICE].catch_up(tid)
     created = projection.state.created
     if created is not None and created.private:
-        header = request.headers.get(hdrs.AUTHORIZATION) or bearer_protocol(request)
-        if header is None and "access_token" in request.query:
-            header = f"Bearer {request.query['access_token']}"
         what = f"reads of private tournament {tid}"
-        authorize(header, request.app[TOKENS], tid, what=what)
+        authorize(credentials(request), request.app[TOKENS], tid, what=what)
     return projection
+
+
+def credentials(request: web.Request) -> str | None:
+    """`Bearer <token>` from the header, the websocket subprotocol or `?access_token=`."""
+    header = request.headers.get(hdrs.AUTHORIZATION) or bearer_protocol(request)
+    if header is None and "access_token" in request.query:
+        header = f"Bearer {request.query['access_token']}"
+    return header
 
 
 def bearer_protocol(request: web.Request) -> str | None:
@@ -327,21 +334,21 @@ def bearer_protocol(request: web.Request) -> str | None:
     return None
 
 
-def int_query(request: web.Request, name: str, low: int = 0) -> int | None:
+MAX_INT = 2**63 - 1  # SQLite's widest integer: a seq, a round or a limit never exceeds it
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits only (`int()` also takes '٣' and str.isdigit() also '²'), at most 19."""
+    return text.isascii() and text.isdigit() and len(text) <= 19
+
+
+def int_query(request: web.Request, name: str, low: int = 0, high: int = MAX_INT) -> int | None:
     text = request.query.get(name)
     if text is None:
         return None
-    if not text.isdigit() or int(text) < low:
-        raise InvalidInput(f"{name}={text!r}: expected an integer >= {low}", path=name)
+    if not is_number(text) or not low <= int(text) <= high:
+        raise InvalidInput(f"{name}={text[:40]!r}: expected an integer {low}..{high}", path=name)
     return int(text)
-
-
-def seq_after_round(request: web.Request, tid: str, rnd: int) -> int:
-    """The log position where round `rnd` was closed."""
-    for rec in request.app[STORE].read(tid):
-        if isinstance(rec.event, RoundClosed) and rec.event.round == rnd:
-            return rec.seq
-    raise InvalidInput(f"after_round={rnd}: round {rnd} is not closed", path="after_round")
 
 
 async def list_tournaments(request: web.Request) -> web.Response:
@@ -392,10 +399,15 @@ async def standings(request: web.Request) -> web.Response:
     after_round = int_query(request, "after_round", low=1)
     if at_seq is not None and after_round is not None:
         raise InvalidInput("give at_seq or after_round, not both", path="at_seq")
+    travel = request.app[TIMETRAVEL]  # replays off the loop, bounded, cached
     if after_round is not None:
-        at_seq = seq_after_round(request, tid, after_round)
-    projection = live if at_seq is None else load(request.app[STORE], tid, at_seq)
-    return json_response(to_json(projection), seq=projection.seq)
+        at_seq = await travel.round_closed_at(tid, after_round)
+    if at_seq is None:
+        return json_response(to_json(live), seq=live.seq)
+    seq, body = await travel.standings(tid, at_seq)
+    resp = web.Response(body=body, content_type="application/json")
+    resp.headers[hdrs.ETAG] = f'"{seq}"'
+    return resp
 
 
 async def round_info(request: web.Request) -> web.Response:
@@ -490,7 +502,7 @@ class Endpoint:
     messages: tuple[type, ...] = ()  # a websocket's messages (documented as `x-messages`)
 
 
-WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422)
+WRITE_ERRORS = (400, 401, 403, 404, 408, 409, 413, 422)
 READ_ERRORS = (401, 403, 404)
 
 WRITE_SUMMARIES = {

@@ -23,6 +23,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from livetb.errors import NotAuthenticated, WrongTournament
+from livetb.events.sqlite import create_private
 
 PREFIX = "ltb_"
 
@@ -37,6 +38,7 @@ class TokenStore:
 
     def __init__(self, path: str | Path, *, timeout: float = 10.0) -> None:
         self._lock = threading.Lock()
+        create_private(path)  # token hashes: owner only, like the events
         self._conn = sqlite3.connect(str(path), timeout=timeout, check_same_thread=False)
         self._db = Database(self._conn)
         self._db["tokens"].create(  # type: ignore[union-attr]

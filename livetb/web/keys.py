@@ -9,9 +9,11 @@ from livetb.service import TournamentService
 from livetb.web.auth import TokenStore
 from livetb.web.config import Config
 from livetb.web.feed import Hub
+from livetb.web.timetravel import TimeTravel
 
 CONFIG = web.AppKey("config", Config)
 STORE = web.AppKey("store", SqliteStore)
 SERVICE = web.AppKey("service", TournamentService)
 HUB = web.AppKey("hub", Hub)
 TOKENS = web.AppKey("tokens", TokenStore)
+TIMETRAVEL = web.AppKey("timetravel", TimeTravel)

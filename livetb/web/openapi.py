@@ -36,7 +36,7 @@ def _path_params(path: str) -> list[dict[str, Any]]:
     params = []
     for m in _PARAM.finditer(path):
         pattern = m.group(2)
-        numeric = pattern is not None and pattern.startswith(r"\d")
+        numeric = pattern is not None and pattern.startswith((r"\d", "[0-9]"))
         schema: dict[str, Any] = {"type": "integer", "minimum": 0}
         if not numeric:
             schema = {"type": "string"} | ({"pattern": f"^{pattern}$"} if pattern else {})

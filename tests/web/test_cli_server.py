@@ -15,7 +15,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+from pytest_aiohttp import AiohttpServer
+
 from livetb.watch import watch
+from livetb.web import Config, create_app
 from livetb.web.auth import TokenStore
 from tests.test_cli import run
 from tests.web.conftest import TID, Api
@@ -173,3 +177,34 @@ def test_the_demo_names_are_unique_in_a_large_field() -> None:
     events = with_names(swiss_events(800, 1, seed=3), seed=3)
     names = [e.name for e in events if isinstance(e, ParticipantRegistered)]
     assert len(names) == 800 and len(set(names)) == 800
+
+
+def test_serve_gives_clients_a_deadline_for_their_headers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 11: slowloris sockets stayed open 75 s (aiohttp's default keep-alive)."""
+    from aiohttp import web
+
+    from livetb.web import Config
+
+    given: dict[str, Any] = {}
+    monkeypatch.setattr(web, "run_app", lambda app, **kw: given.update(kw))
+    assert run("serve", "--db", str(tmp_path / "s.sqlite"), "--port", "0")[0] == 0
+    assert given["keepalive_timeout"] == Config().header_timeout == 15.0
+
+
+async def test_a_client_that_never_finishes_its_headers_is_closed(
+    aiohttp_server: AiohttpServer, config: Config
+) -> None:
+    """What that setting does in aiohttp: counted from the connection's start, whatever
+    trickles in meanwhile."""
+    server = await aiohttp_server(create_app(config), keepalive_timeout=0.5)
+    reader, writer = await asyncio.open_connection(server.host, server.port)
+    writer.write(b"GET /api/tournaments HTTP/1.1\r\nHost: x\r\n")
+    start = time.monotonic()
+    for _ in range(4):
+        await asyncio.sleep(0.1)
+        writer.write(b"X-Slow: 1\r\n")  # dripping headers do not keep it open
+    assert await asyncio.wait_for(reader.read(), 5) == b""
+    assert time.monotonic() - start < 2
+    writer.close()

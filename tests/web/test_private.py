@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from livetb.client import feed_url
 from livetb.web.keys import TOKENS
@@ -59,3 +62,18 @@ async def test_public_tournaments_stay_public(api: Api) -> None:
     for path in READS:
         assert (await api.call("GET", path, token=None))[0] == 200, path
     assert [t["id"] for t in (await api.get("/api/tournaments"))["tournaments"]] == [TID]
+
+
+async def test_a_revoked_token_closes_its_feeds_within_a_second(api: Api) -> None:
+    """Issue 11: an open /ws kept streaming after its token was revoked."""
+    await private(api)
+    url = feed_url(api.base, TID)
+    async with connect(url, additional_headers={"Authorization": f"Bearer {api.token}"}) as ws:
+        assert '"snapshot"' in await ws.recv()
+        assert api.server.app[TOKENS].revoke(api.token)  # type: ignore[index]
+        start = time.monotonic()
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await asyncio.wait_for(ws.recv(), 2)
+        assert time.monotonic() - start < 1.0
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
