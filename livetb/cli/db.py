@@ -10,8 +10,8 @@ from pathlib import Path
 
 import msgspec
 
-from livetb import service
-from livetb.cli.output import UsageError, print_table
+from livetb import i18n, service
+from livetb.cli.output import UsageError, language, print_table
 from livetb.cli.progress import Advance, Tracked, bar
 from livetb.cli.standings import preset
 from livetb.engine.spec import parse_list
@@ -78,7 +78,7 @@ def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
             "--draw-lots: the live standings break ties by the log's own lots (LotsDrawn); "
             "add --tiebreaks or --after-round to compute a table and draw on it"
         )
-    write(projection, args.format, out)
+    write(projection, args.format, out, language(args))
     return 0
 
 
@@ -139,7 +139,9 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     return 2 if failed else 0
 
 
-def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase) -> None:
+def write(
+    projection: StandingsProjection, fmt: str, out: io.TextIOBase, lang: str = "en"
+) -> None:
     data = to_json(projection)
     if fmt == "json":
         out.write(msgspec.json.encode(data).decode() + "\n")
@@ -153,10 +155,12 @@ def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase) -> None
     from livetb.engine.standings import Standings
 
     rows = tuple(EngineRow(r.rank, r.start_no, r.name, r.values) for r in data.standings)  # type: ignore[arg-type]
-    title = f"{projection.state.created.name} — log seq {data.seq}"  # type: ignore[union-attr]
+    name = projection.state.created.name  # type: ignore[union-attr]
+    title = i18n.text(lang, "cli.db_title", name=name, seq=data.seq)
     if data.round_in_progress is not None:
-        title += f", round {data.round_in_progress} in progress"
-    print_table(Standings(data.edition, data.after_round, tuple(data.tiebreaks), rows), title, out)
+        title = i18n.text(lang, "cli.db_running", title=title, round=data.round_in_progress)
+    table = Standings(data.edition, data.after_round, tuple(data.tiebreaks), rows)
+    print_table(table, title, out, lang)
 
 
 def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:

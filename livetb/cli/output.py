@@ -10,6 +10,7 @@ import unicodedata
 
 import msgspec
 
+from livetb import i18n
 from livetb.engine.result import Number
 from livetb.engine.standings import Standings, draw_lots
 from livetb.errors import LivetbError
@@ -62,7 +63,7 @@ def emit(result: Standings, args: argparse.Namespace, title: str, out: io.TextIO
     elif args.format == "csv":
         write_csv(result, out)
     else:
-        print_table(result, title, out)
+        print_table(result, title, out, language(args))
     return 0
 
 
@@ -75,17 +76,24 @@ def write_csv(st: Standings, out: io.TextIOBase) -> None:
         )
 
 
-def print_table(st: Standings, title: str, out: io.TextIOBase) -> None:
+def language(args: argparse.Namespace) -> str:
+    import os
+
+    return i18n.cli_language(getattr(args, "lang", None), dict(os.environ))
+
+
+def print_table(st: Standings, title: str, out: io.TextIOBase, lang: str = "en") -> None:
     """The table in a heavy-headed box, every column as wide as its widest cell: a standings
     table is read whole, never squeezed. Drawn here rather than with rich, whose layout engine
     costs more than the tie-breaks for a 150-player table."""
-    header = ("Rank", "No", "Name", *st.tiebreaks)
+    words = i18n.catalog(lang)
+    header = (words["cli.rank"], words["cli.no"], words["cli.name"], *st.tiebreaks)
     body = [
         (
             str(r.rank),
             str(r.start_no),
             r.name,
-            *("-" if v is None else str(format_value(v)) for v in r.values),
+            *("-" if v is None else i18n.number(lang, format_value(v)) for v in r.values),
         )
         for r in st.rows
     ]
@@ -102,7 +110,7 @@ def print_table(st: Standings, title: str, out: io.TextIOBase) -> None:
         return left + mid.join(fill * (w + 2) for w in widths) + right
 
     top = rule("┏", "━", "┳", "┓")
-    caption = f"{title} — after round {st.after_round} (C.07 edition {st.edition})"
+    caption = i18n.text(lang, "cli.caption", title=title, round=st.after_round, edition=st.edition)
     lines = [caption.center(_width(top)).rstrip(), top, line(header, "┃")]
     lines.append(rule("┡", "━", "╇", "┩"))
     lines += [line(row, "│") for row in body]

@@ -16,6 +16,15 @@ TOKEN_ENV = "LIVETB_TOKEN"  # `livetb watch`'s token when --token is absent
 SYSTEMS = {"uscf": ",".join(USCF)}
 
 
+def add_lang(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--lang",
+        choices=["en", "it"],
+        help="language of the table (default: $LIVETB_LANG, else en); JSON and CSV stay as "
+        "they are",
+    )
+
+
 def build_parser(description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="livetb", description=description)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -59,6 +68,7 @@ def _standings(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="rating used for unrated players in rating-based tie-breaks",
     )
     st.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    add_lang(st)
     st.add_argument(
         "--explain",
         type=int,
@@ -181,6 +191,7 @@ def _server(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     watch.add_argument("--follow", type=int, metavar="START_NO", help="highlight this participant")
     watch.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
     watch.add_argument("--count", type=int, metavar="N", help="exit after N updates")
+    add_lang(watch)
     watch.add_argument(
         "--token",
         metavar="TOKEN",

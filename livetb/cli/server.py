@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from livetb.cli.output import language
 from livetb.cli.parsers import TOKEN_ENV
 from livetb.errors import LivetbError
 
@@ -174,7 +175,8 @@ def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.watch import watch as live_view
 
     token = args.token or os.environ.get(TOKEN_ENV) or None
-    view = live_view(args.url, args.tournament, args.follow, args.top, args.count, out, token)
+    lang = language(args)
+    view = live_view(args.url, args.tournament, args.follow, args.top, args.count, out, token, lang)
     try:
         asyncio.run(view)
     except InvalidStatus as err:

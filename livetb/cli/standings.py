@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import msgspec
 
-from livetb.cli.output import UsageError, emit, format_value
+from livetb.cli.output import UsageError, emit, format_value, language
 from livetb.cli.parsers import SYSTEMS
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
@@ -84,7 +84,7 @@ def live_table(imported: TrfImport, args: argparse.Namespace, out: io.TextIOBase
     with MemoryStore() as store:
         store.append("file", 0, events, actor="import")
         projection = StandingsProjection.rebuild(store.read("file"))
-    write(projection, args.format, out)
+    write(projection, args.format, out, language(args))
     return 0
 
 

@@ -208,3 +208,13 @@ async def test_a_client_that_never_finishes_its_headers_is_closed(
     assert await asyncio.wait_for(reader.read(), 5) == b""
     assert time.monotonic() - start < 2
     writer.close()
+
+
+async def test_watch_draws_in_italian(api: Api) -> None:
+    await api.start()
+    await api.post(f"/api/tournaments/{TID}/rounds/1/results", {"board": 1, "result": "1/2-1/2"})
+    out = io.StringIO()
+    await watch(api.base, TID, top=3, count=1, out=out, lang="it")
+    text = out.getvalue()
+    assert "dopo il turno 0, turno 1 in corso" in text and "Nome" in text
+    assert "0,5" in text and "corsivo: provvisorio" in text
