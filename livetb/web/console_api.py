@@ -42,6 +42,7 @@ from livetb.web.api import (
     Endpoint,
     Query,
     int_query,
+    is_number,
     json_response,
 )
 from livetb.web.auth import authorize
@@ -59,7 +60,7 @@ class BergerTable(msgspec.Struct):
 def bounded(request: web.Request, name: str, low: int, high: int) -> int:
     """A required integer query parameter in `low..high`; 422 naming it otherwise."""
     text = request.query.get(name)
-    if text is None or not text.isdigit() or not low <= int(text) <= high:
+    if text is None or not is_number(text) or not low <= int(text) <= high:
         found = "missing" if text is None else f"{text!r}"
         raise InvalidInput(f"{name}: {found}; expected an integer from {low} to {high}", path=name)
     return int(text)
