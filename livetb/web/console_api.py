@@ -41,12 +41,11 @@ from livetb.web.api import (
     READ_ERRORS,
     Endpoint,
     Query,
-    int_query,
-    is_number,
     json_response,
 )
 from livetb.web.auth import authorize
 from livetb.web.keys import STORE, TOKENS
+from livetb.web.limits import int_query, is_number
 
 # --- Berger tables ----------------------------------------------------------------------------
 
