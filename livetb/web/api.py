@@ -70,7 +70,7 @@ from livetb.web import card
 from livetb.web.auth import authorize
 from livetb.web.console_io import DryRun, dry_run, participants_from_trf
 from livetb.web.keys import CONFIG, SERVICE, STORE, TIMETRAVEL, TOKENS
-from livetb.web.limits import read_body
+from livetb.web.limits import MAX_INT, int_query, is_number, read_body
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 TID = r"{tid:[A-Za-z0-9._-]{1,64}}"
@@ -332,23 +332,6 @@ def bearer_protocol(request: web.Request) -> str | None:
         if item.strip().startswith("bearer."):
             return f"Bearer {item.strip().removeprefix('bearer.')}"
     return None
-
-
-MAX_INT = 2**63 - 1  # SQLite's widest integer: a seq, a round or a limit never exceeds it
-
-
-def is_number(text: str) -> bool:
-    """ASCII digits only (`int()` also takes '٣' and str.isdigit() also '²'), at most 19."""
-    return text.isascii() and text.isdigit() and len(text) <= 19
-
-
-def int_query(request: web.Request, name: str, low: int = 0, high: int = MAX_INT) -> int | None:
-    text = request.query.get(name)
-    if text is None:
-        return None
-    if not is_number(text) or not low <= int(text) <= high:
-        raise InvalidInput(f"{name}={text[:40]!r}: expected an integer {low}..{high}", path=name)
-    return int(text)
 
 
 async def list_tournaments(request: web.Request) -> web.Response:

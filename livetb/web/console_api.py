@@ -41,11 +41,11 @@ from livetb.web.api import (
     READ_ERRORS,
     Endpoint,
     Query,
-    int_query,
     json_response,
 )
 from livetb.web.auth import authorize
 from livetb.web.keys import STORE, TOKENS
+from livetb.web.limits import int_query, is_number
 
 # --- Berger tables ----------------------------------------------------------------------------
 
@@ -59,7 +59,7 @@ class BergerTable(msgspec.Struct):
 def bounded(request: web.Request, name: str, low: int, high: int) -> int:
     """A required integer query parameter in `low..high`; 422 naming it otherwise."""
     text = request.query.get(name)
-    if text is None or not text.isdigit() or not low <= int(text) <= high:
+    if text is None or not is_number(text) or not low <= int(text) <= high:
         found = "missing" if text is None else f"{text!r}"
         raise InvalidInput(f"{name}: {found}; expected an integer from {low} to {high}", path=name)
     return int(text)

@@ -1,4 +1,9 @@
-"""Request bodies: a size limit per endpoint, refused before a byte is read, and a deadline.
+"""Request limits: numbers in queries within range, and for bodies a size limit per endpoint,
+refused before a byte is read, and a deadline.
+
+`int_query` takes ASCII digits up to SQLite's widest integer: `?after=99999999999999999999`
+was an OverflowError (500) in the store, and `int()` reads '٣' as 3 (`str.isdigit()` even
+passes '²', which `int()` then refuses).
 
 A `Content-Length: 10^12` write used to wait for its body forever, and one 64 KiB limit for
 every endpoint capped a round's pairings at 1,424 boards. Now a declared length over the
@@ -11,6 +16,24 @@ from __future__ import annotations
 import asyncio
 
 from aiohttp import web
+
+from livetb.errors import InvalidInput
+
+MAX_INT = 2**63 - 1  # SQLite's widest integer: a seq, a round or a limit never exceeds it
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits only, at most 19 of them."""
+    return text.isascii() and text.isdigit() and len(text) <= 19
+
+
+def int_query(request: web.Request, name: str, low: int = 0, high: int = MAX_INT) -> int | None:
+    text = request.query.get(name)
+    if text is None:
+        return None
+    if not is_number(text) or not low <= int(text) <= high:
+        raise InvalidInput(f"{name}={text[:40]!r}: expected an integer {low}..{high}", path=name)
+    return int(text)
 
 
 async def read_body(request: web.Request, limit: int, timeout: float) -> bytes:

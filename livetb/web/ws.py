@@ -15,10 +15,11 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from livetb.errors import InvalidInput
 from livetb.messages import DeltaMessage, PingMessage, SnapshotMessage
-from livetb.web.api import Endpoint, Query, check_read, credentials, int_query, is_number
+from livetb.web.api import Endpoint, Query, check_read, credentials
 from livetb.web.auth import TokenStore
 from livetb.web.feed import Filter, Subscriber
 from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
+from livetb.web.limits import int_query, is_number
 
 
 class AiohttpSocket:

@@ -229,6 +229,8 @@ HUGE = "99999999999999999999"  # > 2**64: OverflowError in the store before
         (f"/ws?tournament={TID}&since={HUGE}", "since"),
         (f"/ws?tournament={TID}&top=%D9%A3", "top"),  # Arabic-Indic 3: int() takes it
         (f"/ws?tournament={TID}&participants=1,%C2%B2", "participants"),
+        ("/api/berger?players=%C2%B2", "players"),
+        (f"/api/berger?players={'9' * 5000}", "players"),
     ],
 )
 async def test_numeric_parameters_are_range_checked(api: Api, query: str, name: str) -> None:
