@@ -188,13 +188,12 @@ def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def refusal(url: str, tournament: str, status: int, token: str | None) -> str:
-    """One line saying why the server refused the feed: for 401/403, what to do about the token."""
-    if status == 401 and token is None:
-        why = f"is private: give one of its tokens with --token or ${TOKEN_ENV}"
-    elif status == 401:
-        why = "is private and the token given is not valid (unknown or revoked)"
-    elif status == 403:
-        why = "is private and the token given is another tournament's"
-    else:
+    """One line saying why the server refused the feed. A private tournament answers as an
+    unknown one does (404) without one of its tokens, so a 404 says what to do about both."""
+    if status != 404:
         return f"{url}: the server refused the feed ({status})"
+    if token is None:
+        why = f"does not exist, or is private: give one of its tokens with --token or ${TOKEN_ENV}"
+    else:
+        why = "does not exist, or is private and the token given is not one of its (revoked?)"
     return f"{url}: tournament {tournament} {why} ({status})"

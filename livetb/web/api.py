@@ -44,7 +44,13 @@ from aiohttp import hdrs, web
 
 from livetb import messages
 from livetb.engine.model import Code
-from livetb.errors import InvalidInput, LivetbError, UnknownTournament
+from livetb.errors import (
+    InvalidInput,
+    LivetbError,
+    NotAuthenticated,
+    UnknownTournament,
+    WrongTournament,
+)
 from livetb.events.commands import (
     CloseRound,
     Command,
@@ -307,12 +313,16 @@ class EventPage(msgspec.Struct):
 
 def check_read(request: web.Request, tid: str) -> StandingsProjection:
     """The caught-up projection of `tid` (404 if unknown); a private tournament's reads need
-    one of its tokens (401/403), as a bearer header or `?access_token=`."""
+    one of its tokens, as a bearer header, the websocket subprotocol or `?access_token=`.
+    Without one it answers as an unknown tournament does (404): a caller without its token
+    must not learn that a private tournament exists."""
     projection = request.app[SERVICE].catch_up(tid)
     created = projection.state.created
     if created is not None and created.private:
-        what = f"reads of private tournament {tid}"
-        authorize(credentials(request), request.app[TOKENS], tid, what=what)
+        try:
+            authorize(credentials(request), request.app[TOKENS], tid, what="reads")
+        except (NotAuthenticated, WrongTournament):
+            raise UnknownTournament(tid) from None
     return projection
 
 

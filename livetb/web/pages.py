@@ -20,6 +20,7 @@ from aiohttp import web
 from livetb import i18n
 from livetb.engine.spec import FAMILIES, TEAM_ONLY
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
+from livetb.web.api import public_creation
 from livetb.web.keys import STORE
 
 Handler = Callable[[web.Request], Awaitable[web.Response]]
@@ -56,8 +57,9 @@ def tournament_page(page: str, title_key: str) -> Handler:
 
     async def handle(request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
-        if request.app[STORE].head(tid) == 0:
-            return render(request, "error", "error.not_found", 404, message="error.not_found")
+        # An unknown and a private tournament get the same page, a 404 that asks for a token:
+        # a visitor without one must not learn that a private tournament exists.
+        status = 200 if public_creation(request.app[STORE], tid) is not None else 404
         settings: dict[str, object] = {"tournament": tid}
         if "no" in request.match_info:
             text = request.match_info["no"]
@@ -67,7 +69,7 @@ def tournament_page(page: str, title_key: str) -> Handler:
                     message="error.player_not_found",
                 )  # fmt: skip
             settings["start_no"] = int(text)
-        return render(request, page, title_key, **settings)
+        return render(request, page, title_key, status, **settings)
 
     return handle
 

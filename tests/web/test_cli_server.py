@@ -125,7 +125,7 @@ async def test_watch_draws_the_table_and_highlights_the_followed(api: Api) -> No
 async def test_watch_of_an_unknown_tournament_is_a_usage_error(api: Api) -> None:
     argv = ("watch", api.base, "--tournament", "nope", "--count", "1")
     code, _, err = await asyncio.to_thread(run, *argv)  # main runs its own event loop
-    assert code == 2 and "refused the feed (404)" in err
+    assert code == 2 and "tournament nope does not exist, or is private" in err and "(404)" in err
 
 
 def test_the_demo_takes_another_port_when_8080_is_busy() -> None:

@@ -121,7 +121,7 @@ async function start() {
   try {
     info = await getJSON(base, token);
   } catch (err) {
-    tokenForm(err.status === 401 || err.status === 403 ? t("err.not_authenticated") : err.message);
+    tokenForm([401, 403, 404].includes(err.status) ? t("err.unknown_or_refused") : err.message);
     return;
   }
   const grid = new Grid({ tid, token: () => token, person, say, askReason });

@@ -61,7 +61,7 @@ export function askToken(tid, refused) {
       resolve(input.value.trim());
     } },
       el("h1", {}, t("token.title")),
-      el("p", {}, t("token.prompt")),
+      el("p", {}, t("token.unknown_or_private")),
       refused ? el("p", { id: "token-error", class: "error", role: "alert" }, t("token.refused")) : null,
       el("label", { for: "token" }, t("token.label")),
       input,
@@ -101,7 +101,8 @@ export async function openTournament(tid) {
       const info = await getJSON(`/api/tournaments/${encodeURIComponent(tid)}`, token);
       return { info, token };
     } catch (err) {
-      if (!(err instanceof HttpError) || (err.status !== 401 && err.status !== 403)) throw err;
+      // A private tournament answers as an unknown one (404) without one of its tokens.
+      if (!(err instanceof HttpError) || ![401, 403, 404].includes(err.status)) throw err;
       refused = token !== null;
       token = await askToken(tid, refused);
     }
