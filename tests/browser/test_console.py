@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -183,4 +184,65 @@ def test_the_whole_flow_in_italian(server: Server, browser: Any) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     types = [e["type"] for e in events(server, "italiano")]
     assert types[-3:] == ["ResultRecorded", "ResultRecorded", "RoundClosed"]
+    page.close()
+
+
+TRF_PLAYERS = "\n".join(
+    f"001 {no:4d}      {name:<33} {rating:4d} ITA {fide:>11}"
+    for no, name, rating, fide in [
+        (1, "Rossi, Anna", 2100, "2001001"), (2, "Bianchi, Marco", 2050, "2001002"),
+        (3, "Verdi, Lucia", 1990, "2001003"), (4, "Neri, Paolo", 1900, "2001004"),
+    ]
+)  # fmt: skip
+
+
+def test_set_up_players_berger_pairings_audit_and_export(server: Server, browser: Any) -> None:
+    """A round robin from nothing, through the pages only: create it, register four players
+    from a TRF list (preview first), pair round 1 from the Berger tables (preview first),
+    enter a result, read the audit trail, download the TRF."""
+    token = server.token("rr")
+    page = browser.new_page(viewport=LAPTOP, accept_downloads=True)
+    page.goto(f"{server.base}/new")
+    page.fill("#s-id", "rr")
+    page.fill("input[name='token']", token)
+    page.fill("#s-name", "Club round robin")
+    page.fill("#s-rounds", "3")
+    page.select_option("#s-system", "roundrobin")
+    assert page.locator(".tb-list li strong").all_inner_texts() == ["PTS", "DE", "SB", "WIN", "BWG"]
+    page.click("button.primary")
+    page.wait_for_url("**/t/rr/arbiter*")
+    page.wait_for_selector("[role='tab']")
+    assert events(server, "rr") == [events(server, "rr")[0]]  # created, nothing more
+    page.click("#tab-players")
+    page.fill("#pl-trf", TRF_PLAYERS)
+    page.locator("#panel-players").get_by_role("button", name="Preview").click()
+    page.wait_for_selector("text=4 players read")
+    assert events(server, "rr", "ParticipantRegistered") == []  # a preview writes nothing
+    page.click("text=Register them all")
+    page.wait_for_selector("text=Players registered")
+    names = [e["name"] for e in events(server, "rr", "ParticipantRegistered")]
+    assert names == ["Rossi, Anna", "Bianchi, Marco", "Verdi, Lucia", "Neri, Paolo"]
+    page.click("#tab-pairings")
+    page.fill("#p-round", "1")
+    page.click("text=Preview from the Berger tables")
+    page.wait_for_selector("text=Round 1: 2 boards")
+    assert events(server, "rr", "RoundPaired") == []
+    page.click("text=Publish the pairings")
+    page.wait_for_selector("text=Round 1 published")
+    (paired,) = events(server, "rr", "RoundPaired")
+    # FIDE's Berger table for four players, round 1: 1-4, 2-3.
+    assert [(b["white"], b["black"]) for b in paired["boards"]] == [(1, 4), (2, 3)]
+    page.click("#tab-results")
+    page.wait_for_selector("[data-board='2']")
+    page.click("[data-board='1'] [data-result='1-0']")
+    page.wait_for_selector("[data-board='1'][data-state='confirmed']")
+    page.click("#tab-audit")
+    page.click("text=Show")
+    page.wait_for_selector(".audit li")
+    first = page.locator(".audit li").first.inner_text()
+    assert "round 1, board 1: 1–0" in first and "#" in first
+    with page.expect_download() as download:
+        page.click("text=Download TRF-2026")
+    assert download.value.suggested_filename == "rr-trf26.trf"
+    assert "Rossi, Anna" in Path(download.value.path()).read_text("utf-8")
     page.close()

@@ -108,6 +108,17 @@ function tabs(panels) {
   return [list, ...sections];
 }
 
+/** A file of the export (TRF-2026, TRF-16): fetched with the token, saved by the browser. */
+async function download(format) {
+  const resp = await fetch(`${base}/export?format=${format}`, { headers: { Authorization: `Bearer ${token}` } });
+  if (!resp.ok) {
+    say(problem({ status: resp.status, body: await resp.json().catch(() => ({})) }), "error");
+    return;
+  }
+  const link = el("a", { href: URL.createObjectURL(await resp.blob()), download: `${tid}-${format}.trf` });
+  link.click();
+}
+
 function csv() {
   const codes = model.doc.tiebreaks;
   const quote = (v) => `"${String(v ?? "").replaceAll('"', '""')}"`;
@@ -151,6 +162,8 @@ async function start() {
         el("a", { href: href(`/t/${tid}`, { print: "standings" }), target: "_blank" }, t("arbiter.print_standings")),
         el("a", { href: href(`/t/${tid}`, { print: "pairings" }), target: "_blank" }, t("arbiter.print_pairings")),
         el("button", { type: "button", class: "link", onclick: csv }, t("arbiter.csv")),
+        el("button", { type: "button", class: "link", onclick: () => download("trf26") }, t("arbiter.trf26")),
+        el("button", { type: "button", class: "link", onclick: () => download("trf16") }, t("arbiter.trf16")),
         el("button", { type: "button", class: "link", onclick: () => { sessionStorage.removeItem(`livetb.token.${tid}`); token = null; tokenForm(); } }, t("arbiter.forget"))),
       languageSwitch()),
     ui.notice,
