@@ -109,6 +109,16 @@ export async function openTournament(tid) {
   }
 }
 
+/** `openTournament`, or null with the error shown in place of the page. */
+export async function openOrShow(tid) {
+  try {
+    return await openTournament(tid);
+  } catch (err) {
+    showError(err);
+    return null;
+  }
+}
+
 /** The page's error, in words, in place of the page. */
 export function showError(err) {
   app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error.load", { message: err.message })));

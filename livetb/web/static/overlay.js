@@ -1,7 +1,7 @@
 // /t/{id}/overlay: an OBS browser source — a transparent page with one solid panel, sized to
 // the frame: ?top=N, ?follow=1,5, ?columns=PTS,BH/C1, ?theme=dark|light,
 // ?rows=N&page_seconds=S (pages of a large field in turn).
-import { app, config, el, liveBadge, openTournament, showError, stateLine } from "./common.js";
+import { app, config, el, liveBadge, openOrShow, stateLine } from "./common.js";
 import { t, tbName } from "./i18n.js";
 import { follow } from "./feed.js";
 import { valueCell } from "./rows.js";
@@ -65,13 +65,10 @@ function render() {
 }
 
 async function main() {
-  let token;
-  try {
-    ({ info, token } = await openTournament(tid));
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  const opened = await openOrShow(tid);
+  if (!opened) return;
+  const { token } = opened;
+  info = opened.info;
   document.title = `${info.name} · livetb`;
   ui.badge = liveBadge();
   ui.state = el("span", { class: "state" });

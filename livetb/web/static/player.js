@@ -1,7 +1,7 @@
 // /t/{id}/player/{no}: the participant's card — results strip, every tie-break with its parts
 // and cuts, why above and below the neighbours, and while a round runs the FB prediction,
 // the projected BH and what each result of the running game would mean.
-import { app, config, el, getJSON, languageSwitch, liveBadge, openTournament, showError, stateLine } from "./common.js";
+import { app, config, el, getJSON, languageSwitch, liveBadge, openOrShow, showError, stateLine } from "./common.js";
 import { href, num, t, tbName } from "./i18n.js";
 import { follow } from "./feed.js";
 import { categoryText, cutText, listing, noteText, outcome } from "./words.js";
@@ -139,12 +139,9 @@ function later() {
 }
 
 async function main() {
-  try {
-    ({ info, token } = await openTournament(tid));
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  const opened = await openOrShow(tid);
+  if (!opened) return;
+  ({ info, token } = opened);
   ui.badge = liveBadge();
   ui.state = el("span", { class: "state" });
   ui.body = el("div", { class: "card" });

@@ -1,6 +1,6 @@
 // /t/{id}/screen: the venue's big screen — full screen, alternating pages of the standings
 // and of the running round's pairings with results (?page_seconds=S, default 12).
-import { app, config, el, liveBadge, openTournament, showError, stateLine } from "./common.js";
+import { app, config, el, liveBadge, openOrShow, stateLine } from "./common.js";
 import { t, tbName } from "./i18n.js";
 import { follow } from "./feed.js";
 import { valueCell } from "./rows.js";
@@ -51,13 +51,10 @@ function render() {
 }
 
 async function main() {
-  let token;
-  try {
-    ({ info, token } = await openTournament(tid));
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  const opened = await openOrShow(tid);
+  if (!opened) return;
+  const { token } = opened;
+  info = opened.info;
   ui.badge = liveBadge();
   ui.state = el("span", { class: "state" });
   ui.title = el("h2", {});

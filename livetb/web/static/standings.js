@@ -1,6 +1,6 @@
 // /t/{id}: the standings, live, for desktop and phone; search, followed players pinned on
 // top (kept in this browser), the running round's pairings with results filling in.
-import { app, config, el, languageSwitch, liveBadge, openTournament, showError, stateLine } from "./common.js";
+import { app, config, el, languageSwitch, liveBadge, openOrShow, stateLine } from "./common.js";
 import { href, t, tbName } from "./i18n.js";
 import { follow } from "./feed.js";
 import { animateMoves, fillValues, positions, valueCell } from "./rows.js";
@@ -215,13 +215,10 @@ function onDelta(_, change) {
 }
 
 async function main() {
-  let token;
-  try {
-    ({ info, token } = await openTournament(tid));
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  const opened = await openOrShow(tid);
+  if (!opened) return;
+  const { token } = opened;
+  info = opened.info;
   ui.token = token;
   people = new Map(info.participants.map((p) => [p.start_no, p]));
   document.title = `${info.name} · livetb`;
