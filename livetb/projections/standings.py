@@ -24,14 +24,13 @@ only the cells an event can affect:
   do not read the running round's results (except under the legacy rules);
 - a pairing: everything but type C (rounds 1..C do not change); a close: type C and FB (not
   FB when the final round closes: the prediction was the value), every status;
-- re-ranking moves the re-keyed rows in a sorted list and republishes only the rows whose key
-  lies between a moved row's old and new key (whose rank may change), or sorts everything
-  once when many rows moved.
+- re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
+  whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
+  everything once when many rows moved; the statuses, the same for every row, are told once.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable
 from decimal import Decimal
 
@@ -60,6 +59,7 @@ from livetb.events.schema import (
 )
 from livetb.events.state import TournamentState
 from livetb.projections.delta import Changes, Delta, Row, Value, ties_of
+from livetb.projections.ranking import Ranking, flip
 from livetb.projections.teams import TeamTable
 from livetb.projections.views import Status, status_of, view_of
 
@@ -306,7 +306,7 @@ class _Line:
         self.values: list[Value] = [None] * n
         self.parts: list[object] = [_NULL] * n  # -value (DE: +place), null: _NULL
         self.tail: tuple[int, int] = (0, 0)  # playoff position, lot
-        self.key: tuple[object, ...] | None = None  # as in `_order`
+        self.key: tuple[object, ...] | None = None  # as placed in the ranking
         self.fb: str | None = None
         self.bh: str | None = None
         self.ahead: dict[int, tuple[Value, object]] = {}  # tie-break index -> (value, part)
@@ -334,8 +334,7 @@ class StandingsProjection:
         self.lines: dict[int, _Line] = {}
         self.rows: dict[int, Row] = {}  # as last published
         self._statuses: tuple[Status, ...] = ()  # the same for every row
-        self._order: list[tuple[tuple[object, ...], int]] = []  # sorted (key, start no)
-        self._shares: set[int] = set()  # rows sharing the rank of the row above
+        self._ranking = Ranking()  # the order and the ties; ranks are read from it
         self._out = Changes()  # what the event being folded changed
         # DE index -> values before it -> the participants tied on them (one DE group)
         self._groups: dict[int, dict[Prefix, set[int]]] = {}
@@ -372,32 +371,40 @@ class StandingsProjection:
 
     def standings(self) -> list[Row]:
         """Every row, best first, with its rank. A row's rank follows from its place in the
-        order and its tie group: rows that others moved past keep their published content,
-        and their rank is read here, not rebuilt per event."""
+        order and its tie group, and the statuses are the same for every row: rows that others
+        moved past, or whose values a close left alone, keep their published content and are
+        brought up to date here (once: the current row is kept), not rebuilt per event."""
         created = self.state.created
         if created is not None and created.kind == "team":
             return sorted(self.rows.values(), key=lambda r: (r.rank, r.start_no))
-        rows, shares, replace = self.rows, self._shares, msgspec.structs.replace
+        rows = self.rows
         out: list[Row] = []
-        rank = 0
-        for position, (_, no) in enumerate(self._order, 1):
-            rank = rank if no in shares else position
-            row = rows[no]
-            out.append(row if row.rank == rank else replace(row, rank=rank))
+        for no, rank in self._ranking.ranks():
+            out.append(self._current(rows[no], rank))
         return out
 
     def ranked(self, nos: Iterable[int]) -> list[Row]:
         """The rows of `nos` (those that exist) with their ranks, in no particular order."""
-        order, lines, rows = self._order, self.lines, self.rows
-        if not order:
+        ranking, lines, rows = self._ranking, self.lines, self.rows
+        if not ranking:
             return [rows[no] for no in nos if no in rows]
         out = []
         for no in nos:
             row = rows.get(no)
             if row is not None:
-                rank = bisect_left(order, (lines[no].key,)) + 1
-                out.append(row if row.rank == rank else msgspec.structs.replace(row, rank=rank))
+                key = lines[no].key
+                assert key is not None
+                out.append(self._current(row, ranking.rank(key)))
         return out
+
+    def _current(self, row: Row, rank: int) -> Row:
+        """`row` with its current rank and statuses (kept as the published row)."""
+        statuses = self._statuses
+        if row.rank == rank and row.statuses is statuses:
+            return row
+        row = msgspec.structs.replace(row, rank=rank, statuses=statuses)
+        self.rows[row.start_no] = row
+        return row
 
     # --- folding ---
 
@@ -557,17 +564,10 @@ class StandingsProjection:
 
     def _retie(self, flags: Iterable[tuple[int, bool]]) -> None:
         """Record every row whose tie with the row above flipped."""
-        shares = self._shares
+        shares = self._ranking.shares
         for no, tied in flags:
             if tied != (no in shares):
-                self._flip(no, tied)
-
-    def _flip(self, no: int, tied: bool) -> None:
-        if tied:
-            self._shares.add(no)
-        else:
-            self._shares.discard(no)
-        self._out.tie(no, tied)
+                flip(shares, no, tied, self._out)
 
     # --- recomputing and ranking ---
 
@@ -632,8 +632,8 @@ class StandingsProjection:
             moved = set(lines)
         statuses = tuple(ctx.status(spec) for spec in self.specs)
         if lines and statuses != self._statuses:  # no rows, no statuses: told with the first
+            # The same for every row: told once, and filled in as rows are read (`_current`).
             self._statuses = self._out.statuses = statuses
-            touched = set(lines)
         if not touched and not moved:
             return
         if everything or len(moved) > max(_FEW, len(lines) // _RESORT):
@@ -784,101 +784,39 @@ class StandingsProjection:
             line.tail = (playoff.get(no, last), lots.get(no, 0))
 
     def _rank_all(self, moved: set[int], touched: set[int]) -> None:
-        """One sort of every row; new rows for the touched and for every rank that moved."""
-        lines = self.lines
+        """One sort of every row; new rows for the touched ones."""
+        lines, ranking = self.lines, self._ranking
         for no in moved:
             line = lines[no]
             line.key = (*line.parts, *line.tail)
-        before = [no for _, no in self._order]
-        try:  # in the previous order, mostly sorted already
-            order = [(lines[no].key, no) for no in before]
-        except KeyError:
-            order = []
-        if len(order) != len(lines):
-            order = [(line.key, no) for no, line in lines.items()]
-        order.sort()  # type: ignore[arg-type]
-        self._order = order  # type: ignore[assignment]
-        previous = None
-        for position, (key, no) in enumerate(order):  # equal keys: one object (`_publish`)
-            if key == previous:
-                order[position] = (previous, no)
-                lines[no].key = previous
-            else:
-                previous = key
-        after = [no for _, no in order]
-        if after != before:
-            self._out.order = tuple(after)
-        if order:
-            self._build(self._publish(0, len(order), touched))
-
-    def _rank_moved(self, moved: set[int], touched: set[int]) -> None:
-        """Move each re-keyed row to its place (each move recorded for the feed). A row's rank
-        is 1 + the number of rows with a smaller key, so only rows whose key lies between a
-        moved row's old and new key (both included) can change rank; a new row moves everybody
-        with a greater key."""
-        lines, order, moves = self.lines, self._order, self._out.moves
-        spans: list[tuple[tuple[object, ...], tuple[object, ...]]] = []
-        entered: list[tuple[int, tuple[object, ...]]] = []
-        for no in moved:
-            line = lines[no]
-            old, key = line.key, (*line.parts, *line.tail)
-            if old == key:
-                continue
-            if old is not None:
-                gone = bisect_left(order, (old, no))
-                del order[gone]
-            at = bisect_left(order, (key, no))
-            if at and order[at - 1][0] == key:  # equal keys: one object (`_publish`)
-                key = order[at - 1][0]
-            elif at < len(order) and order[at][0] == key:
-                key = order[at][0]
-            order.insert(at, (key, no))
-            line.key = key
-            if old is None:
-                entered.append((no, key))
-                moves.append((no, at))
-            else:
-                spans.append((min(old, key), max(old, key)))
-                if at != gone:
-                    moves.append((no, at))
-        intervals = [
-            (bisect_left(order, (low,)), bisect_right(order, (high, _AFTER_ALL)))
-            for low, high in spans
-        ]
-        renew: dict[int, int] = {}
-        for _, key in entered:  # from its tied run on: its own tie flag is new too
-            intervals.append((bisect_left(order, (key,)), len(order)))
-        merged: list[list[int]] = []
-        for lo, hi in sorted(intervals):
-            if merged and lo <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], hi)
-            elif lo < hi:
-                merged.append([lo, hi])
-        for lo, hi in merged:  # each `lo` is the first of its tied run (a bisect)
-            renew.update(self._publish(lo, hi, touched))
-        if len(renew) < len(touched):  # changed in place, outside every span: same place
-            for no in touched:
-                if no not in renew:
-                    renew[no] = bisect_left(order, (lines[no].key,)) + 1
-        self._build(renew.items())
-
-    def _publish(self, lo: int, hi: int, touched: set[int]) -> list[tuple[int, int]]:
-        """Rows at positions lo..hi-1, `lo` the first of its tied run: the touched ones
-        returned with their ranks; every flipped tie with the row above recorded (a row moved
-        by others is not rebuilt: `standings` reads its rank). Equal keys are one object in
-        `_order`, so `is` tells ties apart."""
-        order, shares = self._order, self._shares
-        renew: list[tuple[int, int]] = []
-        rank, previous = lo + 1, order[lo][0]
-        for position, (key, no) in enumerate(order[lo:hi], lo + 1):
-            if key is not previous:
-                rank, previous = position, key
-            tied = rank != position
-            if tied != (no in shares):
-                self._flip(no, tied)
+        before = ranking.nos()
+        if len(before) == len(lines) and all(no in lines for no in before):
+            keyed = [(lines[no].key, no) for no in before]  # nearly sorted already
+        else:
+            keyed = [(line.key, no) for no, line in lines.items()]
+        renew = []
+        for no, key, rank in ranking.reset(keyed, self._out):  # type: ignore[arg-type]
+            lines[no].key = key
             if no in touched:
                 renew.append((no, rank))
-        return renew
+        after = ranking.nos()
+        if after != before:
+            self._out.order = tuple(after)
+        self._build(renew)
+
+    def _rank_moved(self, moved: set[int], touched: set[int]) -> None:
+        """Move each re-keyed row to its place (each move recorded for the feed), in O(log n)
+        whatever the rows it passes: their ranks are read from the order, not rebuilt."""
+        lines, ranking, moves, out = self.lines, self._ranking, self._out.moves, self._out
+        for no in moved:
+            line = lines[no]
+            key = (*line.parts, *line.tail)
+            if line.key == key:
+                continue
+            line.key, at = ranking.move(no, line.key, key, out)
+            if at is not None:
+                moves.append((no, at))
+        self._build((no, ranking.rank(lines[no].key)) for no in touched)  # type: ignore[arg-type]
 
     def _build(self, renew: Iterable[tuple[int, int]]) -> None:
         """New rows for the touched participants (recorded when their content differs)."""
@@ -898,6 +836,5 @@ class StandingsProjection:
                 out.row(old, row)
 
 
-_AFTER_ALL = 10**9  # larger than any start number
 _NEVER = 10**9  # a group size never reached
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved
