@@ -816,7 +816,8 @@ class StandingsProjection:
             line.key, at = ranking.move(no, line.key, key, out)
             if at is not None:
                 moves.append((no, at))
-        self._build((no, ranking.rank(lines[no].key)) for no in touched)  # type: ignore[arg-type]
+        ranked = sorted((ranking.rank(lines[no].key), no) for no in touched)  # type: ignore[arg-type]
+        self._build((no, rank) for rank, no in ranked)  # best first, as the feed lists them
 
     def _build(self, renew: Iterable[tuple[int, int]]) -> None:
         """New rows for the touched participants (recorded when their content differs)."""
