@@ -22,14 +22,24 @@ import hashlib
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import msgspec
 
-from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, InvalidInput
+from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, InvalidInput, LivetbError
 from livetb.events.schema import AnyEvent, Recorded, decode_event, encode
 
 Clock = Callable[[], dt.datetime]
+
+
+class Append(NamedTuple):
+    """One `EventStore.append` call, as a value (for `append_group`)."""
+
+    tournament_id: str
+    expected_seq: int
+    events: Sequence[AnyEvent]
+    actor: str
+    idempotency_key: str | None = None
 
 
 class EventStore(Protocol):
@@ -49,6 +59,13 @@ class EventStore(Protocol):
         Raise `ConcurrencyConflict` if the head is not `expected_seq`. A known
         `idempotency_key` returns the head its first call returned and appends nothing
         (`IdempotencyKeyReused` if the events differ)."""
+        ...
+
+    def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
+        """Each of `appends` as `append` does it, in order, made durable together (a group
+        commit); in each one's place its new head, or the error it failed with. After a
+        failed append, the later ones of its tournament are not tried (they were decided on
+        the state it would have left): `ConcurrencyConflict`."""
         ...
 
     def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
@@ -179,6 +196,29 @@ class MemoryStore:
             if idempotency_key is not None:
                 self._keys[(tournament_id, idempotency_key)] = (head, fingerprint)
             return head
+
+    def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
+        outcomes: list[int | LivetbError] = []
+        failed: set[str] = set()
+        for a in appends:  # nothing to sync: each append is atomic on its own
+            if a.tournament_id in failed:
+                head = self.head(a.tournament_id)
+                outcomes.append(ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
+                continue
+            try:
+                outcomes.append(
+                    self.append(
+                        a.tournament_id,
+                        a.expected_seq,
+                        a.events,
+                        actor=a.actor,
+                        idempotency_key=a.idempotency_key,
+                    )
+                )
+            except LivetbError as err:
+                outcomes.append(err)
+                failed.add(a.tournament_id)
+        return outcomes
 
     def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
         known = self._keys.get((tournament_id, idempotency_key))

@@ -65,7 +65,7 @@ from livetb.service import load
 from livetb.trf import parse_trf
 from livetb.web import card
 from livetb.web.auth import authorize
-from livetb.web.keys import SERVICE, STORE, TOKENS
+from livetb.web.keys import COMMITS, SERVICE, STORE, TOKENS
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 TID = r"{tid:[A-Za-z0-9._-]{1,64}}"
@@ -166,8 +166,8 @@ def writer(spec: Write) -> Handler:
             body = spec.decode(data)
             command = spec.build(request, body)
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), body.expected_seq)
-        # Synchronous from here to the response: no await, so a shutdown cannot cut it.
-        head, _ = request.app[SERVICE].execute(
+        # Decided now, acknowledged once its group is committed (a shutdown waits for it).
+        head = await request.app[COMMITS].execute(
             tid,
             command,
             expected_seq=expected,

@@ -9,9 +9,11 @@ from livetb.service import TournamentService
 from livetb.web.auth import TokenStore
 from livetb.web.config import Config
 from livetb.web.feed import Hub
+from livetb.writes import GroupCommit
 
 CONFIG = web.AppKey("config", Config)
 STORE = web.AppKey("store", SqliteStore)
 SERVICE = web.AppKey("service", TournamentService)
 HUB = web.AppKey("hub", Hub)
 TOKENS = web.AppKey("tokens", TokenStore)
+COMMITS = web.AppKey("commits", GroupCommit)

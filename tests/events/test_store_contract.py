@@ -22,7 +22,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.sqlite import SqliteStore
-from livetb.events.store import EventStore, MemoryStore
+from livetb.events.store import Append, EventStore, MemoryStore
 
 START = dt.datetime(2025, 5, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -153,6 +153,39 @@ def test_a_conflicting_keyed_append_does_not_burn_its_key(store: EventStore) -> 
         store.append("t-1", 0, [registered(1)], actor="a", idempotency_key="k")
     assert store.recall("t-1", "k") is None
     assert store.append("t-1", 1, [registered(1)], actor="a", idempotency_key="k") == 2
+
+
+def test_a_group_appends_in_order_and_a_failing_append_writes_nothing_alone(
+    store: EventStore,
+) -> None:
+    """A group commit: each append as on its own, one after the other; the one that fails
+    (a stale seq, a reused key) is left out with the later ones of its tournament (decided on
+    the state it would have left), the others are kept."""
+    store.append("t-1", 0, [CREATED], actor="a", idempotency_key="k0")
+    store.append("t-3", 0, [CREATED], actor="a", idempotency_key="k0")
+    outcomes = store.append_group(
+        [
+            Append("t-1", 1, [registered(1)], "a", "k1"),
+            Append("t-1", 2, [registered(2), registered(3)], "a", "k2"),
+            Append("t-1", 2, [registered(1)], "a", "k1"),  # a retry: its first head
+            Append("t-3", 1, [registered(1)], "a", "k0"),  # k0 was used for other events
+            Append("t-2", 0, [CREATED], "c"),
+            Append("t-3", 1, [registered(2)], "a"),  # after a failure of its tournament
+            Append("t-1", 3, [registered(9)], "b"),  # stale: the second one moved the head
+            Append("t-1", 4, [registered(4)], "b"),  # after a failure of its tournament
+        ]
+    )
+    assert outcomes[:3] == [2, 4, 2] and outcomes[4] == 1
+    assert isinstance(outcomes[3], IdempotencyKeyReused)
+    assert all(isinstance(o, ConcurrencyConflict) for o in outcomes[5:])
+    assert [r.event for r in store.read("t-1")] == [
+        CREATED,
+        registered(1),
+        registered(2),
+        registered(3),
+    ]
+    assert store.recall("t-1", "k2") == 4
+    assert store.head("t-2") == 1 and store.head("t-3") == 1
 
 
 def test_an_event_that_would_not_read_back_is_refused(store: EventStore) -> None:
