@@ -106,15 +106,10 @@ class TournamentService:
             self.store.save_snapshot(tournament_id, head, projection.snapshot())
         return head, deltas
 
-    def catch_up(self, tournament_id: str, snapshot: bool = False) -> StandingsProjection:
-        """The projection, caught up with the log (deltas published): writers outside this
-        process, or a group commit (`livetb/writes.py`), which asks for a `snapshot` when
-        the tail crosses a multiple of `snapshot_every`."""
+    def catch_up(self, tournament_id: str) -> StandingsProjection:
+        """The projection, caught up with writers outside this process (deltas published)."""
         projection = self.projection(tournament_id)
-        before = projection.seq
         self._apply_tail(tournament_id, projection)
-        if snapshot and projection.seq // self.snapshot_every > before // self.snapshot_every:
-            self.store.save_snapshot(tournament_id, projection.seq, projection.snapshot())
         return projection
 
     def _current(self, tournament_id: str) -> StandingsProjection:

@@ -130,6 +130,7 @@ class GroupCommit:
                 )
             except Exception as err:  # the commit itself failed: none of them is durable
                 outcomes = [err] * len(group)
+            snapshots: list[tuple[str, int, bytes]] = []
             for tid in dict.fromkeys(a.tournament_id for a in appends):
                 if any(
                     isinstance(o, Exception)
@@ -139,11 +140,27 @@ class GroupCommit:
                     self._staged.pop(tid, None)
                     self._epoch[tid] = self._epoch.get(tid, 0) + 1
                 try:
-                    self.service.catch_up(tid, snapshot=True)
+                    snapshots += self._catch_up(tid)
                 except Exception:
                     log.exception("applying tournament %s after a group commit", tid)
             for write, outcome in zip(group, outcomes, strict=True):
                 self._settle(write, outcome)
+            for tid, seq, data in snapshots:  # off the event loop, as the commits
+                try:
+                    await asyncio.to_thread(self.service.store.save_snapshot, tid, seq, data)
+                except Exception:
+                    log.exception("saving a snapshot of tournament %s", tid)
+
+    def _catch_up(self, tid: str) -> list[tuple[str, int, bytes]]:
+        """Apply and publish the group's events; a snapshot to save when they crossed a
+        multiple of `snapshot_every` (as `TournamentService.execute` saves them)."""
+        every = self.service.snapshot_every
+        projection = self.service.projection(tid)
+        before = projection.seq
+        self.service.catch_up(tid)
+        if projection.seq // every > before // every:
+            return [(tid, projection.seq, projection.snapshot())]
+        return []
 
     def _take(self) -> list[_Write]:
         queue, self._queue = self._queue, []
