@@ -17,7 +17,6 @@ from rich.console import Console
 from rich.table import Table
 
 from livetb import cli_server
-from livetb.cli_db import rebuild_command, standings_from_db
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
@@ -30,7 +29,6 @@ from livetb.errors import ImportUnsupported, LivetbError
 from livetb.events.importer import events_from_tournament
 from livetb.events.replay import replay
 from livetb.events.schema import DEFAULT_TIEBREAKS, encode
-from livetb.events.sqlite import SqliteStore
 from livetb.events.store import new_tournament_id
 from livetb.trf import TrfImport, load_trf
 
@@ -177,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "import":
             return import_command(args, out)
         if args.command == "rebuild":
+            from livetb.cli_db import rebuild_command  # the store: not for a file's standings
+
             return rebuild_command(args, out)
         if args.command == "replay":
             return replay_command(args, out)
@@ -212,6 +212,8 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     if (args.file is None) == (args.db is None):
         raise UsageError("give either a TRF file or --db")
     if args.db is not None:
+        from livetb.cli_db import standings_from_db
+
         return standings_from_db(args, out)
     imported = load_trf(args.file)
     for warning in imported.warnings:
@@ -237,6 +239,7 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     )
     if args.explain is not None:
         return explain(ctx, specs, args.explain, out)
+    ctx.explain = False  # the values only: per-round explanations cost most of the time
     return emit(rank(ctx, specs), args, t.name, out)
 
 
@@ -270,6 +273,8 @@ def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         unrated_rating=args.unrated_rating,
         teams=rosters,
     )
+    from livetb.events.sqlite import SqliteStore
+
     with SqliteStore(args.db) as store:
         tournament_id = new_tournament_id()
         while store.head(tournament_id):
@@ -299,6 +304,8 @@ def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         raise UsageError(f"--db {args.db}: no such event store")
     if args.speed < 0:
         raise UsageError(f"--speed {args.speed}: must be 0 (no waiting) or more")
+    from livetb.events.sqlite import SqliteStore
+
     with SqliteStore(args.db) as store:
         target = args.into or new_tournament_id()
         for rec in replay(store, args.tournament, target, speed=args.speed):
