@@ -71,9 +71,7 @@ class Ranking:
         self._retie(at + 1, out)
         return key, None if at == gone else at
 
-    def reset(
-        self, keyed: Iterable[tuple[Key, int]], out: Changes
-    ) -> list[tuple[int, Key, int]]:
+    def reset(self, keyed: Iterable[tuple[Key, int]], out: Changes) -> list[tuple[int, Key, int]]:
         """Every row sorted at once (`keyed`: (key, start no), best nearly sorted already);
         equal keys made one object. Returns (start no, key as placed, rank) best first; tie
         flips go to `out`."""
