@@ -66,18 +66,21 @@ class GroupCommit:
         """`TournamentService.execute`, with the append joining the next group commit;
         returns the head once durable (and applied, and published)."""
         tid, key, service = tournament_id, idempotency_key, self.service
-        if key is not None and (earlier := self._keys.get((tid, key))) is not None:
-            await asyncio.wait([earlier])  # a retry while the first try is in flight
-        known = service.projections.get(tid)
-        if known is None or known.seq == 0 or isinstance(command, CreateTournament):
-            await self.drain(tid)  # creating or loading: the plain path
-            head, _ = service.execute(
-                tid, command, expected_seq=expected_seq, idempotency_key=key, actor=actor
-            )
-            return head
-        if key is not None and (seq := service.store.recall(tid, key)) is not None:
-            return seq
-        staged = await self._stage(tid)
+        while True:
+            if key is not None and (earlier := self._keys.get((tid, key))) is not None:
+                await asyncio.wait([earlier])  # a retry while the first try is in flight
+            known = service.projections.get(tid)
+            if known is None or known.seq == 0 or isinstance(command, CreateTournament):
+                await self.drain(tid)  # creating or loading: the plain path
+                head, _ = service.execute(
+                    tid, command, expected_seq=expected_seq, idempotency_key=key, actor=actor
+                )
+                return head
+            if key is not None and (seq := service.store.recall(tid, key)) is not None:
+                return seq
+            staged = await self._stage(tid)
+            if key is None or (tid, key) not in self._keys:
+                break  # else a try with this key was decided while this one waited
         if expected_seq is not None and expected_seq != staged.seq:
             raise ConcurrencyConflict(tid, expected_seq, staged.seq)
         events = decide(staged, command)  # a rejection stages nothing
@@ -96,10 +99,13 @@ class GroupCommit:
         return await asyncio.shield(done)
 
     async def drain(self, tournament_id: str | None = None) -> None:
-        """Wait until every write (of one tournament) decided so far is acknowledged."""
+        """Wait until every write (of one tournament) decided so far is acknowledged; for
+        every tournament, also until the snapshots due are saved (before the store closes)."""
         futures = [f for tid, fs in self._open.items() if tournament_id in (None, tid) for f in fs]
         if futures:
             await asyncio.wait(futures)
+        if tournament_id is None and self._flusher is not None:
+            await self._flusher
 
     async def _stage(self, tid: str) -> TournamentState:
         staged = self._staged.get(tid)

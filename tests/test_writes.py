@@ -85,7 +85,8 @@ async def test_concurrent_results_are_committed_in_groups_and_acknowledged_durab
     projection = service.projections["t1"]
     assert projection.seq == heads[-1] == service.feed.seqs[-1]  # type: ignore[union-attr]
     assert projection.standings() == StandingsProjection.rebuild(log_of(service)).standings()
-    # A snapshot was taken on the way (every 7 events).
+    # A snapshot was taken on the way (every 7 events), saved once the writers were answered.
+    await writes.drain()
     snap = store.latest_snapshot("t1")
     assert snap is not None and snap[0] > head
 
