@@ -36,6 +36,7 @@ from decimal import Decimal
 
 import msgspec
 
+from livetb.engine.context import Context
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.engine.editions import Edition
 from livetb.engine.result import Number
@@ -446,12 +447,24 @@ class StandingsProjection:
         ctx = self.ctx
         assert ctx is not None
         lines = self.lines
+        memo: dict[tuple[int, Spec], dict[int, Number | None]] = {}
+
+        def known(source: Context, spec: Spec, nos: Collection[int]) -> list[Number | None]:
+            """`column`, once per context and tie-break within one event: the projected BH
+            is also the BH kept ready for the close, the FB prediction FB's running value."""
+            by_no = memo.get((id(source), spec))
+            if by_no is not None and all(no in by_no for no in nos):
+                return [by_no[no] for no in nos]
+            raw = column(source, spec, nos)
+            memo.setdefault((id(source), spec), {}).update(zip(nos, raw, strict=True))
+            return raw
+
         for i, nos in dirty.items():
             if i in (PROJECTED_BH, FB_PREDICTION):
                 if i == PROJECTED_BH:
-                    values = [fmt(v) for v in column(ctx.projected, BH, nos)]
+                    values = [fmt(v) for v in known(ctx.projected, BH, nos)]
                 elif ctx.running:
-                    values = [fmt(v) for v in column(ctx.fore, FB, nos)]
+                    values = [fmt(v) for v in known(ctx.fore, FB, nos)]
                 else:
                     values = [None] * len(nos)
                 attr = "bh" if i == PROJECTED_BH else "fb"
@@ -463,13 +476,13 @@ class StandingsProjection:
                 continue
             if i >= AHEAD:
                 spec = self.specs[i - AHEAD]
-                for no, raw in zip(nos, column(ctx.projected, spec, nos), strict=True):
+                for no, raw in zip(nos, known(ctx.projected, spec, nos), strict=True):
                     lines[no].ahead[i - AHEAD] = (fmt(raw), _NULL if raw is None else -raw)
                 continue
             spec = self.specs[i]
             if spec.code == "DE":
                 continue  # decided per tied group, by `_direct_encounters`
-            for no, raw in zip(nos, column(ctx.source(spec), spec, nos), strict=True):
+            for no, raw in zip(nos, known(ctx.source(spec), spec, nos), strict=True):
                 v = fmt(raw)
                 line = lines[no]
                 if v != line.values[i]:
