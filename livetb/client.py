@@ -21,10 +21,10 @@ import msgspec
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from livetb.cli_db import DbStandings
 from livetb.messages import AnyMessage, DeltaMessage, RoundInfo, SnapshotMessage, decode_message
 from livetb.projections.delta import BH_CELL, FB_CELL, Row, RowChange, ties_of
 from livetb.projections.views import Status
+from livetb.standings_doc import DbStandings
 
 log = logging.getLogger(__name__)
 

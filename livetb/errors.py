@@ -8,6 +8,7 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
   x TrfError                        422     trf_invalid: file, line, columns, field, found/expected
   x TiebreakSpecError               422     tiebreak_unknown: an unknown code or a bad modifier
   x ImportUnsupported               422     import_unsupported: TRF content with no event form
+  x TournamentUnreadable            500     tournament_unreadable: a stored log that cannot fold
   x IdempotencyKeyReused            422     idempotency_key_reused: same key, different events
   x ConcurrencyConflict             409     concurrency_conflict: expected_seq is not the head
   x NotAuthenticated                401     not_authenticated: no, unknown or revoked token
@@ -25,6 +26,7 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
     x RoundClosedError                      round_closed: new results need a correction
     x PreviousRoundOpen                     previous_round_open: round k+1 needs k closed
     x BoardHasResult                        board_has_result: use a correction
+    x ResultChanged                 409     result_changed: not the result the client saw
     x NoResultToCorrect                     no_result_to_correct
     x ResultsMissing                        results_missing: closing an unfinished round
     x ParticipantWithdrawnError             participant_withdrawn
@@ -87,6 +89,10 @@ class TrfError(LivetbError):
         lines = "\n".join(f"{source}: {issue}" for issue in issues)
         super().__init__(f"{source}: {len(issues)} problem(s), nothing imported\n{lines}")
 
+    def as_dict(self) -> dict[str, object]:
+        # Located, so a page can mark the line and columns without parsing the message.
+        return {**super().as_dict(), "issues": msgspec.to_builtins(self.issues)}
+
 
 class TiebreakSpecError(LivetbError):
     """A tie-break code that cannot be parsed or is not supported."""
@@ -125,6 +131,21 @@ class ImportUnsupported(LivetbError):
 
     status = 422
     code = "import_unsupported"
+
+
+class TournamentUnreadable(LivetbError):
+    """A stored log that no longer folds into standings (written before a check existed, or
+    damaged). Only that tournament is refused; the others load, rebuild and serve."""
+
+    status = 500
+    code = "tournament_unreadable"
+
+    def __init__(self, tournament_id: str, reason: str) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(f"tournament {tournament_id}: its event log cannot be read: {reason}")
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "tournament_id": self.tournament_id}
 
 
 class IdempotencyKeyReused(LivetbError):
@@ -250,11 +271,9 @@ class UnknownParticipant(CommandRejected):
 class DuplicateParticipant(CommandRejected):
     code = "duplicate_participant"
 
-    def __init__(self, start_no: int, name: str) -> None:
+    def __init__(self, start_no: int, name: str, field: str = "start_no") -> None:
         super().__init__(
-            f"start_no {start_no}: already registered (as {name!r})",
-            field="start_no",
-            value=start_no,
+            f"{field} {start_no}: already registered (as {name!r})", field=field, value=start_no
         )
 
 
@@ -330,11 +349,37 @@ class BoardHasResult(CommandRejected):
     code = "board_has_result"
 
     def __init__(self, rnd: int, board: int, result: str) -> None:
+        self.board = board
+        self.current = result
         super().__init__(
             f"round {rnd} board {board} already has the result {result}: send a correction",
             field="board",
             value=board,
         )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "board": self.board, "current": self.current}
+
+
+class ResultChanged(CommandRejected):
+    """A correction based on a result the board no longer has: someone wrote in between.
+    Nothing is overwritten silently; the client shows `current` and asks again."""
+
+    status = 409
+    code = "result_changed"
+
+    def __init__(self, rnd: int, board: int, expected: str, current: str) -> None:
+        self.board = board
+        self.current = current
+        super().__init__(
+            f"round {rnd} board {board}: expected the result {expected}, but it is now "
+            f"{current} (changed meanwhile)",
+            field="expected",
+            value=expected,
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "board": self.board, "current": self.current}
 
 
 class NoResultToCorrect(CommandRejected):
@@ -360,6 +405,9 @@ class ResultsMissing(CommandRejected):
             field="round",
             value=rnd,
         )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "boards": list(self.boards)}
 
 
 class ParticipantWithdrawnError(CommandRejected):

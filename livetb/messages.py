@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import msgspec
 
-from livetb.cli_db import DbStandings
 from livetb.events.state import BYE_CODES, TournamentState
 from livetb.projections.delta import Delta, RowChange
 from livetb.projections.standings import StandingsProjection
 from livetb.projections.views import Status
+from livetb.standings_doc import DbStandings
 
 VERSION = 2
 

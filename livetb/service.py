@@ -7,40 +7,86 @@ rebuilt from the store, never the other way round.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Protocol
+import contextlib
+import hashlib
+from collections.abc import Iterator, Sequence
+from typing import Literal, Protocol, overload
 
-from livetb.errors import ConcurrencyConflict, TournamentExists, UnknownTournament
+import msgspec
+
+from livetb.errors import (
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    InvalidInput,
+    LivetbError,
+    TournamentExists,
+    TournamentUnreadable,
+    UnknownTournament,
+)
 from livetb.events.commands import AnyCommand, decide
-from livetb.events.schema import Recorded
-from livetb.events.store import EventStore
+from livetb.events.schema import AnyEvent, Recorded
+from livetb.events.store import EventStore, MemoryStore
 from livetb.projections.standings import Delta, StandingsProjection
 
 SNAPSHOT_EVERY = 500
 
 
 def load(store: EventStore, tournament_id: str, at_seq: int | None = None) -> StandingsProjection:
-    """Standings at `at_seq` (default: the head): the latest usable snapshot plus the tail."""
+    """Standings at `at_seq` (default: the head): the nearest snapshot at or before it plus
+    the events up to it."""
     head = store.head(tournament_id)
     if head == 0:
         raise UnknownTournament(tournament_id)
     target = head if at_seq is None else min(at_seq, head)
-    snap = store.latest_snapshot(tournament_id)
-    if snap is not None and snap[0] <= target:
-        projection = StandingsProjection.restore(snap[1])
-        for rec in _until(store.read(tournament_id, after=snap[0]), target):
-            projection.apply(rec)
-        return projection
-    return StandingsProjection.rebuild(_until(store.read(tournament_id), target))
+    with unreadable(tournament_id):
+        snap = store.snapshot_at(tournament_id, target)
+        if snap is not None:
+            projection = StandingsProjection.restore(snap[1])
+            for rec in _until(store.read(tournament_id, after=snap[0]), target):
+                projection.apply(rec)
+            return projection
+        return StandingsProjection.rebuild(_until(store.read(tournament_id), target))
 
 
 def rebuild(store: EventStore, tournament_id: str) -> StandingsProjection:
     """From zero, ignoring snapshots; saves a fresh snapshot at the head."""
-    projection = StandingsProjection.rebuild(store.read(tournament_id))
+    with unreadable(tournament_id):
+        projection = StandingsProjection.rebuild(store.read(tournament_id))
     if projection.seq == 0:
         raise UnknownTournament(tournament_id)
     store.save_snapshot(tournament_id, projection.seq, projection.snapshot())
     return projection
+
+
+def readable(events: Sequence[AnyEvent]) -> StandingsProjection:
+    """Fold `events` as every later reader will; raise what a reader would. A log is
+    append-only, so a command checks this before writing a log no one could read."""
+    store = MemoryStore()
+    store.append("check", 0, events, actor="check")
+    try:
+        return StandingsProjection.rebuild(store.read("check"))
+    except (LivetbError, MemoryError):
+        raise
+    except Exception as err:  # a projection bug, still no log written and no traceback
+        raise InvalidInput(f"the events would not fold into standings: {err!r}") from err
+
+
+@contextlib.contextmanager
+def unreadable(tournament_id: str) -> Iterator[None]:
+    """Any failure to fold a stored log is that tournament's, named by id: one damaged log
+    never stops the others loading, rebuilding or being served."""
+    try:
+        yield
+    except (TournamentUnreadable, MemoryError):
+        raise
+    except Exception as err:
+        raise TournamentUnreadable(tournament_id, str(err) or type(err).__name__) from err
+
+
+def request_fingerprint(command: AnyCommand) -> str:
+    """What an idempotency key is bound to: the command asked, not the events it decided to
+    (a retry decides against a later state, so its events would differ)."""
+    return "command:" + hashlib.sha256(msgspec.json.encode(command)).hexdigest()
 
 
 def _until(records: Iterator[Recorded], seq: int) -> Iterator[Recorded]:
@@ -75,6 +121,7 @@ class TournamentService:
             projection = self.projections[tournament_id] = load(self.store, tournament_id)
         return projection
 
+    @overload
     def execute(
         self,
         tournament_id: str,
@@ -83,12 +130,43 @@ class TournamentService:
         expected_seq: int | None = None,
         idempotency_key: str | None = None,
         actor: str = "system",
-    ) -> tuple[int, list[Delta]]:
-        """Decide, append durably, apply; return the head and the deltas to publish."""
-        if idempotency_key is not None:
-            seq = self.store.recall(tournament_id, idempotency_key)
-            if seq is not None:
-                return seq, []
+        dry_run: Literal[False] = False,
+    ) -> tuple[int, list[Delta]]: ...
+
+    @overload
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        dry_run: Literal[True],
+    ) -> list[AnyEvent]: ...
+
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        dry_run: bool = False,
+    ) -> tuple[int, list[Delta]] | list[AnyEvent]:
+        """Decide, append durably, apply; return the head and the deltas to publish.
+
+        `dry_run`: decide exactly as a write would (same rejections, `expected_seq` checked)
+        and return the events instead of appending them; an idempotency key is not recalled."""
+        fingerprint = None
+        if idempotency_key is not None and not dry_run:
+            fingerprint = request_fingerprint(command)
+            known = self.store.recall(tournament_id, idempotency_key)
+            if known is not None:
+                if known.fingerprint != fingerprint:
+                    raise IdempotencyKeyReused(tournament_id, idempotency_key)
+                return known.seq, []
         projection = self._current(tournament_id)
         if expected_seq is not None and expected_seq != projection.seq:
             raise ConcurrencyConflict(tournament_id, expected_seq, projection.seq)
@@ -98,8 +176,15 @@ class TournamentService:
             raise UnknownTournament(tournament_id) from None
         except TournamentExists:
             raise TournamentExists(tournament_id, projection.state.created.name) from None  # type: ignore[union-attr]
+        if dry_run:
+            return events
         head = self.store.append(
-            tournament_id, projection.seq, events, actor=actor, idempotency_key=idempotency_key
+            tournament_id,
+            projection.seq,
+            events,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            fingerprint=fingerprint,
         )
         deltas = self._apply_tail(tournament_id, projection)
         if head // self.snapshot_every > (head - len(events)) // self.snapshot_every:

@@ -9,6 +9,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from livetb import i18n
 from livetb.client import LocalStandings, follow
 from livetb.messages import DeltaMessage, SnapshotMessage
 from livetb.projections.standings import Row
@@ -34,26 +35,35 @@ def render(
     changed: set[int],
     follow_no: int | None = None,
     top: int = 20,
+    lang: str = "en",
 ) -> RenderableType:
     doc = local.doc
     if doc is None:
-        return Text(f"waiting for tournament {tournament}…")
-    running = f", round {doc.round_in_progress} in progress" if doc.round_in_progress else ""
-    table = Table(title=f"{tournament} — after round {doc.after_round}{running} — seq {doc.seq}")
-    for col in ("Rank", "No", "Name", *doc.tiebreaks):
-        table.add_column(col, justify="left" if col == "Name" else "right", no_wrap=True)
+        return Text(i18n.text(lang, "cli.waiting", tournament=tournament))
+    running = doc.round_in_progress
+    during = i18n.text(lang, "cli.watch_running", round=running) if running else ""
+    title = i18n.text(
+        lang, "cli.watch_title", tournament=tournament, round=doc.after_round, running=during,
+        seq=doc.seq,
+    )  # fmt: skip
+    table = Table(title=title)
+    words = i18n.catalog(lang)
+    for i, col in enumerate((words["cli.rank"], words["cli.no"], words["cli.name"])):
+        table.add_column(col, justify="left" if i == 2 else "right", no_wrap=True)
+    for col in doc.tiebreaks:
+        table.add_column(col, justify="right", no_wrap=True)
     for row in shown(doc.standings, top, follow_no):
         if row is None:
             table.add_row("…", "", "", *("" for _ in doc.tiebreaks))
             continue
         values = [
-            Text("-" if v is None else str(v), style=STATUS_STYLE[s])
+            Text("-" if v is None else i18n.number(lang, v), style=STATUS_STYLE[s])
             for v, s in zip(row.values, row.statuses, strict=True)
         ]
         style = "bold reverse" if row.start_no == follow_no else ""
         style = f"{style} yellow".strip() if row.start_no in changed else style
         table.add_row(str(row.rank), str(row.start_no), row.name, *values, style=style)
-    legend = Text("italic: provisional, dim: predicted, yellow: just changed", style="dim")
+    legend = Text(words["cli.legend"], style="dim")
     return Group(table, legend)
 
 
@@ -65,19 +75,21 @@ async def watch(
     count: int | None = None,
     out: io.TextIOBase | None = None,
     token: str | None = None,
+    lang: str = "en",
 ) -> LocalStandings:
     """Redraw on every snapshot and delta; stop after `count` of them (None: never).
 
-    `token`: one of the tournament's tokens, needed if it is private."""
+    `token`: one of the tournament's tokens, needed if it is private; `lang`: the catalog."""
     local = LocalStandings()
     console = Console(file=out) if out is not None else Console()
-    with Live(render(local, tournament, set()), console=console, auto_refresh=False) as live:
+    first = render(local, tournament, set(), lang=lang)
+    with Live(first, console=console, auto_refresh=False) as live:
         seen = 0
         async for msg in follow(url, tournament, local, token=token):
             if not isinstance(msg, SnapshotMessage | DeltaMessage):
                 continue
             changed = {r.start_no for r in msg.rows} if isinstance(msg, DeltaMessage) else set()
-            live.update(render(local, tournament, changed, follow_no, top), refresh=True)
+            live.update(render(local, tournament, changed, follow_no, top, lang), refresh=True)
             seen += 1
             if count is not None and seen >= count:
                 break

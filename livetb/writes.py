@@ -22,11 +22,12 @@ from dataclasses import dataclass
 
 import msgspec
 
-from livetb.errors import ConcurrencyConflict
+from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused
 from livetb.events.commands import AnyCommand, CreateTournament, decide
+from livetb.events.schema import AnyEvent
 from livetb.events.state import TournamentState
 from livetb.events.store import Append
-from livetb.service import TournamentService
+from livetb.service import TournamentService, request_fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +65,10 @@ class GroupCommit:
         actor: str = "system",
     ) -> int:
         """`TournamentService.execute`, with the append joining the next group commit;
-        returns the head once durable (and applied, and published)."""
+        returns the head once durable (and applied, and published). An idempotency key is
+        bound to the command's fingerprint, as `TournamentService.execute` binds it."""
         tid, key, service = tournament_id, idempotency_key, self.service
+        fingerprint = None if key is None else request_fingerprint(command)
         while True:
             if key is not None and (earlier := self._keys.get((tid, key))) is not None:
                 await asyncio.wait([earlier])  # a retry while the first try is in flight
@@ -76,8 +79,10 @@ class GroupCommit:
                     tid, command, expected_seq=expected_seq, idempotency_key=key, actor=actor
                 )
                 return head
-            if key is not None and (seq := service.store.recall(tid, key)) is not None:
-                return seq
+            if key is not None and (known := service.store.recall(tid, key)) is not None:
+                if known.fingerprint != fingerprint:
+                    raise IdempotencyKeyReused(tid, key)
+                return known.seq
             staged = await self._stage(tid)
             if key is None or (tid, key) not in self._keys:
                 break  # else a try with this key was decided while this one waited
@@ -89,7 +94,8 @@ class GroupCommit:
             staged.apply(event)
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         epoch = self._epoch.get(tid, 0)
-        self._queue.append(_Write(Append(tid, after, events, actor, key), done, epoch))
+        append = Append(tid, after, events, actor, key, fingerprint)
+        self._queue.append(_Write(append, done, epoch))
         self._open.setdefault(tid, set()).add(done)
         if key is not None:
             self._keys[(tid, key)] = done
@@ -97,6 +103,22 @@ class GroupCommit:
             self._flusher = asyncio.create_task(self._flush())
         # Shielded: a cancelled handler leaves its write to finish (and be told) as decided.
         return await asyncio.shield(done)
+
+    async def rehearse(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        actor: str = "system",
+    ) -> list[AnyEvent]:
+        """A dry run: `TournamentService.execute(..., dry_run=True)` once this tournament's
+        writes decided so far are committed and applied, so it decides on the state a write
+        would; nothing is staged, queued or appended, and no idempotency key is recalled."""
+        await self.drain(tournament_id)
+        return self.service.execute(
+            tournament_id, command, expected_seq=expected_seq, actor=actor, dry_run=True
+        )
 
     async def drain(self, tournament_id: str | None = None) -> None:
         """Wait until every write (of one tournament) decided so far is acknowledged; for

@@ -133,7 +133,7 @@ def test_malformed_file_exits_with_a_located_error(
     [
         (["--tiebreaks", "PTS,XYZ"], "unknown tie-break 'XYZ'"),
         (["--tiebreaks", "WIN/C1"], "WIN does not take modifier 'C1'"),
-        (["--after-round", "9"], "--after-round 9: the file has rounds 0..3"),
+        (["--after-round", "9"], "--after-round 9: the tournament has rounds 0..3"),
         (["--explain", "77"], "--explain 77: no participant"),
         (["--edition", "1999"], "invalid choice"),
     ],
@@ -168,3 +168,20 @@ def test_conformance_file_in_json(tmp_path: Path) -> None:
     assert code == 0
     row = next(r for r in json.loads(out)["standings"] if r["start_no"] == 1)
     assert row["values"] == ["1.0", 2002, 2802, 2738, 1660, 1660]
+
+
+def test_a_utf16_byte_order_mark_is_read_or_refused_in_words(example: Path, tmp_path: Path) -> None:
+    """Issue 11 #4: `printf '\\xff\\xfe\\n'` was a UnicodeDecodeError traceback."""
+    utf16 = tmp_path / "utf16.trf"
+    utf16.write_bytes(example.read_text().encode("utf-16"))  # with its BOM
+    assert (
+        run("standings", str(utf16), "--format", "json")[:2]
+        == run("standings", str(example), "--format", "json")[:2]
+    )
+    broken = tmp_path / "b.trf"
+    broken.write_bytes(b"\xff\xfe\n")
+    for command in (["standings"], ["import", "--db", str(tmp_path / "s.sqlite")]):
+        code, out, err = run(*command, str(broken))
+        assert (code, out) == (2, "")
+        assert "line 1 (file encoding): found 'a UTF-16 byte-order mark, then invalid" in err
+    assert not (tmp_path / "s.sqlite").exists()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from livetb.events.schema import TournamentCreated
 from livetb.events.sqlite import SqliteStore
 from tests.test_cli import SWISS, run
 
@@ -82,3 +83,37 @@ def test_store_errors_are_reported(tmp_path: Path) -> None:
     assert code == 2 and "no such event store" in err
     code, _, err = run("standings")
     assert code == 2 and "give either a TRF file or --db" in err
+
+
+def unreadable_log(db: str) -> None:
+    """What `import` wrote before it checked tie-break lists: a log no reader can fold."""
+    created = TournamentCreated(name="Poisoned", rounds=3, tiebreaks=("PTS", "NOPE"))
+    with SqliteStore(db) as store:
+        store.append("t-poisoned", 0, [created], actor="import")
+
+
+def test_import_refuses_what_a_reader_would_and_writes_nothing(tmp_path: Path) -> None:
+    """Issue 11 #3: a TRF with `212 PTS, NOPE` was refused by `standings`, accepted by `import`."""
+    bad = tmp_path / "bad.trf"
+    bad.write_text(SWISS.read_text().replace("\n001 ", "\n212 PTS, NOPE\n001 ", 1))
+    db = tmp_path / "t.sqlite"
+    assert run("standings", str(bad))[0] == 2
+    code, out, err = run("import", str(bad), "--db", str(db), "--unrated-rating", "1400")
+    assert (code, out) == (2, "")
+    assert "unknown tie-break 'NOPE'" in err and "Traceback" not in err
+    assert not db.exists()  # refused before the store was opened
+
+
+def test_one_unreadable_tournament_does_not_stop_the_rebuild_of_the_others(
+    tmp_path: Path,
+) -> None:
+    db, tid = imported(tmp_path)
+    unreadable_log(db)
+    code, out, err = run("rebuild", "--db", db)
+    assert code == 2
+    assert out.startswith(f"{tid}: rebuilt ")
+    assert "tournament t-poisoned: its event log cannot be read: unknown tie-break 'NOPE'" in err
+    assert "1 of 2 tournament(s) could not be rebuilt" in err
+    code, _, err = run("standings", "--db", db, "--tournament", "t-poisoned")
+    assert code == 2 and "t-poisoned: its event log cannot be read" in err
+    assert run("standings", "--db", db, "--tournament", tid)[0] == 0

@@ -67,3 +67,23 @@ def test_italian_writes_decimal_commas() -> None:
 )
 def test_the_language_is_negotiated(asked: str | None, header: str | None, chosen: str) -> None:
     assert i18n.negotiate(asked, header) == chosen
+
+
+def test_the_cli_speaks_italian_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from livetb.cli import main
+
+    trf = Path(__file__).parent / "data/conformance/individual-swiss/swiss-1005.trf"
+    assert main(["standings", str(trf), "--unrated-rating", "1400", "--lang", "it"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("— dopo il turno 11 (edizione C.07 2024)")
+    assert "┃ Pos ┃ N. ┃ Nome" in lines[2]
+    assert "│   1 │  5 │ Jensen, David     │ 8,0 │  68,0 │ 76,0 │" in lines[4]
+    assert main(["standings", str(trf), "--unrated-rating", "1400", "--format", "json"]) == 0
+    assert '"values":["8.0","68.0","76.0"' in capsys.readouterr().out  # JSON stays JSON
+
+
+def test_the_cli_language_comes_from_the_flag_then_livetb_lang() -> None:
+    assert i18n.cli_language("it", {}) == "it"
+    assert i18n.cli_language(None, {"LIVETB_LANG": "it"}) == "it"
+    assert i18n.cli_language("en", {"LIVETB_LANG": "it"}) == "en"
+    assert i18n.cli_language(None, {"LANG": "it_IT.UTF-8"}) == "en"

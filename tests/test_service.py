@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from livetb.errors import BoardHasResult, ConcurrencyConflict
+from livetb.errors import BoardHasResult, ConcurrencyConflict, IdempotencyKeyReused
 from livetb.events.commands import (
     CloseRound,
     CorrectResult,
@@ -14,7 +16,8 @@ from livetb.events.commands import (
     RegisterParticipant,
 )
 from livetb.events.schema import Board
-from livetb.events.store import MemoryStore
+from livetb.events.sqlite import SqliteStore
+from livetb.events.store import MemoryStore, Recalled
 from livetb.projections.standings import Delta, StandingsProjection
 from livetb.service import TournamentService, load
 
@@ -92,3 +95,42 @@ def test_every_applied_event_is_published_once_in_order_even_from_other_writers(
     service.execute("t1", RecordResult(round=1, board=2, result="0-1"))
     assert service.catch_up("t1").seq == 8
     assert feed.seqs == list(range(1, 9))
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_a_key_reused_for_another_command_is_refused_and_appends_nothing(
+    store: str, tmp_path: Path
+) -> None:
+    """Issue 11 #1: board 2 under board 1's key was acknowledged with board 1's seq."""
+    service = TournamentService(
+        MemoryStore() if store == "memory" else SqliteStore(tmp_path / "s.sqlite")
+    )
+    started(service)
+    seq, _ = service.execute(
+        "t1", RecordResult(round=1, board=1, result="1-0"), idempotency_key="K"
+    )
+    with pytest.raises(IdempotencyKeyReused) as caught:
+        service.execute("t1", RecordResult(round=1, board=2, result="0-1"), idempotency_key="K")
+    assert caught.value.status == 422 and caught.value.code == "idempotency_key_reused"
+    assert service.store.head("t1") == seq
+    assert service.projection("t1").state.rounds[1].games[2].result is None
+    # The same command under the same key is still the first call's answer.
+    retry = service.execute("t1", RecordResult(round=1, board=1, result="1-0"), idempotency_key="K")
+    assert retry == (seq, [])
+
+
+def test_the_store_checks_the_command_when_the_early_recall_misses() -> None:
+    """The other path: two services on one store, the key unknown to the early recall when the
+    second one decided (it was written in between); the store itself refuses it."""
+
+    class LateStore(MemoryStore):
+        def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
+            return None  # as if the first append landed after this recall
+
+    store = LateStore()
+    service = TournamentService(store)
+    started(service)
+    service.execute("t1", RecordResult(round=1, board=1, result="1-0"), idempotency_key="K")
+    with pytest.raises(IdempotencyKeyReused):
+        service.execute("t1", RecordResult(round=1, board=2, result="0-1"), idempotency_key="K")
+    assert store.head("t1") == 7

@@ -388,6 +388,15 @@ def test_unknown_tag_and_repeated_header_warn() -> None:
         ("25/03/01", dt.date(2025, 3, 1)),
         ("24/09/2010", dt.date(2010, 9, 24)),
         ("01/01/2025", dt.date(2025, 1, 1)),
+        # the shapes exporters write (issue 13): each gives the right edition, silently
+        ("2020/05/29", dt.date(2020, 5, 29)),
+        ("29.07.2005", dt.date(2005, 7, 29)),
+        ("28. 07. 2005", dt.date(2005, 7, 28)),
+        ("05.07.2024", dt.date(2024, 7, 5)),  # dots: always day first
+        ("May 29, 2020", dt.date(2020, 5, 29)),
+        ("Sep 4, 2020", dt.date(2020, 9, 4)),
+        ("29 May 2020", dt.date(2020, 5, 29)),
+        ("01/03/2025", dt.date(2025, 3, 1)),  # either reading is edition 2024: day first
     ],
 )
 def test_start_date_formats(text: str, date: dt.date) -> None:
@@ -395,7 +404,15 @@ def test_start_date_formats(text: str, date: dt.date) -> None:
     assert (result.tournament.start_date, result.warnings) == (date, ())
 
 
-@pytest.mark.parametrize("text", ["01/03/2025", "Sep 4, 2020", "2025/13/01"])
+def test_ambiguous_start_date_across_editions_is_read_day_first_with_a_warning() -> None:
+    # 01/08/2024: 1 August 2024 (edition 2024) or 8 January 2024 (edition 2023)
+    result = parse_trf(edit(TRF16, ("042 2025/03/01", "042 01/08/2024")))
+    assert result.tournament.start_date == dt.date(2024, 8, 1)
+    (warning,) = result.warnings
+    assert "read day first as 2024-08-01 (edition 2024), not 2024-01-08" in str(warning)
+
+
+@pytest.mark.parametrize("text", ["2025/13/01", "Spring 2020", "Mai 29, 2020"])
 def test_unreadable_start_date_is_a_warning(text: str) -> None:
     result = parse_trf(edit(TRF16, ("042 2025/03/01", f"042 {text}")))
     assert result.tournament.start_date is None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from livetb.errors import BoardHasResult, ConcurrencyConflict
+from livetb.errors import BoardHasResult, ConcurrencyConflict, IdempotencyKeyReused
 from livetb.events.commands import (
     CloseRound,
     CreateTournament,
@@ -154,3 +154,55 @@ async def test_creating_a_tournament_and_closing_go_through_after_the_queue_drai
     assert done == [5, 6]
     await writes.drain()
     assert service.projections["t2"].state.closed == 1
+
+
+async def test_a_key_is_bound_to_its_command_through_the_group_commit(
+    service: TournamentService,
+) -> None:
+    """As `TournamentService.execute` binds it: a retry of the command gets its first head
+    (in flight or recalled), another command under the same key is 422 and appends nothing."""
+    writes = GroupCommit(service)
+    head = service.store.head("t1")
+    first = RecordResult(round=1, board=1, result="1-0")
+    outcomes = await asyncio.gather(
+        writes.execute("t1", first, idempotency_key="k"),
+        writes.execute("t1", RecordResult(round=1, board=2, result="1-0"), idempotency_key="k"),
+        return_exceptions=True,
+    )
+    assert outcomes[0] == head + 1
+    assert isinstance(outcomes[1], IdempotencyKeyReused)
+    assert await writes.execute("t1", first, idempotency_key="k") == head + 1
+    with pytest.raises(IdempotencyKeyReused):
+        await writes.execute(
+            "t1", RecordResult(round=1, board=1, result="0-1"), idempotency_key="k"
+        )
+    recalled = service.store.recall("t1", "k")
+    assert recalled is not None and recalled.fingerprint.startswith("command:")
+    # The plain path (what the service alone does) agrees with the group commit's binding.
+    assert service.execute("t1", first, idempotency_key="k") == (head + 1, [])
+    assert service.store.head("t1") == head + 1
+
+
+async def test_a_dry_run_decides_after_the_writes_in_flight_and_appends_nothing(
+    service: TournamentService,
+) -> None:
+    writes = GroupCommit(service)
+    store = service.store
+    assert isinstance(store, CountingStore)
+    head = store.head("t1")
+    write = asyncio.ensure_future(
+        writes.execute("t1", RecordResult(round=1, board=1, result="1-0"))
+    )
+    await asyncio.sleep(0)  # decided, not yet committed
+    with pytest.raises(BoardHasResult):  # decided on the state the write in flight leaves
+        await writes.rehearse("t1", RecordResult(round=1, board=1, result="0-1"))
+    assert await write == head + 1
+    groups = list(store.groups)
+    events = await writes.rehearse(
+        "t1", RecordResult(round=1, board=2, result="0-1"), expected_seq=head + 1
+    )
+    assert [type(e) for e in events] == [ResultRecorded]
+    with pytest.raises(ConcurrencyConflict):
+        await writes.rehearse("t1", RecordResult(round=1, board=2, result="0-1"), expected_seq=head)
+    assert store.groups == groups and store.head("t1") == head + 1  # nothing appended
+    assert await writes.execute("t1", RecordResult(round=1, board=2, result="0-1")) == head + 2

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import msgspec
 
-from livetb.cli_db import to_json
 from livetb.client import LocalStandings
 from livetb.messages import decode_message, delta_message, encode, round_info, snapshot_message
 from livetb.projections.delta import Delta, content_changed
 from livetb.projections.standings import Row, StandingsProjection
+from livetb.standings_doc import to_json
 
 
 class Viewer:

@@ -32,9 +32,15 @@ FAMILIES: dict[str, str] = {
     "APPO": "",
     "KS": "L",
     "DE": "",
+    # US Chess (seed 003); O = the other reading of the unplayed-games rule (us_chess.py)
+    "MM": "MO",
+    "MED": "MO",
+    "SOLK": "O",
     "CUM": "",
+    "OCUM": "O",
     "KASH": "",
-    "TFL": "",  # US Chess (seed 003)
+    "MB": "O",
+    "TFL": "O",
     # --- team competitions (C.07 2023 Art. 11-12), see `TEAM_ONLY` ---
     "MPTS": "",
     "GPTS": "",
@@ -57,10 +63,11 @@ TEAM_ONLY = frozenset(
 POINT_TYPES = ("MP", "GP")
 # Codes whose score is part of their name (or the boards' game points): no `:MP` / `:GP`.
 _OWN_POINTS = frozenset({"MPTS", "GPTS", "EMMSB", "EMGSB", "EGMSB", "EGGSB", "BC", "TBR", "BBE"})
-ALIASES = {"REP": "GE", "POINTS": "PTS"}
+# RBT, US Chess's "result between tied players": computed as DE (us_chess.py says why)
+ALIASES = {"REP": "GE", "POINTS": "PTS", "RBT": "DE", "HARK": "MED"}
 # Most specific code first, so that "APRO" is not read as "ARO" + junk.
 _CODES = sorted({*FAMILIES, *ALIASES}, key=len, reverse=True)
-_MODIFIER = re.compile(r"^(?:(?P<cm>[CM])(?P<n>\d)|L(?P<sign>[+-]?)(?P<lim>\d+))$")
+_MODIFIER = re.compile(r"^(?:(?P<cm>[CM])(?P<n>\d)|L(?P<sign>[+-]?)(?P<lim>\d+)|(?P<other>O))$")
 
 
 class Spec(msgspec.Struct, frozen=True):
@@ -72,6 +79,7 @@ class Spec(msgspec.Struct, frozen=True):
     ks_percent: Decimal = Decimal(50)  # Koya: share of the maximum score an opponent needs
     ks_steps: int = 0  # Koya: half points added to that limit (13.5: `L+1` raises it by ½)
     points: str = ""  # teams: "MP" or "GP" (`BH:MP`); "" = the event's primary score
+    other: bool = False  # US Chess: the other reading of the unplayed-games rule (`MM/O`)
 
     @property
     def text(self) -> str:
@@ -85,6 +93,8 @@ class Spec(msgspec.Struct, frozen=True):
             mods.append(f"L{self.ks_steps:+d}")
         elif self.ks_percent != 50:
             mods.append(f"L{self.ks_percent}")
+        if self.other:
+            mods.append("O")
         head = f"{self.code}:{self.points}" if self.points else self.code
         return "/".join([head, *mods])
 
@@ -129,6 +139,10 @@ def _modifier(raw: str, code: str, mod: str) -> dict[str, object]:
     allowed = FAMILIES[code]
     if m is None:
         raise TiebreakSpecError(f"{raw!r}: unknown modifier {mod!r}")
+    if m["other"]:
+        if "O" not in allowed:
+            raise TiebreakSpecError(f"{raw!r}: {code} has no other reading (/O)")
+        return {"other": True}
     if m["cm"]:
         if m["cm"] not in allowed:
             raise TiebreakSpecError(f"{raw!r}: {code} does not take modifier {mod!r}")

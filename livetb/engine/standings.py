@@ -39,8 +39,13 @@ CATALOGUE: dict[str, Compute] = {
     "PTP": performance.perfect_performance_rating,
     "APRO": performance.average_performance_of_opponents,
     "APPO": performance.average_perfect_performance_of_opponents,
+    "MM": us_chess.modified_median,
+    "MED": us_chess.median,
+    "SOLK": us_chess.solkoff,
     "CUM": us_chess.cumulative,
+    "OCUM": us_chess.opponents_cumulative,
     "KASH": us_chess.kashdan,
+    "MB": us_chess.most_blacks,
     "TFL": us_chess.first_loss,
 }
 GROUP_TIEBREAKS = frozenset({"DE"})  # computed on the group still tied at their turn
@@ -48,7 +53,7 @@ LOWER_IS_BETTER = frozenset({"DE"})
 
 # C.07 types: which tie-breaks change with the participant's own results only (A, B, D)
 # and which need the opponents' results of the round (C): the live projection's schedule.
-TYPE_C = frozenset({"BH", "SB", "AOB", "KS", "APRO", "APPO"})
+TYPE_C = frozenset({"BH", "SB", "AOB", "KS", "APRO", "APPO", "MM", "MED", "SOLK", "OCUM"})
 
 
 def compute(ctx: Context, spec: Spec, no: int) -> Value:
@@ -88,6 +93,7 @@ def affected_by(ctx: Context, spec: Spec, changed: Iterable[int]) -> frozenset[i
 
 
 _HOPS = {"BH": 1, "FB": 1, "SB": 1, "AOB": 2, "APRO": 1, "APPO": 1}
+_HOPS |= dict.fromkeys(("MM", "MED", "SOLK", "OCUM"), 1)
 
 
 class Row(msgspec.Struct, frozen=True):

@@ -6,7 +6,8 @@ events to append. A rejected command produces nothing. `livetb/service.py` runs 
 it: decide against the live projection's state, append with the expected head, apply.
 
 Rules, in short:
-- registration and participant updates before round 1 is paired; withdrawals any time for a
+- registration and participant updates before round 1 is paired (a batch registration is
+  refused whole if any one participant is); withdrawals any time for a
   round not yet closed; byes only for rounds not yet paired;
 - round k+1 is paired once round k is closed; nobody withdrawn, unknown, seated twice or with a
   bye for the round may be paired (a board or the pairing-allocated bye);
@@ -36,6 +37,7 @@ from livetb.errors import (
     ParticipantPairedTwice,
     ParticipantWithdrawnError,
     PreviousRoundOpen,
+    ResultChanged,
     ResultsMissing,
     RoundAlreadyPaired,
     RoundClosedError,
@@ -105,6 +107,12 @@ class RegisterParticipant(Command, tag="RegisterParticipant"):
     fide_id: str = ""
 
 
+class RegisterParticipants(Command, tag="RegisterParticipants"):
+    """Many participants in one append (a TRF player list): all of them or none."""
+
+    participants: Annotated[tuple[RegisterParticipant, ...], msgspec.Meta(min_length=1)]
+
+
 class RegisterTeam(Command, tag="RegisterTeam"):
     """A team tournament's team: registered players, board order first to last."""
 
@@ -154,6 +162,9 @@ class CorrectResult(Command, tag="CorrectResult"):
     board: BoardNo
     result: GameResult
     reason: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+    # The result the client saw: if the board has another one now, the correction is refused
+    # (409 result_changed) instead of silently overwriting someone else's write.
+    expected: GameResult | None = None
 
 
 class CloseRound(Command, tag="CloseRound"):
@@ -171,6 +182,7 @@ class DrawLots(Command, tag="DrawLots"):
 AnyCommand = (
     CreateTournament
     | RegisterParticipant
+    | RegisterParticipants
     | RegisterTeam
     | UpdateParticipant
     | WithdrawParticipant
@@ -212,6 +224,8 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
     match command:
         case RegisterParticipant():
             return _register(state, command)
+        case RegisterParticipants():
+            return _register_all(state, command)
         case RegisterTeam():
             return _register_team(state, command)
         case UpdateParticipant():
@@ -233,6 +247,8 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
             game = _board(state, command.round, command.board)
             if game.result is None:
                 raise NoResultToCorrect(command.round, command.board)
+            if command.expected is not None and command.expected != game.result:
+                raise ResultChanged(command.round, command.board, command.expected, game.result)
             return [
                 ResultCorrected(
                     round=command.round,
@@ -302,6 +318,21 @@ def _register(state: TournamentState, c: RegisterParticipant) -> list[AnyEvent]:
             fide_id=c.fide_id,
         )
     ]
+
+
+def _register_all(state: TournamentState, c: RegisterParticipants) -> list[AnyEvent]:
+    events: list[AnyEvent] = []
+    names = {no: p.name for no, p in state.participants.items()}
+    for i, p in enumerate(c.participants):
+        if state.paired:
+            raise TournamentStarted("register a participant", p.start_no)
+        if p.start_no in names:  # registered before, or earlier in this batch
+            raise DuplicateParticipant(
+                p.start_no, names[p.start_no], field=f"participants[{i}].start_no"
+            )
+        names[p.start_no] = p.name
+        events += _register(state, p)
+    return events
 
 
 def _register_team(state: TournamentState, c: RegisterTeam) -> list[AnyEvent]:

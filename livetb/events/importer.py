@@ -60,11 +60,14 @@ def events_from_tournament(
     edition: EditionName | None = None,
     unrated_rating: int | None = None,
     teams: Sequence[Roster] = (),
+    announced: Sequence[tuple[int, int, Code]] = (),
 ) -> list[AnyEvent]:
     """The events that replay to `t`: same participants, and per round the same entries;
     with `teams`, a team tournament (a TeamRegistered per team after the players).
 
     `tiebreaks` overrides the file's list (default: the file's, else the system's default).
+    `announced`: byes requested for rounds not yet in `t` (round, start number, H/F/Z code),
+    logged after the last round's events.
     Raises `ImportUnsupported` for what no event expresses (short games W/D/L, unknown X, a
     game without colours, two pairing-allocated byes in one round)."""
     if t.rounds < 1:
@@ -111,6 +114,13 @@ def events_from_tournament(
         events += _byes(t, participants, rnd, played, withdrawn)
         if rnd <= played:
             events += _round(participants, rnd, team_of)
+    for rnd, no, code in announced:
+        if not width < rnd <= t.rounds:
+            raise ImportUnsupported(
+                f"a bye announced for round {rnd} (#{no}): expected a round after the file's "
+                f"{width} and up to its {t.rounds}"
+            )
+        events.append(ByeRequested(start_no=no, round=rnd, points=_BYES[code]))
     return events
 
 
@@ -165,6 +175,11 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
         me, them = p.start_no, mine.opponent
         white, black = (me, them) if mine.colour == "w" else (them, me)
         w_code, b_code = by_no[white].entry(rnd).code, by_no[black].entry(rnd).code
+        board = len(boards) + 1
+        seated |= {me, them}
+        if w_code is Code.PENDING and b_code is Code.PENDING:
+            boards.append(Board(board, white, black))  # paired, being played: no result yet
+            continue
         result = RESULTS.get((w_code, b_code))
         if result is None:
             raise ImportUnsupported(
@@ -172,10 +187,10 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
                 "results are 1-0, 0-1, =, forfeits (+ -) and double forfeits only "
                 "(no short games W/D/L, no unknown X)"
             )
-        board = len(boards) + 1
         boards.append(Board(board, white, black))
         results.append(ResultRecorded(round=rnd, board=board, result=result))
-        seated |= {me, them}
     bye = pabs[0] if pabs else None
     paired = RoundPaired(round=rnd, boards=tuple(boards), bye=bye, team_bye=team_bye)
+    if len(results) < len(boards):
+        return [paired, *results]  # the running round: the arbiter closes it (CloseRound)
     return [paired, *results, RoundClosed(round=rnd)]

@@ -8,11 +8,14 @@
   processes on one file); a stale `expected_seq` or a primary-key clash on
   `(tournament_id, seq)` is a `ConcurrencyConflict`, and the whole batch is rolled back.
 - Idempotency keys live in their own table, written in the same transaction as the events.
+- The file (and its -wal and -shm) is created 0600: owner only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -23,12 +26,13 @@ from sqlite_utils import Database
 from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, LivetbError
 from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
-    SNAPSHOTS_KEPT,
     Append,
     Clock,
+    Recalled,
     check_snapshot_seq,
     digest,
     encode_batch,
+    pruned,
     utc_now,
 )
 
@@ -55,6 +59,15 @@ END;
 _PAGE = 1000
 
 
+def create_private(path: str | Path) -> None:
+    """Create the store file readable by its owner only (0600), if it does not exist yet.
+
+    It holds every event and the token hashes; SQLite gives its -wal and -shm files the
+    database file's permissions, so they are 0600 too."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
 class SqliteStore:
     """An `EventStore` in one SQLite file; safe to share between threads."""
 
@@ -62,6 +75,7 @@ class SqliteStore:
         self.path = str(path)
         self._clock = clock
         self._lock = threading.RLock()
+        create_private(self.path)
         conn = sqlite3.connect(self.path, timeout=timeout, check_same_thread=False)
         self._db = Database(conn)  # turns recursive_triggers on: REPLACE fires DELETE triggers
         self._conn = conn
@@ -115,9 +129,12 @@ class SqliteStore:
         *,
         actor: str,
         idempotency_key: str | None = None,
+        fingerprint: str | None = None,
     ) -> int:
         with self._lock, self._write() as conn:
-            return self._append(conn, tournament_id, expected_seq, events, actor, idempotency_key)
+            return self._append(
+                conn, tournament_id, expected_seq, events, actor, idempotency_key, fingerprint
+            )
 
     def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
         """Each append as `append` would do it, all in one transaction: one commit (one sync
@@ -135,7 +152,13 @@ class SqliteStore:
                 conn.execute("SAVEPOINT one")
                 try:
                     head = self._append(
-                        conn, a.tournament_id, a.expected_seq, a.events, a.actor, a.idempotency_key
+                        conn,
+                        a.tournament_id,
+                        a.expected_seq,
+                        a.events,
+                        a.actor,
+                        a.idempotency_key,
+                        a.fingerprint,
                     )
                 except LivetbError as err:
                     conn.execute("ROLLBACK TO one")
@@ -154,9 +177,10 @@ class SqliteStore:
         events: Sequence[AnyEvent],
         actor: str,
         idempotency_key: str | None,
+        fingerprint: str | None,
     ) -> int:
         batch = encode_batch(events)
-        fingerprint = digest(batch)
+        fingerprint = fingerprint or digest(batch)
         if idempotency_key is not None:
             known = conn.execute(
                 "SELECT seq, digest FROM idempotency WHERE tournament_id = ? AND key = ?",
@@ -208,21 +232,23 @@ class SqliteStore:
                 "INSERT OR REPLACE INTO snapshots (tournament_id, seq, data) VALUES (?, ?, ?)",
                 (tournament_id, seq, bytes(data)),
             )
-            conn.execute(
-                "DELETE FROM snapshots WHERE tournament_id = ? AND seq NOT IN "
-                "(SELECT seq FROM snapshots WHERE tournament_id = ? ORDER BY seq DESC LIMIT ?)",
-                (tournament_id, tournament_id, SNAPSHOTS_KEPT),
+            seqs = conn.execute(
+                "SELECT seq FROM snapshots WHERE tournament_id = ?", (tournament_id,)
+            ).fetchall()
+            conn.executemany(
+                "DELETE FROM snapshots WHERE tournament_id = ? AND seq = ?",
+                [(tournament_id, old) for old in pruned([int(r[0]) for r in seqs])],
             )
 
     # --- reading ---
 
-    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
+    def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
         with self._lock:
             row = self._conn.execute(
-                "SELECT seq FROM idempotency WHERE tournament_id = ? AND key = ?",
+                "SELECT seq, digest FROM idempotency WHERE tournament_id = ? AND key = ?",
                 (tournament_id, idempotency_key),
             ).fetchone()
-        return None if row is None else int(row[0])
+        return None if row is None else Recalled(int(row[0]), str(row[1]))
 
     def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
         """Read in pages, so no statement stays open between the caller's steps."""
@@ -262,6 +288,15 @@ class SqliteStore:
             row = self._conn.execute(
                 "SELECT seq, data FROM snapshots WHERE tournament_id = ? ORDER BY seq DESC LIMIT 1",
                 (tournament_id,),
+            ).fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    def snapshot_at(self, tournament_id: str, seq: int) -> tuple[int, bytes] | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT seq, data FROM snapshots WHERE tournament_id = ? AND seq <= ? "
+                "ORDER BY seq DESC LIMIT 1",
+                (tournament_id, seq),
             ).fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
 

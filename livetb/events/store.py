@@ -40,6 +40,7 @@ class Append(NamedTuple):
     events: Sequence[AnyEvent]
     actor: str
     idempotency_key: str | None = None
+    fingerprint: str | None = None
 
 
 class EventStore(Protocol):
@@ -53,23 +54,27 @@ class EventStore(Protocol):
         *,
         actor: str,
         idempotency_key: str | None = None,
+        fingerprint: str | None = None,
     ) -> int:
         """Append `events` after `expected_seq` in one transaction; return the new head.
 
         Raise `ConcurrencyConflict` if the head is not `expected_seq`. A known
         `idempotency_key` returns the head its first call returned and appends nothing
-        (`IdempotencyKeyReused` if the events differ)."""
+        (`IdempotencyKeyReused` if its fingerprint differs). The key is bound to
+        `fingerprint`, by default the digest of `events`; the service passes its command's,
+        since a retried command no longer decides to the same events."""
         ...
 
     def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
-        """Each of `appends` as `append` does it, in order, made durable together (a group
-        commit); in each one's place its new head, or the error it failed with. After a
-        failed append, the later ones of its tournament are not tried (they were decided on
-        the state it would have left): `ConcurrencyConflict`."""
+        """Each of `appends` as `append` does it (its idempotency key bound to its
+        fingerprint the same way), in order, made durable together (a group commit); in each
+        one's place its new head, or the error it failed with. After a failed append, the
+        later ones of its tournament are not tried (they were decided on the state it would
+        have left): `ConcurrencyConflict`."""
         ...
 
-    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
-        """The head an earlier append with this key returned, or None."""
+    def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
+        """The head an earlier append with this key returned and its fingerprint, or None."""
         ...
 
     def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
@@ -90,6 +95,10 @@ class EventStore(Protocol):
 
     def latest_snapshot(self, tournament_id: str) -> tuple[int, bytes] | None:
         """The snapshot with the highest seq, or None."""
+        ...
+
+    def snapshot_at(self, tournament_id: str, seq: int) -> tuple[int, bytes] | None:
+        """The kept snapshot with the highest seq at or before `seq` (time travel), or None."""
         ...
 
     def close(self) -> None: ...
@@ -138,7 +147,29 @@ def digest(batch: Sequence[Encoded]) -> str:
     return h.hexdigest()
 
 
+class Recalled(NamedTuple):
+    """What an idempotency key is bound to: the head its append returned, and the request."""
+
+    seq: int
+    fingerprint: str
+
+
 SNAPSHOTS_KEPT = 2  # the newest, and one to fall back on
+# Older ones, one per this many events, so time travel starts near its target: at 10,000
+# players a replay from zero takes seconds, and a snapshot weighs about 3 MB.
+SNAPSHOT_SPACING = 5000
+
+
+def pruned(seqs: Sequence[int]) -> list[int]:
+    """Which snapshots to drop: all but the newest `SNAPSHOTS_KEPT`, and the first of each
+    `SNAPSHOT_SPACING` events before them."""
+    ordered = sorted(seqs)
+    newest = ordered[-SNAPSHOTS_KEPT:]
+    spaced: dict[int, int] = {}
+    for seq in ordered[:-SNAPSHOTS_KEPT]:
+        spaced.setdefault(seq // SNAPSHOT_SPACING, seq)
+    kept = set(newest) | set(spaced.values())
+    return [seq for seq in ordered if seq not in kept]
 
 
 class _Row(msgspec.Struct, frozen=True):
@@ -154,7 +185,7 @@ class MemoryStore:
     def __init__(self, *, clock: Clock = utc_now) -> None:
         self._clock = clock
         self._logs: dict[str, list[_Row]] = {}
-        self._keys: dict[tuple[str, str], tuple[int, str]] = {}
+        self._keys: dict[tuple[str, str], Recalled] = {}
         self._snapshots: dict[str, dict[int, bytes]] = {}
         self._lock = threading.Lock()
 
@@ -172,17 +203,17 @@ class MemoryStore:
         *,
         actor: str,
         idempotency_key: str | None = None,
+        fingerprint: str | None = None,
     ) -> int:
         batch = encode_batch(events)
-        fingerprint = digest(batch)
+        fingerprint = fingerprint or digest(batch)
         with self._lock:
             if idempotency_key is not None:
                 known = self._keys.get((tournament_id, idempotency_key))
                 if known is not None:
-                    seq, first = known
-                    if first != fingerprint:
+                    if known.fingerprint != fingerprint:
                         raise IdempotencyKeyReused(tournament_id, idempotency_key)
-                    return seq
+                    return known.seq
             log = self._logs.get(tournament_id, [])
             if len(log) != expected_seq:
                 raise ConcurrencyConflict(tournament_id, expected_seq, len(log))
@@ -194,7 +225,7 @@ class MemoryStore:
                 ]
             head = len(self._logs.get(tournament_id, ()))
             if idempotency_key is not None:
-                self._keys[(tournament_id, idempotency_key)] = (head, fingerprint)
+                self._keys[(tournament_id, idempotency_key)] = Recalled(head, fingerprint)
             return head
 
     def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
@@ -213,6 +244,7 @@ class MemoryStore:
                         a.events,
                         actor=a.actor,
                         idempotency_key=a.idempotency_key,
+                        fingerprint=a.fingerprint,
                     )
                 )
             except LivetbError as err:
@@ -220,9 +252,8 @@ class MemoryStore:
                 failed.add(a.tournament_id)
         return outcomes
 
-    def recall(self, tournament_id: str, idempotency_key: str) -> int | None:
-        known = self._keys.get((tournament_id, idempotency_key))
-        return None if known is None else known[0]
+    def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
+        return self._keys.get((tournament_id, idempotency_key))
 
     def read(self, tournament_id: str, after: int = 0) -> Iterator[Recorded]:
         log = self._logs.get(tournament_id, [])  # appends replace the list: a stable view
@@ -246,7 +277,7 @@ class MemoryStore:
             check_snapshot_seq(tournament_id, seq, self.head(tournament_id))
             kept = self._snapshots.setdefault(tournament_id, {})
             kept[seq] = bytes(data)
-            for old in sorted(kept)[:-SNAPSHOTS_KEPT]:
+            for old in pruned(list(kept)):
                 del kept[old]
 
     def latest_snapshot(self, tournament_id: str) -> tuple[int, bytes] | None:
@@ -255,6 +286,11 @@ class MemoryStore:
             return None
         seq = max(kept)
         return seq, kept[seq]
+
+    def snapshot_at(self, tournament_id: str, seq: int) -> tuple[int, bytes] | None:
+        kept = self._snapshots.get(tournament_id, {})
+        at = max((s for s in kept if s <= seq), default=None)
+        return None if at is None else (at, kept[at])
 
     def close(self) -> None:
         pass

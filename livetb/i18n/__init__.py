@@ -39,6 +39,12 @@ def negotiate(asked: str | None, accept_language: str | None = None) -> str:
     return min(ranked)[2] if ranked else DEFAULT
 
 
+def cli_language(asked: str | None, env: dict[str, str]) -> str:
+    """The CLI's language: `--lang`, then $LIVETB_LANG, then English (not the locale: a
+    script's output should not change with the machine it runs on)."""
+    return negotiate(asked or env.get("LIVETB_LANG"))
+
+
 def text(lang: str, key: str, **params: object) -> str:
     return catalog(lang)[key].format(**params)
 

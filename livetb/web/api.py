@@ -17,7 +17,9 @@ Writes (an arbiter token of the tournament; `Idempotency-Key` and `If-Match: "SE
     POST  /api/tournaments/{id}/lots                       DrawLots                   201
 
 A body is the command's fields less those the URL gives; pairings may instead be the pairing
-program's TRF (`Content-Type: text/plain`, see `pairing_from_trf`). Reads are public unless the
+program's TRF (`Content-Type: text/plain`, see `pairing_from_trf`), participants a TRF player
+list (one `RegisterParticipants`). `?dry_run=1` decides without appending and answers 200
+`{"dry_run": true, "events": [...]}` (`livetb/web/console_io.py`). Reads are public unless the
 tournament is private:
 
     GET /api/tournaments                                   ids and heads
@@ -26,6 +28,8 @@ tournament is private:
     GET /api/tournaments/{id}/rounds/{round}               pairings, results, requested byes
     GET /api/tournaments/{id}/participants/{start_no}      the card (`livetb/web/card.py`)
     GET /api/tournaments/{id}/events[?after=N&limit=M]     the log, page by page
+
+The console's reads (Berger tables, the audit trail) are in `livetb/web/console_api.py`.
 """
 
 from __future__ import annotations
@@ -39,9 +43,14 @@ import msgspec
 from aiohttp import hdrs, web
 
 from livetb import messages
-from livetb.cli_db import DbStandings, to_json
 from livetb.engine.model import Code
-from livetb.errors import InvalidInput, LivetbError, UnknownTournament
+from livetb.errors import (
+    InvalidInput,
+    LivetbError,
+    NotAuthenticated,
+    UnknownTournament,
+    WrongTournament,
+)
 from livetb.events.commands import (
     CloseRound,
     Command,
@@ -57,21 +66,23 @@ from livetb.events.commands import (
     UpdateParticipant,
     WithdrawParticipant,
 )
-from livetb.events.schema import Board, Recorded, RoundClosed, TournamentCreated
+from livetb.events.schema import Board, Recorded, TournamentCreated
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
 from livetb.projections.standings import StandingsProjection
-from livetb.service import load
+from livetb.standings_doc import DbStandings, to_json
 from livetb.trf import parse_trf
 from livetb.web import card
 from livetb.web.auth import authorize
-from livetb.web.keys import COMMITS, SERVICE, STORE, TOKENS
+from livetb.web.console_io import DryRun, dry_run, participants_from_trf
+from livetb.web.keys import COMMITS, CONFIG, SERVICE, STORE, TIMETRAVEL, TOKENS
+from livetb.web.limits import MAX_INT, int_query, is_number, read_body
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 TID = r"{tid:[A-Za-z0-9._-]{1,64}}"
 BASE = f"/api/tournaments/{TID}"
-ROUND = BASE + r"/rounds/{round:\d{1,6}}"
-PARTICIPANT = BASE + r"/participants/{start_no:\d{1,6}}"
+ROUND = BASE + r"/rounds/{round:[0-9]{1,6}}"  # not \d: it takes other scripts' digits too
+PARTICIPANT = BASE + r"/participants/{start_no:[0-9]{1,6}}"
 
 encode = msgspec.json.Encoder().encode
 
@@ -108,13 +119,24 @@ def body_type(command: type[Command], path: tuple[str, ...]) -> type[msgspec.Str
     )
 
 
-class Write:
-    """One write route: the command it builds, the fields its URL gives, its success status."""
+TextBody = Callable[[bytes, web.Request], Command]
 
-    def __init__(self, command: type[Command], path: tuple[str, ...] = (), status: int = 201):
+
+class Write:
+    """One write route: the command it builds, the fields its URL gives, its success status,
+    and what builds the command from a `text/plain` body (a TRF), if the route takes one."""
+
+    def __init__(
+        self,
+        command: type[Command],
+        path: tuple[str, ...] = (),
+        status: int = 201,
+        text: TextBody | None = None,
+    ):
         self.command = command
         self.path = path
         self.status = status
+        self.text = text
         self.body = body_type(command, path)
         self._decode = msgspec.json.Decoder(self.body).decode
 
@@ -136,7 +158,7 @@ def expected_seq(header: str | None, field: int | None) -> int | None:
     if header is None or header.strip() == "*":
         return field
     text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not is_number(text) or int(text) > MAX_INT:
         raise InvalidInput(
             f'If-Match {header!r}: expected the log sequence number, e.g. "12"', path="If-Match"
         )
@@ -158,14 +180,24 @@ def writer(spec: Write) -> Handler:
     async def handle(request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
         actor = authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
-        data = await request.read()  # beyond client_max_size: 413
-        if spec.command is PairRound and request.content_type == "text/plain":
-            command: Command = pairing_from_trf(data, int(request.match_info["round"]))
+        dry = dry_run(request)
+        config = request.app[CONFIG]  # a whole round's pairings or player list may be large
+        limit = config.pairings_max_body if spec.text is not None else config.max_body
+        data = await read_body(request, limit, config.body_timeout)  # 413, 408
+        if spec.text is not None and request.content_type == "text/plain":
+            command: Command = spec.text(data, request)
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), None)
         else:
             body = spec.decode(data)
             command = spec.build(request, body)
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), body.expected_seq)
+        if dry:
+            idempotency_key(request)  # checked as for the write; a rehearsal consumes no key
+            # Decided after this tournament's writes in flight, never appended.
+            events = await request.app[COMMITS].rehearse(
+                tid, command, expected_seq=expected, actor=actor
+            )
+            return json_response(DryRun(events=events))
         # Decided now, acknowledged once its group is committed (a shutdown waits for it).
         head = await request.app[COMMITS].execute(
             tid,
@@ -209,14 +241,22 @@ def pairing_from_trf(data: bytes, rnd: int) -> PairRound:
     return PairRound(round=rnd, boards=boards, bye=pabs[0] if pabs else None)
 
 
+def _round_trf(data: bytes, request: web.Request) -> Command:
+    return pairing_from_trf(data, int(request.match_info["round"]))
+
+
+def _players_trf(data: bytes, request: web.Request) -> Command:
+    return participants_from_trf(data)
+
+
 WRITES: list[tuple[str, str, Write]] = [
     ("PUT", BASE, Write(CreateTournament)),
-    ("POST", BASE + "/participants", Write(RegisterParticipant)),
+    ("POST", BASE + "/participants", Write(RegisterParticipant, text=_players_trf)),
     ("POST", BASE + "/teams", Write(RegisterTeam)),
     ("PATCH", PARTICIPANT, Write(UpdateParticipant, ("start_no",), 200)),
     ("POST", BASE + "/withdrawals", Write(WithdrawParticipant)),
     ("POST", BASE + "/byes", Write(RequestBye)),
-    ("POST", ROUND + "/pairings", Write(PairRound, ("round",))),
+    ("POST", ROUND + "/pairings", Write(PairRound, ("round",), text=_round_trf)),
     ("POST", ROUND + "/results", Write(RecordResult, ("round",))),
     ("PUT", ROUND + "/results", Write(CorrectResult, ("round",), 200)),
     ("POST", ROUND + "/close", Write(CloseRound, ("round",))),
@@ -274,16 +314,25 @@ class EventPage(msgspec.Struct):
 
 def check_read(request: web.Request, tid: str) -> StandingsProjection:
     """The caught-up projection of `tid` (404 if unknown); a private tournament's reads need
-    one of its tokens (401/403), as a bearer header or `?access_token=`."""
+    one of its tokens, as a bearer header, the websocket subprotocol or `?access_token=`.
+    Without one it answers as an unknown tournament does (404): a caller without its token
+    must not learn that a private tournament exists."""
     projection = request.app[SERVICE].catch_up(tid)
     created = projection.state.created
     if created is not None and created.private:
-        header = request.headers.get(hdrs.AUTHORIZATION) or bearer_protocol(request)
-        if header is None and "access_token" in request.query:
-            header = f"Bearer {request.query['access_token']}"
-        what = f"reads of private tournament {tid}"
-        authorize(header, request.app[TOKENS], tid, what=what)
+        try:
+            authorize(credentials(request), request.app[TOKENS], tid, what="reads")
+        except (NotAuthenticated, WrongTournament):
+            raise UnknownTournament(tid) from None
     return projection
+
+
+def credentials(request: web.Request) -> str | None:
+    """`Bearer <token>` from the header, the websocket subprotocol or `?access_token=`."""
+    header = request.headers.get(hdrs.AUTHORIZATION) or bearer_protocol(request)
+    if header is None and "access_token" in request.query:
+        header = f"Bearer {request.query['access_token']}"
+    return header
 
 
 def bearer_protocol(request: web.Request) -> str | None:
@@ -294,23 +343,6 @@ def bearer_protocol(request: web.Request) -> str | None:
         if item.strip().startswith("bearer."):
             return f"Bearer {item.strip().removeprefix('bearer.')}"
     return None
-
-
-def int_query(request: web.Request, name: str, low: int = 0) -> int | None:
-    text = request.query.get(name)
-    if text is None:
-        return None
-    if not text.isdigit() or int(text) < low:
-        raise InvalidInput(f"{name}={text!r}: expected an integer >= {low}", path=name)
-    return int(text)
-
-
-def seq_after_round(request: web.Request, tid: str, rnd: int) -> int:
-    """The log position where round `rnd` was closed."""
-    for rec in request.app[STORE].read(tid):
-        if isinstance(rec.event, RoundClosed) and rec.event.round == rnd:
-            return rec.seq
-    raise InvalidInput(f"after_round={rnd}: round {rnd} is not closed", path="after_round")
 
 
 async def list_tournaments(request: web.Request) -> web.Response:
@@ -361,10 +393,15 @@ async def standings(request: web.Request) -> web.Response:
     after_round = int_query(request, "after_round", low=1)
     if at_seq is not None and after_round is not None:
         raise InvalidInput("give at_seq or after_round, not both", path="at_seq")
+    travel = request.app[TIMETRAVEL]  # replays off the loop, bounded, cached
     if after_round is not None:
-        at_seq = seq_after_round(request, tid, after_round)
-    projection = live if at_seq is None else load(request.app[STORE], tid, at_seq)
-    return json_response(to_json(projection), seq=projection.seq)
+        at_seq = await travel.round_closed_at(tid, after_round)
+    if at_seq is None:
+        return json_response(to_json(live), seq=live.seq)
+    seq, body = await travel.standings(tid, at_seq)
+    resp = web.Response(body=body, content_type="application/json")
+    resp.headers[hdrs.ETAG] = f'"{seq}"'
+    return resp
 
 
 async def round_info(request: web.Request) -> web.Response:
@@ -455,16 +492,16 @@ class Endpoint:
     errors: tuple[int, ...] = ()
     query: tuple[Query, ...] = ()
     media: str = "application/json"  # of the success response ("": none)
-    trf_body: bool = False  # also takes the pairing program's TRF as text/plain
+    trf_body: str = ""  # also takes a TRF as text/plain: what is read from it
     messages: tuple[type, ...] = ()  # a websocket's messages (documented as `x-messages`)
 
 
-WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422)
+WRITE_ERRORS = (400, 401, 403, 404, 408, 409, 413, 422)
 READ_ERRORS = (401, 403, 404)
 
 WRITE_SUMMARIES = {
     CreateTournament: "Create a tournament",
-    RegisterParticipant: "Register a participant",
+    RegisterParticipant: "Register a participant (JSON), or all of a TRF's 001 lines at once",
     RegisterTeam: "Register a team of a team tournament (its players in board order)",
     UpdateParticipant: "Correct a participant's details (before round 1 is paired)",
     WithdrawParticipant: "Withdraw a participant from a round on",
@@ -476,6 +513,13 @@ WRITE_SUMMARIES = {
     DecidePlayoff: "Record a playoff's order",
     DrawLots: "Draw lots for the ties left",
 }
+
+
+TRF_BODIES = {
+    PairRound: "the pairing program's TRF; the round's blocks are read",
+    RegisterParticipant: "a TRF player list: its 001 lines, registered in one append",
+}
+DRY_RUN = Query("dry_run", "1: decide only; 200 {dry_run: true, events: [...]}, nothing appended")
 
 
 def endpoints() -> list[Endpoint]:
@@ -545,7 +589,8 @@ def endpoints() -> list[Endpoint]:
             status=spec.status,
             auth=ARBITER,
             errors=WRITE_ERRORS,
-            trf_body=spec.command is PairRound,
+            trf_body=TRF_BODIES.get(spec.command, ""),
+            query=(DRY_RUN,),
         )
         for method, path, spec in WRITES
     ]

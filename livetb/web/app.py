@@ -17,31 +17,37 @@ from aiohttp import hdrs, web
 from livetb.errors import LivetbError, NotAuthenticated
 from livetb.events.sqlite import SqliteStore
 from livetb.service import TournamentService
-from livetb.web import api, openapi, pages, ws
+from livetb.web import api, console_api, exchange, openapi, pages, redact, ws
 from livetb.web.auth import TokenStore
 from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import Hub
-from livetb.web.keys import COMMITS, CONFIG, HUB, SERVICE, STORE, TOKENS
+from livetb.web.keys import COMMITS, CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
+from livetb.web.timetravel import TimeTravel, process_pool
 from livetb.writes import GroupCommit
 
 log = logging.getLogger(__name__)
 
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 HTTP_CODES[413] = "body_too_large"
+HTTP_CODES[408] = "body_timeout"
 
 
 def create_app(config: Config | None = None) -> web.Application:
     config = config or Config()
-    app = web.Application(client_max_size=config.max_body, middlewares=[errors])
+    redact.install()  # no token in any log line
+    largest = max(config.max_body, config.pairings_max_body)  # each endpoint's in limits.py
+    app = web.Application(client_max_size=largest, middlewares=[errors])
     app[CONFIG] = config
     app.cleanup_ctx.append(service_ctx)
     app.cleanup_ctx.append(poller_ctx)
     app.on_shutdown.append(ws.close_feeds)
     app.add_routes(pages.routes())
     app.add_routes(api.routes())
+    app.add_routes(console_api.routes())
     app.add_routes(openapi.routes())
     app.add_routes(ws.routes())
+    app.add_routes(exchange.routes())
     return app
 
 
@@ -55,8 +61,18 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
     app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, Collector())
     app[SERVICE] = service = TournamentService(store, feed=hub)
     app[COMMITS] = writes = GroupCommit(service)
+    pool = process_pool(config.replays) if config.replay_processes else None
+    app[TIMETRAVEL] = TimeTravel(
+        store,
+        source=config.db_path if pool else store,
+        executor=pool,
+        concurrency=config.replays,
+        cache_size=config.replay_cache,
+    )
     yield
-    await writes.drain()
+    await writes.drain()  # every decided write committed and told, the snapshots due saved
+    if pool is not None:  # waits for a running replay: exiting under it breaks the pool's pipe
+        await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
     tokens.close()
     store.close()
 

@@ -1,7 +1,7 @@
 """Arbiter tokens: one tournament each, shown once, stored as sha256 in the store's SQLite file.
 
     tokens = TokenStore("livetb.sqlite")
-    token = tokens.create("t-3f9c01ab")          # `livetb token create` prints only this
+    token = tokens.create("t-3f9c01ab", label="Anna")  # `livetb token create` prints this
     authorize(f"Bearer {token}", tokens, "t-3f9c01ab")  # -> "arbiter:1a2b3c4d" (the actor)
     tokens.revoke(token)                         # `livetb token revoke`
 
@@ -23,6 +23,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from livetb.errors import NotAuthenticated, WrongTournament
+from livetb.events.sqlite import create_private
 
 PREFIX = "ltb_"
 
@@ -32,18 +33,28 @@ def fingerprint(token: str) -> str:
 
 
 class TokenStore:
-    """The `tokens` table: sha256 of the token, its tournament, when created and revoked."""
+    """The `tokens` table: sha256 of the token, its tournament, when created and revoked, and
+    an optional label (who holds it), which the audit trail shows beside the token's writes."""
 
     def __init__(self, path: str | Path, *, timeout: float = 10.0) -> None:
         self._lock = threading.Lock()
+        create_private(path)  # token hashes: owner only, like the events
         self._conn = sqlite3.connect(str(path), timeout=timeout, check_same_thread=False)
         self._db = Database(self._conn)
         self._db["tokens"].create(  # type: ignore[union-attr]
-            {"sha256": str, "tournament_id": str, "created_at": str, "revoked_at": str},
+            {
+                "sha256": str,
+                "tournament_id": str,
+                "created_at": str,
+                "revoked_at": str,
+                "label": str,
+            },
             pk="sha256",
             not_null={"sha256", "tournament_id", "created_at"},
             if_not_exists=True,
         )
+        if "label" not in self._db["tokens"].columns_dict:  # a store from before labels
+            self._db["tokens"].add_column("label", str)  # type: ignore[union-attr]
 
     def __enter__(self) -> TokenStore:
         return self
@@ -51,15 +62,24 @@ class TokenStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def create(self, tournament_id: str) -> str:
-        """A new token for `tournament_id`; only its hash is kept."""
+    def create(self, tournament_id: str, label: str | None = None) -> str:
+        """A new token for `tournament_id`; only its hash (and `label`, if given) is kept."""
         token = PREFIX + secrets.token_urlsafe(32)
         with self._lock, self._conn:
             self._conn.execute(
-                "INSERT INTO tokens (sha256, tournament_id, created_at) VALUES (?, ?, ?)",
-                (fingerprint(token), tournament_id, _now()),
+                "INSERT INTO tokens (sha256, tournament_id, created_at, label) VALUES (?, ?, ?, ?)",
+                (fingerprint(token), tournament_id, _now(), label),
             )
         return token
+
+    def labels(self, tournament_id: str) -> dict[str, str | None]:
+        """Every token of `tournament_id` (revoked ones too: their writes stay in the log)
+        as the actor its writes record, with its label."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT sha256, label FROM tokens WHERE tournament_id = ?", (tournament_id,)
+            ).fetchall()
+        return {actor(str(sha)): label for sha, label in rows}
 
     def revoke(self, token: str) -> bool:
         """Revoke `token`; False if it is unknown or already revoked."""
@@ -102,4 +122,9 @@ def authorize(
         raise NotAuthenticated("unknown or revoked token")
     if scope != tournament_id:
         raise WrongTournament(tournament_id)
-    return f"arbiter:{fingerprint(token)[:8]}"
+    return actor(fingerprint(token))
+
+
+def actor(sha256: str) -> str:
+    """What the log records as the author of a token's writes: never the token itself."""
+    return f"arbiter:{sha256[:8]}"

@@ -10,7 +10,10 @@ DEFAULT_DB = "livetb.sqlite"
 @dataclass(frozen=True, kw_only=True)
 class Config:
     db_path: str = DEFAULT_DB
-    max_body: int = 64 * 1024  # bytes of a request body (413 beyond)
+    max_body: int = 64 * 1024  # bytes of a request body (413 beyond), but for pairings:
+    pairings_max_body: int = 4 << 20  # pairings, player lists: 9,998 players as TRF, ~2-3 MB
+    body_timeout: float = 10.0  # seconds for a whole request body to arrive (408 beyond)
+    header_timeout: float = 15.0  # seconds for a request's headers, or idle between requests
     heartbeat: float = 20.0  # seconds of silence before a viewer gets {"type": "ping"}
     queue_size: int = 64  # frames a viewer may lag behind before it is stale
     ring_size: int = 1024  # recent deltas kept per tournament for `since=` resumes
@@ -18,3 +21,6 @@ class Config:
     send_timeout: float = 10.0  # a viewer that takes longer to accept one frame is dropped
     ws_compress: bool = False  # per-socket deflate costs CPU per viewer: off by default
     poll_interval: float = 1.0  # seconds between catch-ups with other writers (0: never)
+    replays: int = 2  # time-travel replays (`?at_seq=`) running at once
+    replay_processes: bool = True  # in worker processes (threads would share the loop's GIL)
+    replay_cache: int = 32  # past standings kept, by (tournament, seq)

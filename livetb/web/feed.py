@@ -38,10 +38,10 @@ import msgspec
 from websockets.frames import Frame as WsFrame
 from websockets.frames import Opcode
 
-from livetb.cli_db import to_json
 from livetb.messages import PING, delta_message, encode, snapshot_message
 from livetb.projections.delta import change_of
 from livetb.projections.standings import Delta, Row, StandingsProjection
+from livetb.standings_doc import to_json
 from livetb.web.collector import Collector
 
 log = logging.getLogger(__name__)

@@ -9,6 +9,7 @@ from livetb.service import TournamentService
 from livetb.web.auth import TokenStore
 from livetb.web.config import Config
 from livetb.web.feed import Hub
+from livetb.web.timetravel import TimeTravel
 from livetb.writes import GroupCommit
 
 CONFIG = web.AppKey("config", Config)
@@ -16,4 +17,5 @@ STORE = web.AppKey("store", SqliteStore)
 SERVICE = web.AppKey("service", TournamentService)
 HUB = web.AppKey("hub", Hub)
 TOKENS = web.AppKey("tokens", TokenStore)
+TIMETRAVEL = web.AppKey("timetravel", TimeTravel)
 COMMITS = web.AppKey("commits", GroupCommit)

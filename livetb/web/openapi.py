@@ -2,7 +2,8 @@
 
 Generated, never written by hand: the schemas from the msgspec Structs the routes decode and
 encode (`msgspec.json.schema_components`), the operations from the route tables
-(`livetb.web.api.endpoints()`, `livetb.web.ws.ENDPOINTS` and this module's own).
+(`livetb.web.api.endpoints()`, `livetb.web.console_api.ENDPOINTS`, `livetb.web.ws.ENDPOINTS`
+and this module's own).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import msgspec
 from aiohttp import web
 
 import livetb
-from livetb.web import api, ws
+from livetb.web import api, console_api, exchange, ws
 from livetb.web.api import PUBLIC, Endpoint
+from livetb.web.console_io import DryRun
 
 REF = "#/components/schemas/{name}"
 _PARAM = re.compile(r"\{(\w+)(?::((?:[^{}]|\{[^{}]*\})*))?\}")
@@ -34,7 +36,7 @@ def _path_params(path: str) -> list[dict[str, Any]]:
     params = []
     for m in _PARAM.finditer(path):
         pattern = m.group(2)
-        numeric = pattern is not None and pattern.startswith(r"\d")
+        numeric = pattern is not None and pattern.startswith((r"\d", "[0-9]"))
         schema: dict[str, Any] = {"type": "integer", "minimum": 0}
         if not numeric:
             schema = {"type": "string"} | ({"pattern": f"^{pattern}$"} if pattern else {})
@@ -70,12 +72,7 @@ def _operation(e: Endpoint, refs: dict[type, dict[str, Any]]) -> dict[str, Any]:
     if e.request is not None:
         content: dict[str, Any] = {"application/json": {"schema": refs[e.request]}}
         if e.trf_body:
-            content["text/plain"] = {
-                "schema": {
-                    "type": "string",
-                    "description": "the pairing program's TRF; the round's blocks are read",
-                }
-            }
+            content["text/plain"] = {"schema": {"type": "string", "description": e.trf_body}}
         op["requestBody"] = {"required": _has_required_field(e.request), "content": content}
     ok: dict[str, Any] = {"description": HTTPStatus(e.status).phrase}
     if e.response is not None:
@@ -84,6 +81,13 @@ def _operation(e: Endpoint, refs: dict[type, dict[str, Any]]) -> dict[str, Any]:
         kind = "object" if e.media == "application/json" else "string"
         ok["content"] = {e.media: {"schema": {"type": kind}}}
     responses: dict[str, Any] = {str(e.status): ok}
+    if any(q.name == "dry_run" for q in e.query):  # a write's other success: what it would do
+        dry = refs[DryRun]
+        if e.status == 200 and "content" in ok:
+            dry = {"oneOf": [ok["content"][e.media]["schema"], dry]}
+        responses["200"] = {"description": "OK (with dry_run=1)"} | {
+            "content": {"application/json": {"schema": dry}}
+        }
     for status in e.errors:
         responses[str(status)] = {
             "description": HTTPStatus(status).phrase,
@@ -102,7 +106,7 @@ def _operation(e: Endpoint, refs: dict[type, dict[str, Any]]) -> dict[str, Any]:
 def document(endpoints: Iterable[Endpoint]) -> dict[str, Any]:
     """The OpenAPI 3.1 document of `endpoints`."""
     endpoints = list(endpoints)
-    types: list[type] = [api.ErrorBody]
+    types: list[type] = [api.ErrorBody, DryRun]
     for e in endpoints:
         for t in (e.request, e.response, *e.messages):
             if t is not None and t not in types:
@@ -171,7 +175,7 @@ ENDPOINTS = [
 
 
 def all_endpoints() -> list[Endpoint]:
-    return api.endpoints() + ws.ENDPOINTS + ENDPOINTS
+    return api.endpoints() + console_api.ENDPOINTS + exchange.ENDPOINTS + ws.ENDPOINTS + ENDPOINTS
 
 
 def routes() -> list[web.RouteDef]:

@@ -18,6 +18,9 @@ from pathlib import Path
 from aiohttp import web
 
 from livetb import i18n
+from livetb.engine.spec import FAMILIES, TEAM_ONLY
+from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
+from livetb.web.api import public_creation
 from livetb.web.keys import STORE
 
 Handler = Callable[[web.Request], Awaitable[web.Response]]
@@ -54,8 +57,9 @@ def tournament_page(page: str, title_key: str) -> Handler:
 
     async def handle(request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
-        if request.app[STORE].head(tid) == 0:
-            return render(request, "error", "error.not_found", 404, message="error.not_found")
+        # An unknown and a private tournament get the same page, a 404 that asks for a token:
+        # a visitor without one must not learn that a private tournament exists.
+        status = 200 if public_creation(request.app[STORE], tid) is not None else 404
         settings: dict[str, object] = {"tournament": tid}
         if "no" in request.match_info:
             text = request.match_info["no"]
@@ -65,13 +69,32 @@ def tournament_page(page: str, title_key: str) -> Handler:
                     message="error.player_not_found",
                 )  # fmt: skip
             settings["start_no"] = int(text)
-        return render(request, page, title_key, **settings)
+        return render(request, page, title_key, status, **settings)
 
     return handle
 
 
 async def tournaments(request: web.Request) -> web.Response:
     return render(request, "list", "list.title")
+
+
+def tiebreak_catalogue() -> dict[str, object]:
+    """What the tie-break picker offers: every code with its modifiers, and the lists livetb
+    uses by default (FIDE's recommended ones) per system and kind."""
+    return {
+        "families": FAMILIES,
+        "team_only": sorted(TEAM_ONLY),
+        "presets": {
+            "swiss": DEFAULT_TIEBREAKS["swiss"],
+            "roundrobin": DEFAULT_TIEBREAKS["roundrobin"],
+            "team_swiss": DEFAULT_TEAM_TIEBREAKS["swiss"],
+            "team_roundrobin": DEFAULT_TEAM_TIEBREAKS["roundrobin"],
+        },
+    }
+
+
+async def new_tournament(request: web.Request) -> web.Response:
+    return render(request, "setup", "setup.title", tiebreaks=tiebreak_catalogue())
 
 
 def routes() -> list[web.AbstractRouteDef]:
@@ -81,5 +104,7 @@ def routes() -> list[web.AbstractRouteDef]:
         web.get("/t/{tid}/player/{no}", tournament_page("player", "nav.standings")),
         web.get("/t/{tid}/overlay", tournament_page("overlay", "overlay.label")),
         web.get("/t/{tid}/screen", tournament_page("screen", "nav.screen")),
+        web.get("/t/{tid}/arbiter", tournament_page("arbiter", "arbiter.title")),
+        web.get("/new", new_tournament),
         web.static("/static", STATIC, append_version=False),
     ]

@@ -9,13 +9,17 @@ the subscriber's sender task writes to it.
 
 from __future__ import annotations
 
+import asyncio
+
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from livetb.errors import InvalidInput
 from livetb.messages import DeltaMessage, PingMessage, SnapshotMessage
-from livetb.web.api import Endpoint, Query, check_read, int_query
+from livetb.web.api import Endpoint, Query, check_read, credentials
+from livetb.web.auth import TokenStore
 from livetb.web.feed import Filter, Subscriber
-from livetb.web.keys import CONFIG, HUB, SERVICE
+from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
+from livetb.web.limits import int_query, is_number
 
 
 class AiohttpSocket:
@@ -65,7 +69,7 @@ def view_filter(request: web.Request) -> Filter | None:
     if listed is None:
         return None
     parts = [p.strip() for p in listed.split(",")]
-    if not parts or not all(p.isdigit() and 1 <= int(p) <= 9999 for p in parts) or len(parts) > 500:
+    if len(parts) > 500 or not all(is_number(p) and 1 <= int(p) <= 9999 for p in parts):
         raise InvalidInput(
             f"participants={listed!r}: expected start numbers separated by commas, e.g. 1,5,9",
             path="participants",
@@ -80,7 +84,8 @@ async def feed(request: web.Request) -> web.StreamResponse:
     since = int_query(request, "since")
     wanted = view_filter(request)
     service, hub, config = request.app[SERVICE], request.app[HUB], request.app[CONFIG]
-    check_read(request, tid)  # unknown: 404, private without its token: 401/403, before the upgrade
+    checked = check_read(request, tid)  # unknown: 404, private without its token: 401/403
+    private = checked.state.created is not None and checked.state.created.private
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat,
         compress=config.ws_compress,
@@ -101,6 +106,10 @@ async def feed(request: web.Request) -> web.StreamResponse:
         view=view,
     )
     hub.subscribe(tid, sub)
+    guard = None
+    if private:  # the feed lasts as long as the token that opened it
+        token = (credentials(request) or "").partition(" ")[2].strip()
+        guard = asyncio.ensure_future(close_when_revoked(ws, request.app[TOKENS], token, tid))
     try:
         async for _ in ws:  # pings, pongs and close frames are handled by aiohttp
             pass
@@ -108,7 +117,23 @@ async def feed(request: web.Request) -> web.StreamResponse:
         hub.unsubscribe(tid, sub)
         if sub.task is not None:
             sub.task.cancel()
+        if guard is not None:
+            guard.cancel()
     return ws
+
+
+REVOCATION_CHECK = 0.5  # seconds: a revoked token's feeds close within this
+
+
+async def close_when_revoked(
+    ws: web.WebSocketResponse, tokens: TokenStore, token: str, tid: str
+) -> None:
+    """Close a private feed once its token is revoked (one indexed lookup per check)."""
+    while not ws.closed:
+        await asyncio.sleep(REVOCATION_CHECK)
+        if tokens.scope(token) != tid:
+            await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"token revoked")
+            return
 
 
 async def close_feeds(app: web.Application) -> None:

@@ -173,9 +173,7 @@ def test_a_followed_player_is_still_pinned_after_a_reload(
     context.close()
 
 
-def test_an_open_page_catches_up_after_the_server_restarts(
-    browser: Any, tmp_path: Path
-) -> None:
+def test_an_open_page_catches_up_after_the_server_restarts(browser: Any, tmp_path: Path) -> None:
     first = Server(tmp_path / "restart.sqlite").start()
     try:
         token = first.tournament("again", ["PTS", "BH"], players=4)

@@ -320,7 +320,7 @@ def test_cli_import_refusals(tmp_path: Path) -> None:
     scored.write_text(team.read_text() + "362 TW 3.0   TD 1.0   TL 0.0\n")
     code, out, err = run("import", str(scored), "--db", str(db))
     assert (code, out) == (2, "")
-    assert "match points) cannot be imported yet: only 013 teams" in err
+    assert "match points) cannot be imported yet: found matches the board games" in err
     code, _, err = run("import", str(SWISS), "--db", str(db), "--tiebreaks", "PTS,NOPE")
     assert code == 2 and "NOPE" in err
     with SqliteStore(db) as store:
@@ -353,9 +353,16 @@ def test_cli_replay_into_a_new_tournament(tmp_path: Path) -> None:
     db = tmp_path / "x.sqlite"
     _, out, _ = run("import", str(CORPUS / "individual-rr" / "rr-1101.trf"), "--db", str(db))
     source = out.strip()
+    # --speed 0 is quiet: the new id and the count, not one line per event ...
     code, out, err = run(
-        "replay", "--db", str(db), "--tournament", source, "--speed", "0", "--into", "t-copy"
+        "replay", "--db", str(db), "--tournament", source, "--speed", "0", "--into", "t-quiet"
     )
+    assert (code, err, out) == (0, "", f"t-quiet: 32 events replayed from {source}\n")
+    # ... unless --echo asks for them
+    code, out, err = run(
+        "replay", "--db", str(db), "--tournament", source, "--speed", "0", "--into", "t-copy",
+        "--echo",
+    )  # fmt: skip
     assert (code, err) == (0, "")
     lines = out.splitlines()
     with SqliteStore(db) as store:

@@ -4,6 +4,7 @@ two writers on one file meet as a ConcurrencyConflict."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ import pytest
 from livetb.errors import ConcurrencyConflict
 from livetb.events.schema import ParticipantRegistered, TournamentCreated
 from livetb.events.sqlite import SqliteStore
+from livetb.web.auth import TokenStore
 
 CREATED = TournamentCreated(name="Spring Open", rounds=7)
 
@@ -147,3 +149,20 @@ def test_racing_writers_leave_a_gap_free_log(db: Path) -> None:
         records = list(store.read("t-1"))
     assert [r.seq for r in records] == list(range(1, 83))
     assert sorted(r.actor for r in records[2:]) == ["w0"] * 40 + ["w1"] * 40
+
+
+@pytest.mark.parametrize("opener", ["store", "tokens"])
+def test_the_store_file_and_its_wal_and_shm_are_owner_only(tmp_path: Path, opener: str) -> None:
+    """Issue 11: the store was created 0644 (umask 022), readable by every local user."""
+    path = tmp_path / "private.sqlite"
+    old = os.umask(0o022)
+    try:
+        if opener == "tokens":
+            TokenStore(path).close()  # `livetb token create` may be the first to open it
+        with SqliteStore(path) as store:
+            store.append("t-1", 0, [TournamentCreated(name="Open", rounds=5)], actor="a")
+            files = [path, Path(f"{path}-wal"), Path(f"{path}-shm")]
+            assert all(f.exists() for f in files)
+            assert [oct(f.stat().st_mode & 0o777) for f in files] == ["0o600"] * 3
+    finally:
+        os.umask(old)

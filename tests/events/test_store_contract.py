@@ -22,7 +22,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.sqlite import SqliteStore
-from livetb.events.store import Append, EventStore, MemoryStore
+from livetb.events.store import Append, EventStore, MemoryStore, digest, encode_batch, pruned
 
 START = dt.datetime(2025, 5, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -134,7 +134,7 @@ def test_an_idempotent_retry_returns_the_first_seq_and_appends_once(store: Event
     assert first == again == 2
     assert store.head("t-1") == 3
     assert [r.event for r in store.read("t-1")].count(registered(1)) == 1
-    assert store.recall("t-1", "req-1") == 2
+    assert store.recall("t-1", "req-1") == (2, digest(encode_batch([registered(1)])))
     assert store.recall("t-1", "req-2") is None
     assert store.recall("t-2", "req-1") is None  # keys belong to one tournament
 
@@ -144,6 +144,17 @@ def test_a_key_reused_for_other_events_is_refused(store: EventStore) -> None:
     with pytest.raises(IdempotencyKeyReused) as caught:
         store.append("t-1", 1, [registered(1)], actor="a", idempotency_key="k")
     assert caught.value.status == 422
+    assert store.head("t-1") == 1
+
+
+def test_a_key_is_bound_to_the_fingerprint_given(store: EventStore) -> None:
+    """The service binds a key to its command: other events under the same fingerprint are the
+    same request retried, the same events under another fingerprint are not."""
+    store.append("t-1", 0, [CREATED], actor="a", idempotency_key="k", fingerprint="command:1")
+    assert store.append("t-1", 1, [registered(1)], actor="a", idempotency_key="k",
+                        fingerprint="command:1") == 1  # fmt: skip
+    with pytest.raises(IdempotencyKeyReused):
+        store.append("t-1", 0, [CREATED], actor="a", idempotency_key="k", fingerprint="command:2")
     assert store.head("t-1") == 1
 
 
@@ -184,8 +195,28 @@ def test_a_group_appends_in_order_and_a_failing_append_writes_nothing_alone(
         registered(2),
         registered(3),
     ]
-    assert store.recall("t-1", "k2") == 4
+    assert store.recall("t-1", "k2") == (4, digest(encode_batch([registered(2), registered(3)])))
     assert store.head("t-2") == 1 and store.head("t-3") == 1
+
+
+def test_a_group_binds_each_key_to_the_fingerprint_given(store: EventStore) -> None:
+    """As `append` does: the service's command fingerprint, not the events' digest."""
+    store.append("t-1", 0, [CREATED], actor="a")
+    outcomes = store.append_group(
+        [
+            Append("t-1", 1, [registered(1)], "a", "k1", "command:1"),
+            Append("t-1", 2, [registered(7)], "a", "k1", "command:1"),  # the same request
+            Append("t-2", 0, [CREATED], "a", "k1", "command:2"),  # keys are per tournament
+        ]
+    )
+    assert outcomes == [2, 2, 1]
+    assert store.recall("t-1", "k1") == (2, "command:1")
+    assert store.recall("t-2", "k1") == (1, "command:2")
+    (refused,) = store.append_group([Append("t-1", 2, [registered(1)], "a", "k1", "command:3")])
+    assert isinstance(refused, IdempotencyKeyReused)
+    assert store.head("t-1") == 2
+    assert store.append("t-1", 2, [registered(9)], actor="a", idempotency_key="k1",
+                        fingerprint="command:1") == 2  # fmt: skip
 
 
 def test_an_event_that_would_not_read_back_is_refused(store: EventStore) -> None:
@@ -220,3 +251,21 @@ def test_snapshots(store: EventStore) -> None:
         store.save_snapshot("t-1", 4, b"future")
     with pytest.raises(ValueError):
         store.save_snapshot("t-2", 1, b"no log")
+
+
+def test_time_travel_finds_the_nearest_snapshot_at_or_before(store: EventStore) -> None:
+    store.append("t-1", 0, [CREATED, *(registered(n) for n in range(1, 12))], actor="a")
+    for seq in (2, 5, 9, 12):
+        store.save_snapshot("t-1", seq, f"at {seq}".encode())
+    assert store.snapshot_at("t-1", 1) is None
+    assert store.snapshot_at("t-1", 6) == (2, b"at 2")  # 5 was thinned: 2 is in its spacing
+    assert store.snapshot_at("t-1", 10) == (9, b"at 9")
+    assert store.snapshot_at("t-1", 12) == (12, b"at 12")
+    assert store.snapshot_at("t-2", 12) is None
+
+
+def test_old_snapshots_are_thinned_to_one_per_spacing() -> None:
+    """The newest two, and before them the first of each SNAPSHOT_SPACING events."""
+    seqs = [500 * k for k in range(1, 25)]  # 500 .. 12,000
+    kept = sorted(set(seqs) - set(pruned(seqs)))
+    assert kept == [500, 5000, 10000, 11500, 12000]

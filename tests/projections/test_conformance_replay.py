@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from livetb.cli import team_rosters
+from livetb.cli.db import team_rosters
 from livetb.events.importer import events_from_tournament
 from livetb.events.schema import Recorded, RoundClosed, RoundPaired
 from livetb.projections.standings import StandingsProjection

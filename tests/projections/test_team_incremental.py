@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from livetb.cli import team_rosters
+from livetb.cli.db import team_rosters
 from livetb.engine.teams import Roster, build_team_event, rebuild_round
 from livetb.events.importer import events_from_tournament
 from livetb.events.schema import AnyEvent, Recorded, ResultCorrected, ResultRecorded, RoundClosed

@@ -99,6 +99,23 @@ async def test_a_retried_write_with_the_same_key_appends_once(api: Api) -> None:
     assert api.store.head(TID) == head + 1
 
 
+async def test_a_key_reused_for_another_board_is_422_and_records_nothing(api: Api) -> None:
+    """Issue 11 #1: board 2 under board 1's key answered 201 with board 1's seq."""
+    head = await api.start(players=4)
+    key = {"Idempotency-Key": "K"}
+    assert await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"}, headers=key) == (
+        201,
+        {"seq": head + 1},
+    )
+    status, body = await api.post(
+        f"{T}/rounds/1/results", {"board": 2, "result": "0-1"}, headers=key
+    )
+    assert (status, body["code"]) == (422, "idempotency_key_reused")
+    assert api.store.head(TID) == head + 1
+    games = (await api.get(f"{T}/rounds/1"))["games"]
+    assert [g["result"] for g in games] == ["1-0", None]
+
+
 async def test_expected_seq_from_if_match_or_the_body(api: Api) -> None:
     head = await api.start(players=4)
     ok = await api.post(
@@ -194,3 +211,52 @@ async def test_a_team_match_over_http(api: Api) -> None:
     assert doc["tiebreaks"] == ["MPTS", "GPTS", "EDE", "EMGSB/C1", "BH:MP/C1"]
     rows = [(r["rank"], r["start_no"], r["name"], r["values"][:2]) for r in doc["standings"]]
     assert rows == [(1, 1, "A", ["2.0", "1.5"]), (2, 2, "B", ["0.0", "0.5"])]
+
+
+HUGE = "99999999999999999999"  # > 2**64: OverflowError in the store before
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        (f"{T}/events?after={HUGE}", "after"),
+        (f"{T}/events?limit={HUGE}", "limit"),
+        (f"{T}/events?after=%C2%B2", "after"),  # '²' is str.isdigit() but not int()
+        (f"{T}/events?after=-1", "after"),
+        (f"{T}/standings?at_seq={HUGE}", "at_seq"),
+        (f"{T}/standings?after_round={HUGE}", "after_round"),
+        (f"{T}/standings?at_seq={'9' * 5000}", "at_seq"),  # beyond int()'s 4300 digits
+        (f"/ws?tournament={TID}&since={HUGE}", "since"),
+        (f"/ws?tournament={TID}&top=%D9%A3", "top"),  # Arabic-Indic 3: int() takes it
+        (f"/ws?tournament={TID}&participants=1,%C2%B2", "participants"),
+        ("/api/berger?players=%C2%B2", "players"),
+        (f"/api/berger?players={'9' * 5000}", "players"),
+    ],
+)
+async def test_numeric_parameters_are_range_checked(api: Api, query: str, name: str) -> None:
+    """Issue 11 #5: every numeric query parameter is a 422 naming it, never a 500."""
+    await api.start(players=4)
+    status, body = await api.call("GET", query, token=None)
+    assert (status, body["code"], body["path"]) == (422, "invalid_input", name), body
+
+
+async def test_a_huge_if_match_is_422(api: Api) -> None:
+    await api.start(players=4)
+    status, body = await api.post(
+        f"{T}/rounds/1/results", {"board": 1, "result": "1-0"}, headers={"If-Match": f'"{HUGE}"'}
+    )
+    assert (status, body["path"]) == (422, "If-Match"), body
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"{T}/rounds/%D9%A3",  # Arabic-Indic 3: a route's \d took it, int() read round 3
+        f"{T}/participants/%D9%A1",
+        f"{T}/rounds/1234567",  # more than six digits
+    ],
+)
+async def test_numeric_path_parameters_are_ascii_and_bounded(api: Api, path: str) -> None:
+    await api.start(players=4)
+    status, body = await api.call("GET", path, token=None)
+    assert (status, body["code"]) == (404, "not_found"), body

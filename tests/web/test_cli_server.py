@@ -15,7 +15,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+from pytest_aiohttp import AiohttpServer
+
 from livetb.watch import watch
+from livetb.web import Config, create_app
 from livetb.web.auth import TokenStore
 from tests.test_cli import run
 from tests.web.conftest import TID, Api
@@ -121,11 +125,11 @@ async def test_watch_draws_the_table_and_highlights_the_followed(api: Api) -> No
 async def test_watch_of_an_unknown_tournament_is_a_usage_error(api: Api) -> None:
     argv = ("watch", api.base, "--tournament", "nope", "--count", "1")
     code, _, err = await asyncio.to_thread(run, *argv)  # main runs its own event loop
-    assert code == 2 and "refused the feed (404)" in err
+    assert code == 2 and "tournament nope does not exist, or is private" in err and "(404)" in err
 
 
 def test_the_demo_takes_another_port_when_8080_is_busy() -> None:
-    from livetb.cli_server import _free_port
+    from livetb.cli.server import _free_port
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -137,7 +141,7 @@ def test_the_demo_takes_another_port_when_8080_is_busy() -> None:
 def test_the_server_runs_on_uvloop_where_it_is_installed() -> None:
     import uvloop
 
-    from livetb.cli_server import _event_loop
+    from livetb.cli.server import _event_loop
 
     loop = _event_loop()
     try:
@@ -173,3 +177,44 @@ def test_the_demo_names_are_unique_in_a_large_field() -> None:
     events = with_names(swiss_events(800, 1, seed=3), seed=3)
     names = [e.name for e in events if isinstance(e, ParticipantRegistered)]
     assert len(names) == 800 and len(set(names)) == 800
+
+
+def test_serve_gives_clients_a_deadline_for_their_headers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 11: slowloris sockets stayed open 75 s (aiohttp's default keep-alive)."""
+    from aiohttp import web
+
+    from livetb.web import Config
+
+    given: dict[str, Any] = {}
+    monkeypatch.setattr(web, "run_app", lambda app, **kw: given.update(kw))
+    assert run("serve", "--db", str(tmp_path / "s.sqlite"), "--port", "0")[0] == 0
+    assert given["keepalive_timeout"] == Config().header_timeout == 15.0
+
+
+async def test_a_client_that_never_finishes_its_headers_is_closed(
+    aiohttp_server: AiohttpServer, config: Config
+) -> None:
+    """What that setting does in aiohttp: counted from the connection's start, whatever
+    trickles in meanwhile."""
+    server = await aiohttp_server(create_app(config), keepalive_timeout=0.5)
+    reader, writer = await asyncio.open_connection(server.host, server.port)
+    writer.write(b"GET /api/tournaments HTTP/1.1\r\nHost: x\r\n")
+    start = time.monotonic()
+    for _ in range(4):
+        await asyncio.sleep(0.1)
+        writer.write(b"X-Slow: 1\r\n")  # dripping headers do not keep it open
+    assert await asyncio.wait_for(reader.read(), 5) == b""
+    assert time.monotonic() - start < 2
+    writer.close()
+
+
+async def test_watch_draws_in_italian(api: Api) -> None:
+    await api.start()
+    await api.post(f"/api/tournaments/{TID}/rounds/1/results", {"board": 1, "result": "1/2-1/2"})
+    out = io.StringIO()
+    await watch(api.base, TID, top=3, count=1, out=out, lang="it")
+    text = " ".join(out.getvalue().split())  # the title wraps on a narrow console
+    assert "dopo il turno 0, turno 1 in corso" in text and "Nome" in text
+    assert "0,5" in text and "corsivo: provvisorio" in text

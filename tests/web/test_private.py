@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from livetb.client import feed_url
 from livetb.web.keys import TOKENS
@@ -27,9 +30,15 @@ async def private(api: Api) -> str:
 async def test_reads_need_a_token_of_the_tournament(api: Api) -> None:
     other = await private(api)
     for path in READS:
-        assert (await api.call("GET", path, token=None))[0] == 401, path
-        status, body = await api.call("GET", path, token=other)
-        assert (status, body["code"]) == (403, "wrong_tournament"), path
+        # Without its token a private tournament answers as an unknown one: 404, same body.
+        unknown = await api.call("GET", path.replace(TID, "nope"), token=None)
+        status, body = await api.call("GET", path, token=None)
+        assert (status, body["code"]) == (404, "unknown_tournament"), path
+        assert (unknown[0], unknown[1]["code"]) == (404, "unknown_tournament")
+        assert body["message"] == unknown[1]["message"].replace("nope", TID)
+        for wrong in (other, "ltb_not-a-token"):
+            status, body = await api.call("GET", path, token=wrong)
+            assert (status, body["code"]) == (404, "unknown_tournament"), path
         status, body = await api.call("GET", path)
         assert status == 200, (path, body)
     status, _ = await api.call("GET", f"{T}/standings?access_token={api.token}", token=None)
@@ -44,10 +53,10 @@ async def test_the_feed_of_a_private_tournament_needs_a_token(api: Api) -> None:
     url = feed_url(api.base, TID)
     with pytest.raises(InvalidStatus) as refused:
         await connect(url)
-    assert refused.value.response.status_code == 401
+    assert refused.value.response.status_code == 404
     with pytest.raises(InvalidStatus) as refused:
         await connect(url, additional_headers={"Authorization": f"Bearer {other}"})
-    assert refused.value.response.status_code == 403
+    assert refused.value.response.status_code == 404
     async with connect(url, additional_headers={"Authorization": f"Bearer {api.token}"}) as ws:
         assert '"snapshot"' in await ws.recv()
     async with connect(f"{url}&access_token={api.token}") as ws:
@@ -59,3 +68,18 @@ async def test_public_tournaments_stay_public(api: Api) -> None:
     for path in READS:
         assert (await api.call("GET", path, token=None))[0] == 200, path
     assert [t["id"] for t in (await api.get("/api/tournaments"))["tournaments"]] == [TID]
+
+
+async def test_a_revoked_token_closes_its_feeds_within_a_second(api: Api) -> None:
+    """Issue 11: an open /ws kept streaming after its token was revoked."""
+    await private(api)
+    url = feed_url(api.base, TID)
+    async with connect(url, additional_headers={"Authorization": f"Bearer {api.token}"}) as ws:
+        assert '"snapshot"' in await ws.recv()
+        assert api.server.app[TOKENS].revoke(api.token)  # type: ignore[index]
+        start = time.monotonic()
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await asyncio.wait_for(ws.recv(), 2)
+        assert time.monotonic() - start < 1.0
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008

@@ -90,16 +90,20 @@ async def test_without_a_token_the_cli_says_so_and_exits_2(api: Api) -> None:
     await private(api)
     code, _, err = await asyncio.to_thread(run, *watch_argv(api))
     assert code == 2
-    assert f"tournament {TID} is private: give one of its tokens" in one_line_error(err)
-    assert "LIVETB_TOKEN" in err and "(401)" in err
+    assert f"tournament {TID} does not exist, or is private: give one of its tokens" in (
+        one_line_error(err)
+    )
+    assert "LIVETB_TOKEN" in err and "(404)" in err
 
 
 async def test_another_tournaments_token_is_refused_with_exit_2(api: Api) -> None:
     other = await private(api)
     code, _, err = await asyncio.to_thread(run, *watch_argv(api, "--token", other))
     assert code == 2
-    assert f"tournament {TID} is private and the token given is another" in one_line_error(err)
-    assert other not in err and "(403)" in err
+    assert f"tournament {TID} does not exist, or is private and the token given is not" in (
+        one_line_error(err)
+    )
+    assert other not in err and "(404)" in err
 
 
 async def test_a_revoked_token_is_refused_with_exit_2(
@@ -111,4 +115,6 @@ async def test_a_revoked_token_is_refused_with_exit_2(
     monkeypatch.setenv("LIVETB_TOKEN", stale)
     code, _, err = await asyncio.to_thread(run, *watch_argv(api))
     assert code == 2
-    assert f"tournament {TID} is private and the token given is not valid" in one_line_error(err)
+    assert f"tournament {TID} does not exist, or is private and the token given" in (
+        one_line_error(err)
+    )

@@ -82,3 +82,15 @@ async def test_located_trf_errors_are_422_and_append_nothing(api: Api) -> None:
     assert status == 422, body
     assert body["path"] == "round"  # type: ignore[index]
     assert api.store.head(TID) == head
+
+
+async def test_utf16_pairings_are_read_and_a_broken_bom_is_422(api: Api) -> None:
+    """Issue 11 #4: a UTF-16 byte-order mark gave a 500."""
+    await setup(api)
+    head = api.store.head(TID)
+    status, body = await post_trf(api, 1, b"\xff\xfe\n")
+    assert status == 422 and body["code"] == "trf_invalid", body  # type: ignore[index]
+    assert "UTF-16" in body["message"]  # type: ignore[index]
+    assert api.store.head(TID) == head
+    status, body = await post_trf(api, 1, trf([ROUND_1]).decode().encode("utf-16"))
+    assert status == 201, body

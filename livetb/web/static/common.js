@@ -1,6 +1,7 @@
 // What every page shares: building elements, the page's settings, the language switch, the
 // tournament's token (private tournaments) and reading the REST API.
 import { lang, t } from "./i18n.js";
+import { resultText } from "./results.js";
 
 export const config = JSON.parse(document.getElementById("config").textContent);
 export const app = document.getElementById("app");
@@ -60,7 +61,7 @@ export function askToken(tid, refused) {
       resolve(input.value.trim());
     } },
       el("h1", {}, t("token.title")),
-      el("p", {}, t("token.prompt")),
+      el("p", {}, t("token.unknown_or_private")),
       refused ? el("p", { id: "token-error", class: "error", role: "alert" }, t("token.refused")) : null,
       el("label", { for: "token" }, t("token.label")),
       input,
@@ -100,7 +101,8 @@ export async function openTournament(tid) {
       const info = await getJSON(`/api/tournaments/${encodeURIComponent(tid)}`, token);
       return { info, token };
     } catch (err) {
-      if (!(err instanceof HttpError) || (err.status !== 401 && err.status !== 403)) throw err;
+      // A private tournament answers as an unknown one (404) without one of its tokens.
+      if (!(err instanceof HttpError) || ![401, 403, 404].includes(err.status)) throw err;
       refused = token !== null;
       token = await askToken(tid, refused);
     }
@@ -129,4 +131,56 @@ export function liveBadge() {
     badge.textContent = t(`live.${state}`);
   };
   return badge;
+}
+
+/** An idempotency key (crypto.randomUUID needs https; a LAN page may be plain http). */
+export function freshKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A write to the API with the arbiter's token; never throws for an HTTP answer. */
+export async function send(method, path, token, body, { text = null, dryRun = false, key = freshKey() } = {}) {
+  const headers = { Authorization: `Bearer ${token}`, "Idempotency-Key": key };
+  let payload;
+  if (text !== null) {
+    headers["Content-Type"] = "text/plain";
+    payload = text;
+  } else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  let resp;
+  try {
+    resp = await fetch(dryRun ? `${path}?dry_run=1` : path, { method, headers, body: payload, cache: "no-store" });
+  } catch (err) {
+    return { ok: false, status: 0, body: { code: "network", message: String(err) } };
+  }
+  let data = null;
+  try { data = await resp.json(); } catch { /* not JSON */ }
+  return { ok: resp.ok, status: resp.status, body: data ?? {} };
+}
+
+/** A refused request in words: the catalog's message for its code, else the server's. */
+export function problem(answer) {
+  const body = answer.body ?? {};
+  const code = answer.status === 401 ? "not_authenticated" : answer.status === 403 ? "wrong_tournament" : body.code;
+  const key = `err.${code}`;
+  const params = {
+    ...body, boards: (body.boards ?? []).join(", "), message: body.message ?? "",
+    current: resultText(body.current), expected: resultText(body.value),
+  };
+  const issues = body.issues ?? [];
+  let text;
+  try {
+    text = t(key, params);
+  } catch {
+    text = t("err.other", { message: body.message ?? answer.status });
+  }
+  if (issues.length) {
+    text += ` ${issues.slice(0, 5).map((i) => t("err.trf_issue", {
+      line: i.line, columns: i.columns ? i.columns.join("–") : "", found: i.found, expected: i.expected,
+    })).join("; ")}`;
+  }
+  return text;
 }

@@ -152,7 +152,7 @@ export function follow(tid, { token = null, top = null, participants = null } = 
       const resp = await fetch(`/api/tournaments/${encodeURIComponent(tid)}`, {
         headers: { Authorization: `Bearer ${token}` }, cache: "no-store",
       });
-      return resp.status === 401 || resp.status === 403;
+      return [401, 403, 404].includes(resp.status); // 404: private, and the token no longer its
     } catch {
       return false; // the server is away: keep trying
     }

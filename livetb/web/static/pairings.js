@@ -2,11 +2,9 @@
 import { t } from "./i18n.js";
 import { el } from "./common.js";
 
-const RESULTS = { "1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½", "+-": "+ –", "-+": "– +", "--": "– –" };
+import { resultText } from "./results.js";
 
-export function resultText(result) {
-  return result ? RESULTS[result] ?? result : t("pairings.pending");
-}
+export { resultText };
 
 /** A player as "Name (12)". */
 function who(people, no) {

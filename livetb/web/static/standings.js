@@ -12,6 +12,9 @@ const top = Number.parseInt(query.get("top"), 10) || null;
 const FIRST_VALUE = 7; // rank, follow, no, name, title, federation, rating
 const followKey = `livetb.follow.${tid}`;
 const followed = new Set(JSON.parse(localStorage.getItem(followKey) || "[]"));
+// ?print=standings|pairings: the arbiters' notice board on A4 (print CSS hides the rest).
+const printing = ["standings", "pairings"].includes(query.get("print")) ? query.get("print") : null;
+let printed = false;
 
 let info, model, people;
 const trs = new Map(); // start no -> <tr> of the main table
@@ -249,6 +252,11 @@ async function main() {
       renderTable();
       renderRound();
       refreshHeader();
+      if (printing && !printed) {
+        printed = true;
+        document.body.dataset.print = printing;
+        requestAnimationFrame(() => print());
+      }
     },
     delta: onDelta,
     refused: () => location.reload(),

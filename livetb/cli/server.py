@@ -1,7 +1,7 @@
 """`livetb serve`, `demo`, `watch` and `token`: the live server's subcommands.
 
-`livetb/cli.py` adds them with `add_parsers(sub)` and hands their arguments to `run`. aiohttp
-and the client load only when one of these runs.
+Their arguments are in `livetb/cli/parsers.py`; `livetb/cli/__init__.py` hands them to `run`.
+aiohttp and the client load only when one of these runs.
 """
 
 from __future__ import annotations
@@ -15,63 +15,17 @@ import sys
 import tempfile
 from pathlib import Path
 
+from livetb.cli.output import language
+from livetb.cli.parsers import TOKEN_ENV
 from livetb.errors import LivetbError
-from livetb.web.config import DEFAULT_DB
 
 COMMANDS = ("serve", "demo", "watch", "token")
-TOKEN_ENV = "LIVETB_TOKEN"  # `livetb watch`'s token when --token is absent
 
 
 class ServerUsageError(LivetbError):
     """An argument of serve/demo/watch/token that names nothing usable."""
 
     code = "usage"
-
-
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    serve = sub.add_parser("serve", help="run the live server (REST API, websocket feed)")
-    _server_options(serve)
-    serve.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
-
-    demo = sub.add_parser(
-        "demo", help="run the server with a generated tournament replayed live, one result a second"
-    )
-    _server_options(demo, port=None)
-    demo.add_argument("--db", help="SQLite event store (default: a fresh temporary one)")
-    demo.add_argument("--players", type=int, default=40, help="participants (default 40)")
-    demo.add_argument("--rounds", type=int, default=7, help="rounds (default 7)")
-    demo.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
-    demo.add_argument(
-        "--interval", type=float, default=1.0, metavar="S", help="seconds between results"
-    )
-
-    watch = sub.add_parser("watch", help="live standings in the terminal, from a server's feed")
-    watch.add_argument("url", help="the server, e.g. http://127.0.0.1:8080")
-    watch.add_argument("--tournament", required=True, metavar="ID")
-    watch.add_argument("--follow", type=int, metavar="START_NO", help="highlight this participant")
-    watch.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
-    watch.add_argument("--count", type=int, metavar="N", help="exit after N updates")
-    watch.add_argument(
-        "--token",
-        metavar="TOKEN",
-        help=f"a token of the tournament, if it is private (default: ${TOKEN_ENV}, which "
-        "keeps it out of the process list)",
-    )
-
-    token = sub.add_parser("token", help="create or revoke arbiter tokens")
-    actions = token.add_subparsers(dest="action", required=True)
-    create = actions.add_parser("create", help="print a new token (shown once, stored hashed)")
-    create.add_argument("--db", required=True, help="SQLite event store")
-    create.add_argument("--tournament", required=True, metavar="ID")
-    revoke = actions.add_parser("revoke", help="revoke a token")
-    revoke.add_argument("--db", required=True, help="SQLite event store")
-    revoke.add_argument("token")
-
-
-def _server_options(p: argparse.ArgumentParser, port: int | None = 8080) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    fallback = "" if port else ", or a free one if that is taken"
-    p.add_argument("--port", type=int, default=port, help=f"port (default 8080{fallback})")
 
 
 def _free_port(host: str, wanted: int = 8080) -> int:
@@ -121,7 +75,7 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
                     "the token can create it (PUT /api/tournaments/ID)",
                     file=sys.stderr,
                 )
-        print(tokens.create(args.tournament), file=out)
+        print(tokens.create(args.tournament, label=args.label), file=out)
     return 0
 
 
@@ -183,12 +137,16 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
 def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: str) -> int:
     from aiohttp import web
 
+    from livetb.web.keys import CONFIG
+
     assert isinstance(app, web.Application)
     try:
         web.run_app(
             app,
             host=args.host,
             port=args.port,
+            # aiohttp counts it from the connection's start: also the deadline for headers
+            keepalive_timeout=app[CONFIG].header_timeout,
             print=lambda _: print(banner, file=out, flush=True),
             shutdown_timeout=5.0,
             loop=_event_loop(),
@@ -217,7 +175,8 @@ def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.watch import watch as live_view
 
     token = args.token or os.environ.get(TOKEN_ENV) or None
-    view = live_view(args.url, args.tournament, args.follow, args.top, args.count, out, token)
+    lang = language(args)
+    view = live_view(args.url, args.tournament, args.follow, args.top, args.count, out, token, lang)
     try:
         asyncio.run(view)
     except InvalidStatus as err:
@@ -229,13 +188,12 @@ def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def refusal(url: str, tournament: str, status: int, token: str | None) -> str:
-    """One line saying why the server refused the feed: for 401/403, what to do about the token."""
-    if status == 401 and token is None:
-        why = f"is private: give one of its tokens with --token or ${TOKEN_ENV}"
-    elif status == 401:
-        why = "is private and the token given is not valid (unknown or revoked)"
-    elif status == 403:
-        why = "is private and the token given is another tournament's"
-    else:
+    """One line saying why the server refused the feed. A private tournament answers as an
+    unknown one does (404) without one of its tokens, so a 404 says what to do about both."""
+    if status != 404:
         return f"{url}: the server refused the feed ({status})"
+    if token is None:
+        why = f"does not exist, or is private: give one of its tokens with --token or ${TOKEN_ENV}"
+    else:
+        why = "does not exist, or is private and the token given is not one of its (revoked?)"
     return f"{url}: tournament {tournament} {why} ({status})"

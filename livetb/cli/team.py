@@ -1,7 +1,7 @@
 """`livetb standings` on a team file: the same options and JSON contract as for individual
 events, with the teams as participants (`start_no` = team number, as numbered by the `013`
 order or the `310` records). `--explain N` shows team N's match and game points round by round,
-its boards, and each tie-break's contributions. Called by `livetb.cli.standings_command`.
+its boards, and each tie-break's contributions. Called by `livetb.cli.standings.standings_command`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 
-from livetb.cli import UsageError, emit, format_value
+from livetb.cli.output import UsageError, emit, format_value
 from livetb.engine.categories import category_text
 from livetb.engine.context import Round
 from livetb.engine.editions import Edition
@@ -32,7 +32,7 @@ def team_standings(args: argparse.Namespace, event: TeamEvent, out: io.TextIOBas
     in_file = max((len(team.matches) for team in event.teams), default=0)
     upto = t.played_rounds if args.after_round is None else args.after_round
     if not 0 <= upto <= in_file:
-        raise UsageError(f"--after-round {upto}: the file has rounds 0..{in_file}")
+        raise UsageError(f"--after-round {upto}: the tournament has rounds 0..{in_file}")
     specs = parse_list(args.tiebreaks or default_team_tiebreaks(event), teams=True)
     view = TeamView(
         event,

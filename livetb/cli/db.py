@@ -1,0 +1,241 @@
+"""`livetb import`, `standings --db`, `rebuild` and `replay`: the event store's commands.
+Standings are read from the store at the head or at any sequence number (time travel)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+
+import msgspec
+
+from livetb import i18n, service
+from livetb.cli.output import UsageError, language, print_table
+from livetb.cli.progress import Advance, Tracked, bar
+from livetb.cli.standings import preset
+from livetb.engine.spec import parse_list
+from livetb.engine.teams import Roster, build_team_event
+from livetb.errors import ImportUnsupported, LivetbError, TournamentUnreadable, UnknownTournament
+from livetb.events.importer import events_from_tournament
+from livetb.events.replay import replay
+from livetb.events.schema import encode
+from livetb.events.sqlite import SqliteStore
+from livetb.events.state import TournamentState
+from livetb.events.store import EventStore, new_tournament_id
+from livetb.projections.standings import StandingsProjection
+from livetb.standings_doc import to_json
+from livetb.trf import TrfImport, load_trf
+
+
+class StoreUsageError(LivetbError):
+    """A --db / --tournament argument that names nothing."""
+
+    code = "usage"
+
+
+def pick_tournament(store: EventStore, wanted: str | None) -> str:
+    ids = store.tournaments()
+    if wanted is not None:
+        if wanted not in ids:
+            raise StoreUsageError(f"--tournament {wanted}: not in this store ({', '.join(ids)})")
+        return wanted
+    if len(ids) != 1:
+        listed = ", ".join(ids) or "none"
+        raise StoreUsageError(f"name one with --tournament; the store holds: {listed}")
+    return ids[0]
+
+
+def open_store(path: str) -> SqliteStore:
+    if not Path(path).is_file():
+        raise StoreUsageError(f"--db {path}: no such event store")
+    return SqliteStore(path)
+
+
+# Options that ask for a table the live projection does not keep: with any of them the
+# standings are computed from the log's state as from a TRF file (`livetb.cli.standings.table`),
+# in the file's JSON contract, so that `--db` and FILE answer alike.
+COMPUTED = (
+    "tiebreaks",
+    "system",
+    "after_round",
+    "as_final",
+    "edition",
+    "unrated_rating",
+    "explain",
+)
+
+
+def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    with open_store(args.db) as store:
+        tid = pick_tournament(store, args.tournament)
+        if any(getattr(args, name) not in (None, False) for name in COMPUTED):
+            state = fold_at(store, tid, args.at_seq)
+            return computed(state, args, out)
+        projection = service.load(store, tid, args.at_seq)
+    if args.draw_lots is not None:
+        raise UsageError(
+            "--draw-lots: the live standings break ties by the log's own lots (LotsDrawn); "
+            "add --tiebreaks or --after-round to compute a table and draw on it"
+        )
+    write(projection, args.format, out, language(args))
+    return 0
+
+
+def fold_at(store: EventStore, tid: str, at_seq: int | None) -> TournamentState:
+    """The tournament's state after event `at_seq` (default: the head)."""
+    if store.head(tid) == 0:
+        raise UnknownTournament(tid)
+    state = TournamentState()
+    for rec in store.read(tid):
+        if at_seq is not None and rec.seq > at_seq:
+            break
+        state.apply(rec.event)
+    return state
+
+
+def computed(state: TournamentState, args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """The log's tournament through the file's path. The log's own settings (edition, rating
+    for the unrated) are the defaults; a round with a game still running is not counted."""
+    from livetb.cli.standings import table
+
+    created = state.created
+    assert created is not None
+    t = state.tournament()
+    team_event = None
+    if state.teams:
+        rosters = [Roster(r.number, r.name, r.members) for _, r in sorted(state.teams.items())]
+        team_event = build_team_event(t, rosters)
+    options = vars(args) | {
+        "edition": args.edition or created.edition,
+        "unrated_rating": (
+            created.unrated_rating if args.unrated_rating is None else args.unrated_rating
+        ),
+    }
+    if team_event is not None and args.unrated_rating is None:
+        options["unrated_rating"] = None  # the log's setting, which team tie-breaks never read
+    return table(t, team_event, argparse.Namespace(**options), out)
+
+
+def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """Recompute every tournament (or one) from zero and save fresh snapshots. An unreadable
+    one is reported by id on stderr and the others still rebuilt; then exit 2."""
+    failed = 0
+    with open_store(args.db) as store:
+        ids = [pick_tournament(store, args.tournament)] if args.tournament else store.tournaments()
+        for tid in ids:
+            try:
+                with bar(f"rebuilding {tid}", store.head(tid)) as advance:
+                    projection = service.rebuild(Tracked(store, advance), tid)  # type: ignore[arg-type]
+            except TournamentUnreadable as err:
+                print(f"livetb: {err}", file=sys.stderr)
+                failed += 1
+                continue
+            print(f"{tid}: rebuilt {projection.seq} events", file=out)
+            if args.format == "json":
+                write(projection, "json", out)
+    if failed:
+        print(f"livetb: {failed} of {len(ids)} tournament(s) could not be rebuilt", file=sys.stderr)
+    return 2 if failed else 0
+
+
+def write(
+    projection: StandingsProjection, fmt: str, out: io.TextIOBase, lang: str = "en"
+) -> None:
+    data = to_json(projection)
+    if fmt == "json":
+        out.write(msgspec.json.encode(data).decode() + "\n")
+        return
+    if fmt == "csv":
+        from livetb.export import standings_csv
+
+        out.write(standings_csv(data))
+        return
+    from livetb.engine.standings import Row as EngineRow
+    from livetb.engine.standings import Standings
+
+    rows = tuple(EngineRow(r.rank, r.start_no, r.name, r.values) for r in data.standings)  # type: ignore[arg-type]
+    name = projection.state.created.name  # type: ignore[union-attr]
+    title = i18n.text(lang, "cli.db_title", name=name, seq=data.seq)
+    if data.round_in_progress is not None:
+        title = i18n.text(lang, "cli.db_running", title=title, round=data.round_in_progress)
+    table = Standings(data.edition, data.after_round, tuple(data.tiebreaks), rows)
+    print_table(table, title, out, lang)
+
+
+def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """Print only the new tournament's id: scripts capture it."""
+    with bar(f"reading {args.file}", 3) as advance:
+        return _import(args, out, advance)
+
+
+def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> int:
+    imported = load_trf(args.file)
+    advance(description="converting to events")
+    for warning in imported.warnings:
+        print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+    rosters = team_rosters(imported, args.file)
+    tiebreaks = None
+    listed = preset(args, team=bool(rosters))
+    if listed:
+        tiebreaks = [code.strip() for code in listed.split(",") if code.strip()]
+        parse_list(tiebreaks, teams=bool(rosters))
+    events = events_from_tournament(
+        imported.tournament,
+        tiebreaks=tiebreaks,
+        edition=args.edition,
+        unrated_rating=args.unrated_rating,
+        teams=rosters,
+        announced=imported.announced_byes,
+    )
+    service.readable(events)  # as strict as every later reader: the log is append-only
+    advance(description=f"storing {len(events)} events")
+    with SqliteStore(args.db) as store:
+        tournament_id = new_tournament_id()
+        while store.head(tournament_id):
+            tournament_id = new_tournament_id()
+        store.append(tournament_id, 0, events, actor="import")
+    advance()
+    print(tournament_id, file=out)
+    return 0
+
+
+def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:
+    """The teams of a team file, when its matches follow from the rosters and the board games
+    alone (what the log records); the records that say more are refused by number."""
+    if not imported.is_team:
+        return ()
+    rosters = tuple(Roster(t.number, t.name, t.members) for t in imported.teams)
+    if imported.team_event != build_team_event(imported.tournament, rosters):
+        raise ImportUnsupported(
+            f"{file}: the team records 300/310/320/330/352/362 (line-ups, team-level rounds, "
+            "board colours, match points) cannot be imported yet: found matches the board "
+            "games and the teams alone do not give; expected only 013 teams or 310 teams "
+            "whose other records repeat what the boards say"
+        )
+    return rosters
+
+
+def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    """One line per re-appended event, `<new id> <seq> <event as JSON>`, when paced (or with
+    --echo); with --speed 0 only the new id and the count (--echo prints the events too)."""
+    if not Path(args.db).is_file():
+        raise UsageError(f"--db {args.db}: no such event store")
+    if args.speed < 0:
+        raise UsageError(f"--speed {args.speed}: must be 0 (no waiting) or more")
+    echo = args.speed > 0 if args.echo is None else args.echo
+    with SqliteStore(args.db) as store:
+        target = args.into or new_tournament_id()
+        count = 0
+        with bar(
+            f"replaying {args.tournament} into {target}", store.head(args.tournament)
+        ) as advance:
+            for rec in replay(store, args.tournament, target, speed=args.speed):
+                count += 1
+                advance()
+                if echo:
+                    print(f"{rec.tournament_id} {rec.seq} {encode(rec.event).decode()}", file=out)
+                    out.flush()
+    if not echo:
+        print(f"{target}: {count} events replayed from {args.tournament}", file=out)
+    return 0

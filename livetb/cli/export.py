@@ -1,0 +1,23 @@
+"""`livetb export`: a tournament of the event store as TRF-16, TRF-2026, CSV or printable HTML."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from pathlib import Path
+
+from livetb.cli.db import open_store, pick_tournament
+from livetb.cli.progress import Tracked, bar
+from livetb.export import export
+
+
+def export_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    with open_store(args.db) as store:
+        tid = pick_tournament(store, args.tournament)
+        with bar(f"exporting {tid} as {args.format}", store.head(tid)) as advance:
+            exported = export(Tracked(store, advance), tid, args.format)  # type: ignore[arg-type]
+    if args.output is None:
+        out.write(exported.text)  # TRF line ends stay CRLF (TRF.md 9.1)
+        return 0
+    Path(args.output).write_bytes(exported.text.encode("utf-8"))
+    return 0

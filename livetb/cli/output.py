@@ -1,0 +1,125 @@
+"""What every standings command shares: the usage error, and the table, JSON or CSV output with
+the `--format json` contract of a computed table (`JsonStandings`)."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import unicodedata
+
+import msgspec
+
+from livetb import i18n
+from livetb.engine.result import Number
+from livetb.engine.standings import Standings, draw_lots
+from livetb.errors import LivetbError
+
+
+class JsonRow(msgspec.Struct):
+    rank: int
+    start_no: int
+    name: str
+    values: list[str | int | None]
+
+
+class JsonStandings(msgspec.Struct):
+    """The `--format json` contract other tools rely on."""
+
+    edition: str
+    after_round: int
+    tiebreaks: list[str]
+    standings: list[JsonRow]
+
+
+def format_value(v: Number | str | None) -> str | int | None:
+    """Decimals as strings (never floats), whole counts and ratings as ints."""
+    if v is None or isinstance(v, int | str):
+        return v
+    if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
+        return f"{v:.1f}"
+    return str(v)
+
+
+def standings_json(st: Standings) -> JsonStandings:
+    rows = [
+        JsonRow(r.rank, r.start_no, r.name, [format_value(v) for v in r.values]) for r in st.rows
+    ]
+    return JsonStandings(st.edition, st.after_round, list(st.tiebreaks), rows)
+
+
+class UsageError(LivetbError):
+    """A command-line argument that does not fit the tournament."""
+
+    code = "usage"
+
+
+def emit(result: Standings, args: argparse.Namespace, title: str, out: io.TextIOBase) -> int:
+    """Lots if asked, then the chosen format: the tail every standings command shares."""
+    if args.draw_lots is not None:
+        result = draw_lots(result, args.draw_lots)
+    if args.format == "json":
+        out.write(msgspec.json.encode(standings_json(result)).decode() + "\n")
+    elif args.format == "csv":
+        write_csv(result, out)
+    else:
+        print_table(result, title, out, language(args))
+    return 0
+
+
+def write_csv(st: Standings, out: io.TextIOBase) -> None:
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["rank", "start_no", "name", *st.tiebreaks])
+    for r in st.rows:
+        w.writerow(
+            [r.rank, r.start_no, r.name, *("" if v is None else format_value(v) for v in r.values)]
+        )
+
+
+def language(args: argparse.Namespace) -> str:
+    import os
+
+    return i18n.cli_language(getattr(args, "lang", None), dict(os.environ))
+
+
+def print_table(st: Standings, title: str, out: io.TextIOBase, lang: str = "en") -> None:
+    """The table in a heavy-headed box, every column as wide as its widest cell: a standings
+    table is read whole, never squeezed. Drawn here rather than with rich, whose layout engine
+    costs more than the tie-breaks for a 150-player table."""
+    words = i18n.catalog(lang)
+    header = (words["cli.rank"], words["cli.no"], words["cli.name"], *st.tiebreaks)
+    body = [
+        (
+            str(r.rank),
+            str(r.start_no),
+            r.name,
+            *("-" if v is None else i18n.number(lang, format_value(v)) for v in r.values),
+        )
+        for r in st.rows
+    ]
+    widths = [max(_width(row[i]) for row in [header, *body]) for i in range(len(header))]
+
+    def line(cells: tuple[str, ...], bar: str) -> str:
+        padded = (
+            c + " " * (w - _width(c)) if i == 2 else " " * (w - _width(c)) + c
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        )
+        return bar + bar.join(f" {c} " for c in padded) + bar
+
+    def rule(left: str, fill: str, mid: str, right: str) -> str:
+        return left + mid.join(fill * (w + 2) for w in widths) + right
+
+    top = rule("┏", "━", "┳", "┓")
+    caption = i18n.text(lang, "cli.caption", title=title, round=st.after_round, edition=st.edition)
+    lines = [caption.center(_width(top)).rstrip(), top, line(header, "┃")]
+    lines.append(rule("┡", "━", "╇", "┩"))
+    lines += [line(row, "│") for row in body]
+    lines.append(rule("└", "─", "┴", "┘"))
+    out.write("\n".join(lines) + "\n")
+
+
+def _width(text: str) -> int:
+    """Terminal columns: East Asian wide characters take two."""
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)

@@ -1,0 +1,226 @@
+"""Every command's arguments. Light on purpose: building the parser imports argparse and a few
+constants, so that a command loads only the modules it runs (`livetb standings FILE` never
+loads aiohttp or the event store)."""
+
+from __future__ import annotations
+
+import argparse
+
+from livetb.engine.editions import Edition
+from livetb.engine.us_chess import USCF
+from livetb.export import FORMATS
+from livetb.web.config import DEFAULT_DB
+
+TOKEN_ENV = "LIVETB_TOKEN"  # `livetb watch`'s token when --token is absent
+# Presets: a system's recommended tie-break list, instead of --tiebreaks.
+SYSTEMS = {"uscf": ",".join(USCF)}
+
+
+def add_lang(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--lang",
+        choices=["en", "it"],
+        help="language of the table (default: $LIVETB_LANG, else en); JSON and CSV stay as "
+        "they are",
+    )
+
+
+def build_parser(description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="livetb", description=description)
+    sub = parser.add_subparsers(dest="command", required=True)
+    _standings(sub)
+    _store(sub)  # import, rebuild, replay
+    _export(sub)
+    _pgn(sub)
+    _server(sub)  # serve, demo, watch, token
+    return parser
+
+
+def _standings(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    st = sub.add_parser(
+        "standings", help="standings with tie-breaks from a TRF file, or from an event store"
+    )
+    st.add_argument("file", nargs="?", help="TRF-16 or TRF-2026 file (or use --db)")
+    st.add_argument("--db", help="read the standings from this SQLite event store instead")
+    st.add_argument("--tournament", help="with --db: the tournament id (if several)")
+    st.add_argument("--at-seq", type=int, metavar="N", help="with --db: as of log sequence N")
+    st.add_argument(
+        "--tiebreaks",
+        help="comma-separated list, e.g. PTS,BH/C1,BH,SB (default: the file's own list, else "
+        "the default for a Swiss or a round robin, see README)",
+    )
+    add_system(st)
+    st.add_argument("--after-round", type=int, metavar="K", help="use rounds 1..K only")
+    st.add_argument(
+        "--as-final",
+        action="store_true",
+        help="treat round K as the last round (Fore-Buchholz prediction)",
+    )
+    st.add_argument(
+        "--edition",
+        choices=[e.value for e in Edition],
+        help="unplayed-rounds rules (default: by the start date)",
+    )
+    st.add_argument(
+        "--unrated-rating",
+        type=int,
+        metavar="N",
+        help="rating used for unrated players in rating-based tie-breaks",
+    )
+    st.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    add_lang(st)
+    st.add_argument(
+        "--explain",
+        type=int,
+        metavar="START_NO",
+        help="show each tie-break's per-round contributions for one participant",
+    )
+    st.add_argument(
+        "--draw-lots",
+        type=int,
+        metavar="SEED",
+        help="break the ties left after the whole list by a seeded drawing of lots",
+    )
+
+
+def _store(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    imp = sub.add_parser(
+        "import",
+        help="turn a TRF file into the events that would have produced it; print the new id",
+    )
+    imp.add_argument("file", help="TRF-16 or TRF-2026 file (individual events)")
+    imp.add_argument("--db", required=True, help="SQLite event store (created if missing)")
+    imp.add_argument(
+        "--tiebreaks", help="comma-separated list (default: the file's own, else the system's)"
+    )
+    add_system(imp)
+    imp.add_argument("--edition", choices=[e.value for e in Edition], help="C.07 edition")
+    imp.add_argument(
+        "--unrated-rating", type=int, metavar="N", help="rating used for unrated players"
+    )
+
+    reb = sub.add_parser("rebuild", help="recompute standings from zero; save fresh snapshots")
+    reb.add_argument("--db", required=True, help="SQLite event store")
+    reb.add_argument("--tournament", help="only this tournament")
+    reb.add_argument("--format", choices=["text", "json"], default="text")
+
+    rep = sub.add_parser(
+        "replay",
+        help="re-append a tournament's events to a new tournament, paced like the original",
+    )
+    rep.add_argument("--db", required=True, help="SQLite event store")
+    rep.add_argument("--tournament", required=True, metavar="ID", help="the log to replay")
+    rep.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        metavar="N",
+        help="divide the original gaps by N (equal timestamps: 1 s / N apart; 0: no waiting)",
+    )
+    rep.add_argument("--into", metavar="NEWID", help="id of the new tournament (default: fresh)")
+    rep.add_argument(
+        "--echo",
+        action=argparse.BooleanOptionalAction,
+        help="print every re-appended event (default: when paced, not with --speed 0, which "
+        "prints the new id and the count)",
+    )
+
+
+def _export(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    exp = sub.add_parser(
+        "export", help="write a tournament of the store as TRF-16, TRF-2026, CSV or HTML"
+    )
+    exp.add_argument("--db", required=True, help="SQLite event store")
+    exp.add_argument("--tournament", metavar="ID", help="the tournament (if several)")
+    exp.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="trf26",
+        help="trf26 (default), trf16, csv (the standings) or html (a printable standings page)",
+    )
+    exp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+
+
+def _pgn(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    pgn = sub.add_parser(
+        "pgn", help="record the final results of a PGN file or URL (DGT LiveChess, relays)"
+    )
+    pgn.add_argument("source", help="a PGN file, or an http(s) URL of one")
+    pgn.add_argument("--db", required=True, help="SQLite event store")
+    pgn.add_argument("--tournament", metavar="ID", help="the tournament (if several)")
+    pgn.add_argument(
+        "--round",
+        type=int,
+        metavar="R",
+        help="the round the games belong to (default: each game's Round tag, else the round "
+        "last paired)",
+    )
+    pgn.add_argument(
+        "--follow",
+        type=float,
+        metavar="SECONDS",
+        help="read the source again every SECONDS until every board of the round has a result",
+    )
+    pgn.add_argument(
+        "--corrections",
+        action="store_true",
+        help="a changed final result of a recorded game becomes a correction (default: refused)",
+    )
+
+
+def _server(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    serve = sub.add_parser("serve", help="run the live server (REST API, websocket feed)")
+    _server_options(serve)
+    serve.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
+
+    demo = sub.add_parser(
+        "demo", help="run the server with a generated tournament replayed live, one result a second"
+    )
+    _server_options(demo, port=None)
+    demo.add_argument("--db", help="SQLite event store (default: a fresh temporary one)")
+    demo.add_argument("--players", type=int, default=40, help="participants (default 40)")
+    demo.add_argument("--rounds", type=int, default=7, help="rounds (default 7)")
+    demo.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    demo.add_argument(
+        "--interval", type=float, default=1.0, metavar="S", help="seconds between results"
+    )
+
+    watch = sub.add_parser("watch", help="live standings in the terminal, from a server's feed")
+    watch.add_argument("url", help="the server, e.g. http://127.0.0.1:8080")
+    watch.add_argument("--tournament", required=True, metavar="ID")
+    watch.add_argument("--follow", type=int, metavar="START_NO", help="highlight this participant")
+    watch.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
+    watch.add_argument("--count", type=int, metavar="N", help="exit after N updates")
+    add_lang(watch)
+    watch.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help=f"a token of the tournament, if it is private (default: ${TOKEN_ENV}, which "
+        "keeps it out of the process list)",
+    )
+
+    token = sub.add_parser("token", help="create or revoke arbiter tokens")
+    actions = token.add_subparsers(dest="action", required=True)
+    create = actions.add_parser("create", help="print a new token (shown once, stored hashed)")
+    create.add_argument("--db", required=True, help="SQLite event store")
+    create.add_argument("--tournament", required=True, metavar="ID")
+    create.add_argument("--label", metavar="TEXT", help="who holds it, shown in the audit trail")
+    revoke = actions.add_parser("revoke", help="revoke a token")
+    revoke.add_argument("--db", required=True, help="SQLite event store")
+    revoke.add_argument("token")
+
+
+def add_system(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--system",
+        choices=sorted(SYSTEMS),
+        help="a preset list instead of --tiebreaks: uscf = "
+        + SYSTEMS["uscf"]
+        + " (US Chess's recommended order, seed 003)",
+    )
+
+
+def _server_options(p: argparse.ArgumentParser, port: int | None = 8080) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    fallback = "" if port else ", or a free one if that is taken"
+    p.add_argument("--port", type=int, default=port, help=f"port (default 8080{fallback})")

@@ -1,0 +1,86 @@
+"""`livetb pgn SOURCE`: final results from a PGN file or a growing http(s) URL into the log
+(`livetb/pgn.py` matches the games to the boards)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import time
+from pathlib import Path
+
+from livetb.cli.db import open_store, pick_tournament
+from livetb.cli.output import UsageError
+from livetb.errors import LivetbError
+
+
+def pgn_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    from livetb import pgn
+    from livetb.service import TournamentService
+
+    if args.follow is not None and args.follow <= 0:
+        raise UsageError(f"--follow {args.follow:g}: seconds between readings, more than 0")
+    if args.round is not None and args.round < 1:
+        raise UsageError(f"--round {args.round}: rounds start at 1")
+    reported: set[str] = set()
+    with open_store(args.db) as store:
+        tid = pick_tournament(store, args.tournament)
+        service = TournamentService(store)
+        while True:
+            state = service.catch_up(tid).state
+            games = pgn.read_games(fetch(args.source))
+            made = pgn.plan(state, games, round_=args.round, corrections=args.corrections)
+            for command in made.commands:
+                verb = "corrected" if isinstance(command, pgn.CorrectResult) else "recorded"
+                line = f"round {command.round} board {command.board}: {command.result}"
+                try:
+                    service.execute(tid, command, actor="pgn")
+                except LivetbError as err:
+                    _once(reported, f"refused {line}: {err}", out)
+                    continue
+                print(f"{verb} {line}", file=out, flush=True)
+            for item in made.refused:
+                _once(reported, f"refused {item.game}: {item.reason}", out)
+            for item in made.unmatched:
+                _once(reported, f"unmatched {item.game}: {item.reason}", out)
+            if args.follow is None or _round_complete(service.catch_up(tid).state, args.round):
+                return 0
+            time.sleep(args.follow)
+
+
+def _once(reported: set[str], line: str, out: io.TextIOBase) -> None:
+    """Each refusal or unmatched game once, not at every reading of a followed source."""
+    if line not in reported:
+        reported.add(line)
+        print(line, file=out, flush=True)
+
+
+def _round_complete(state: object, rnd: int | None) -> bool:
+    from livetb.events.state import TournamentState
+
+    assert isinstance(state, TournamentState)
+    paired = state.rounds.get(rnd or state.paired)
+    return paired is not None and paired.complete
+
+
+def fetch(source: str) -> str:
+    """The PGN's text: a URL read with the standard library, else a file (UTF-8, or Latin-1
+    where it is not)."""
+    if source.startswith(("http://", "https://")):
+        import urllib.error
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(source, timeout=30) as resp:
+                data = resp.read()
+        except urllib.error.HTTPError as err:
+            raise UsageError(f"{source}: the server answered {err.code} {err.reason}") from None
+        except urllib.error.URLError as err:
+            raise UsageError(f"{source}: {err.reason}") from None
+    else:
+        data = Path(source).read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        print(f"livetb: warning: {source}: not UTF-8; read as Latin-1", file=sys.stderr)
+        return data.decode("latin-1")

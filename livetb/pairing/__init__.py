@@ -1,0 +1,1 @@
+"""Pairing tables livetb can generate itself (a Swiss still comes from the pairing program)."""

@@ -1,0 +1,518 @@
+"""TRF reader: TRF16 and TRF-2026 files into a `Tournament` (TRF.md 2-4, 6, 8, 10).
+
+The whole file is read and checked before anything is returned: either the complete
+`TrfImport` with its warnings, or one `TrfError` listing every problem (TRF.md 10.1). A file
+with team records (`013`/`310`) also gives its `TeamEvent`: the matches rebuilt from the board
+lines and the TRF-2026 team records (`240`, `300`, `320`, `330`, `352`, `362`): `teams`.
+Columns are 1-based and inclusive, as in the FIDE documents; `_cols(text, a, b)` is the slice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import re
+from collections import defaultdict
+from decimal import Decimal
+from pathlib import Path
+
+import msgspec
+
+from livetb.engine.editions import edition_for
+from livetb.engine.model import (
+    DEFAULT_SCORING,
+    NOT_PAIRED,
+    Code,
+    Colour,
+    Entry,
+    Participant,
+    Scoring,
+    Tournament,
+)
+from livetb.errors import TrfError
+from livetb.trf.checks import (
+    _check_byes,
+    _check_opponents,
+    _check_pabs,
+    _check_points,
+    _check_reciprocity,
+    _check_rounds,
+    _index_start_numbers,
+    _pad,
+)
+from livetb.trf.records import (
+    _DIGITS,
+    _HEADER_TAGS,
+    _POINTS,
+    _SCORE_CELL,
+    _SCORE_FIELDS,
+    TrfImport,
+    _check_gap,
+    _cols,
+    _decode,
+    _group,
+    _Header,
+    _in_order,
+    _Line,
+    _number,
+    _Player,
+    _Report,
+    _split_records,
+)
+from livetb.trf.teams import (
+    _check_matches,
+    _read_teams,
+    _skip_team_records,
+    _team_event,
+    _team_setup,
+)
+
+
+def load_trf(path: str | Path) -> TrfImport:
+    """Read a TRF file from disk; errors name the path."""
+    return parse_trf(Path(path).read_bytes(), source=str(path))
+
+
+def parse_trf(
+    data: bytes | str, source: str = "<trf>", *, pending_round: int | None = None
+) -> TrfImport:
+    """Parse and check a whole TRF file; raise one `TrfError` listing every problem.
+
+    A game with an opponent and a colour but a blank result (`   8 b    `) is a round paired
+    and not yet played: read as `Code.PENDING` in the file's last round (a mid-round export, the
+    running round), refused in any earlier one. `pending_round` names that round instead (a
+    pairing program's output for the round to play; its points may be the previous round's)."""
+    report = _Report(pending_round)
+    text = _decode(data, report) if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    if report.errors:  # undecodable: nothing to locate past the encoding
+        raise TrfError(source, report.errors)
+    by_tag = _group(_split_records(text, report), report)
+    if pending_round is None:
+        report.running_round = max(map(_block_count, by_tag["001"]), default=0)
+    if not by_tag["001"]:
+        report.error(1, None, "001 records", "no 001 line", "at least one player record")
+    header = _read_header(by_tag, report)
+    players = _read_players(by_tag["001"], report)
+    index = _index_start_numbers(players, report)
+    _check_opponents(players, index, report)
+    _check_rounds(header, players, report)
+    width = max((len(p.blocks) for p in players), default=0)
+    players = [_pad(p, width) for p in players]
+    _check_reciprocity(players, index, report)
+    scoring = _check_points(players, header.scoring, report)
+    is_team = header.is_team or bool(by_tag["013"] or by_tag["310"])
+    before = len(report.errors)
+    teams = _read_teams(by_tag, index, report)
+    if teams and len(report.errors) == before:
+        _check_matches(players, teams, report)
+    _check_pabs(players, teams, report)
+    padded = {p.participant.start_no: p for p in players}  # every line `width` rounds long
+    announced = _check_byes(by_tag["240"], padded, teams if is_team else None, scoring, report)
+    team_setup = _team_setup(by_tag, header, players, teams, report) if teams else None
+    if not teams:
+        _skip_team_records(by_tag, report)
+    if report.errors:
+        raise TrfError(source, _in_order(report.errors))
+    tournament = Tournament(
+        name=header.name,
+        participants=tuple(p.participant for p in players),
+        rounds=header.declared_rounds or width,
+        system=header.system,
+        scoring=scoring,
+        start_date=header.start_date,
+        tiebreaks=header.tiebreaks,
+        initial_colour=header.initial_colour,
+    )
+    return TrfImport(
+        tournament=tournament,
+        warnings=tuple(_in_order(report.warnings)),
+        teams=teams,
+        is_team=is_team,
+        raw_system=header.raw_system,
+        team_event=_team_event(tournament, teams, team_setup) if team_setup else None,
+        announced_byes=tuple(sorted(announced)),
+    )
+
+
+# --- header (TRF.md 3) ------------------------------------------------------------------------
+
+
+def _read_header(by_tag: defaultdict[str, list[_Line]], report: _Report) -> _Header:
+    last = {tag: _last(by_tag[tag], report) for tag in _HEADER_TAGS}
+    type_text = last["092"].value if last["092"] else ""
+    type_code = last["192"].value if last["192"] else ""
+    robin = "robin" in type_text.lower() or any(
+        word in type_code.upper() for word in ("ROUNDROBIN", "BERGER")
+    )
+    return _Header(
+        name=last["012"].value if last["012"] else "",
+        start_date=_start_date(last["042"], report),
+        raw_system=type_code or type_text,
+        system="roundrobin" if robin else "swiss",
+        is_team=type_text.lower().startswith("team") or "TEAM" in type_code.upper(),
+        declared_rounds=_declared_rounds(last["142"], last["XXR"], report),
+        initial_colour=_initial_colour(last["152"], by_tag["XXC"], report),
+        scoring=_scoring(last["162"], report) if last["162"] else None,
+        tiebreaks=_tiebreaks(last["202"], last["212"]),
+    )
+
+
+def _last(lines: list[_Line], report: _Report) -> _Line | None:
+    """The last of a header tag's lines; a repeat is a warning (TRF.md 3.1)."""
+    for earlier, later in itertools.pairwise(lines):
+        if later.tag != "112":
+            expected = f"one {later.tag} line (also on line {earlier.number}); the last one wins"
+            report.warn(later.number, None, f"{later.tag} header", later.value, expected)
+    return lines[-1] if lines else None
+
+
+_YMD = re.compile(r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", re.ASCII)
+_YY_MM_DD = re.compile(r"(\d{2})/(\d{2})/(\d{2})", re.ASCII)
+_DAY_MONTH_YEAR = re.compile(r"(\d{1,2})([/.-])(\d{1,2})[/.-](\d{4})", re.ASCII)
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_MONTH_DAY_YEAR = re.compile(r"([a-z]{3})[a-z]*\.? (\d{1,2}),? (\d{4})")  # May 29, 2020
+_DAY_MONTH_NAME = re.compile(r"(\d{1,2})\.? ([a-z]{3})[a-z]*\.? (\d{4})")  # 29 May 2020
+_SPACED = re.compile(r"\s*([/.,-])\s*")
+
+
+def _start_date(line: _Line | None, report: _Report) -> dt.date | None:
+    if line is None or not line.value:
+        return None
+    date, ambiguous = _parse_date(line.value)
+    if date is None:
+        expected = (
+            "a date such as 2020/05/29, 29.05.2020, 29/05/2020 or May 29, 2020; "
+            "start date left unknown, so the edition is the newest"
+        )
+        report.warn(line.number, line.value_columns, "042 start date", line.value, expected)
+    elif ambiguous is not None and edition_for(ambiguous) is not edition_for(date):
+        expected = (
+            f"an unambiguous date; read day first as {date.isoformat()} (edition "
+            f"{edition_for(date).value}), not {ambiguous.isoformat()}"
+        )
+        report.warn(line.number, line.value_columns, "042 start date", line.value, expected)
+    return date
+
+
+def _parse_date(text: str) -> tuple[dt.date | None, dt.date | None]:
+    """The date and, for DD/MM/YYYY that also reads as MM/DD/YYYY, the other reading.
+
+    Exporters write YYYY/MM/DD (TRF-2026), YYYY-MM-DD, YY/MM/DD, DD.MM.YYYY (also with blanks,
+    `28. 07. 2005`), DD/MM/YYYY and English month names (`May 29, 2020`, `29 May 2020`).
+    Dots are always day first; slashes are read day first as in practice."""
+    text = _SPACED.sub(lambda m: m[1] + (" " if m[1] == "," else ""), text.strip().lower())
+    if m := _YMD.fullmatch(text):
+        return _date(int(m[1]), int(m[2]), int(m[3])), None
+    if m := _YY_MM_DD.fullmatch(text):
+        return _date(2000 + int(m[1]), int(m[2]), int(m[3])), None
+    if m := _DAY_MONTH_YEAR.fullmatch(text):
+        day_first = _date(int(m[4]), int(m[3]), int(m[1]))
+        month_first = _date(int(m[4]), int(m[1]), int(m[3])) if m[2] != "." else None
+        if day_first is None:
+            return month_first, None
+        return day_first, month_first if month_first != day_first else None
+    for pattern, day, month in ((_MONTH_DAY_YEAR, 2, 1), (_DAY_MONTH_NAME, 1, 2)):
+        if (m := pattern.fullmatch(text)) and m[month] in _MONTHS:
+            return _date(int(m[3]), _MONTHS[m[month]], int(m[day])), None
+    return None, None
+
+
+def _date(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _declared_rounds(r142: _Line | None, xxr: _Line | None, report: _Report) -> int | None:
+    rounds = {line.tag: _round_count(line, report) for line in (r142, xxr) if line is not None}
+    first, second = rounds.get("142"), rounds.get("XXR")
+    if xxr is not None and first is not None and second is not None and first != second:
+        expected = f"{first}, as on the 142 line"
+        report.error(xxr.number, xxr.value_columns, "XXR number of rounds", xxr.value, expected)
+    return first or second
+
+
+def _round_count(line: _Line, report: _Report) -> int | None:
+    if _DIGITS.fullmatch(line.value) and int(line.value) > 0:
+        return int(line.value)
+    where = f"{line.tag} number of rounds"
+    report.error(line.number, line.value_columns, where, line.value, "a positive whole number")
+    return None
+
+
+_XXC_COLOURS: dict[str, Colour] = {"white1": "w", "black1": "b"}
+
+
+def _initial_colour(line: _Line | None, xxc: list[_Line], report: _Report) -> Colour | None:
+    """152, or JaVaFo's `XXC white1`/`XXC black1` that it replaces (TRF.md 7.1)."""
+    if line is not None:
+        value = line.value.upper()
+        if value in ("W", "B"):
+            return "w" if value == "W" else "b"
+        report.error(line.number, line.value_columns, "152 initial colour", line.value, "W or B")
+        return None
+    colours = [_XXC_COLOURS[t] for x in xxc for t in x.value.lower().split() if t in _XXC_COLOURS]
+    return colours[-1] if colours else None
+
+
+def _scoring(line: _Line, report: _Report) -> Scoring:
+    """The 162 grid, read as tokens since producers do not keep its columns (TRF.md 3.4)."""
+    values: dict[str, Decimal] = {}
+    pos = 4
+    for m in _SCORE_CELL.finditer(line.text, pos):
+        _check_gap(line, pos, m.start(), report)
+        values[_SCORE_FIELDS[m[1]]] = Decimal(m[2].replace(",", "."))
+        pos = m.end()
+    _check_gap(line, pos, len(line.text), report)
+    return msgspec.structs.replace(DEFAULT_SCORING, **values)
+
+
+def _tiebreaks(t202: _Line | None, t212: _Line | None) -> tuple[str, ...]:
+    """212 includes the primary score; 202 does not, so PTS goes first (TRF.md 3.6)."""
+    if t212 is not None:
+        return _split_list(t212.value)
+    if t202 is not None:
+        return ("PTS", *_split_list(t202.value))
+    return ()
+
+
+def _split_list(text: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+# --- player records (TRF.md 4) ----------------------------------------------------------------
+
+
+_SEPARATORS = (4, 9, 14, 48, 53, 57, 69, 80, 85)
+# the FIDE rating list's short codes, which many files use (TRF.md 4.1), and the long forms
+_SHORT_TITLES = {
+    "g": "GM",
+    "m": "IM",
+    "f": "FM",
+    "c": "CM",
+    "wg": "WGM",
+    "wm": "WIM",
+    "wf": "WFM",
+    "wc": "WCM",
+}
+_TITLES = _SHORT_TITLES | {title.lower(): title for title in _SHORT_TITLES.values()}
+_SEXES = {"m": "m", "w": "w", "f": "w", "u": "", " ": ""}
+
+
+def _read_players(lines: list[_Line], report: _Report) -> list[_Player]:
+    players = (_read_player(line, report) for line in lines)
+    return [p for p in players if p is not None]
+
+
+def _block_count(line: _Line) -> int:
+    return max(0, -(-(len(line.text.rstrip()) - 89) // 10))  # ceil: a half block is a block
+
+
+def _read_player(line: _Line, report: _Report) -> _Player | None:
+    text = line.text.rstrip()
+    blocks = _block_count(line)
+    text = text.ljust(89 + 10 * blocks)
+    start_no = _start_number(line.number, text, report)
+    if start_no is None:
+        return None
+    where = f"001 #{start_no}"
+    separator = next((c for c in _SEPARATORS if text[c - 1] != " "), None)
+    if separator is not None:
+        found = text[separator - 1]
+        expected = "a blank separator (the line is misaligned)"
+        report.error(line.number, (separator, separator), where, found, expected)
+    # once a line is misaligned or damaged, its field errors would only repeat that
+    quiet = line.damaged or separator is not None
+    fields = _Report() if quiet else report
+    participant = _participant(line.number, text, start_no, blocks, fields)
+    sound = not quiet and not fields.errors
+    block_texts = tuple(_cols(text, 82 + 10 * r, 89 + 10 * r).strip() for r in range(1, blocks + 1))
+    return _Player(line.number, participant, block_texts, sound)
+
+
+def _start_number(number: int, text: str, report: _Report) -> int | None:
+    raw = _cols(text, 5, 8)
+    if _DIGITS.fullmatch(raw.strip()) and int(raw) > 0:
+        return int(raw)
+    report.error(number, (5, 8), "001 starting rank", raw, "a number from 1 to 9999")
+    return None
+
+
+def _participant(
+    number: int, text: str, start_no: int, blocks: int, report: _Report
+) -> Participant:
+    where = f"001 #{start_no}"
+    points = _cols(text, 81, 84).strip()
+    if points and not _POINTS.fullmatch(points):
+        report.error(number, (81, 84), f"{where}, points", points, "a number such as 11.5")
+        points = ""
+    return Participant(
+        start_no=start_no,
+        name=_cols(text, 15, 47).strip(),
+        rating=_number(number, text, (49, 52), f"{where}, rating", report) or None,
+        title=_title(number, text, where, report),
+        federation=_cols(text, 54, 56).strip(),
+        fide_id=_fide_id(number, text, where, report),
+        sex=_sex(number, text, where, report),
+        birth_date=_cols(text, 70, 79).strip(),
+        entries=tuple(_block(number, text, r, start_no, report) for r in range(1, blocks + 1)),
+        declared_points=Decimal(points.replace(",", ".")) if points else None,
+        declared_rank=_number(number, text, (86, 89), f"{where}, rank", report),
+    )
+
+
+def _fide_id(number: int, text: str, where: str, report: _Report) -> str:
+    valid = _number(number, text, (58, 68), f"{where}, FIDE ID", report) is not None
+    return _cols(text, 58, 68).strip() if valid else ""
+
+
+def _title(number: int, text: str, where: str, report: _Report) -> str:
+    raw = _cols(text, 11, 13).strip()
+    if raw and raw.lower() not in _TITLES:
+        report.warn(number, (11, 13), f"{where}, title", raw, "a FIDE title such as GM or g")
+        return raw
+    return _TITLES.get(raw.lower(), "")
+
+
+def _sex(number: int, text: str, where: str, report: _Report) -> str:
+    raw = text[9]
+    if raw.lower() not in _SEXES:
+        report.warn(number, (10, 10), f"{where}, sex", raw, "m, w (or f) or blank")
+        return ""
+    return _SEXES[raw.lower()]
+
+
+_BYES = frozenset({Code.HALF_BYE, Code.FULL_BYE, Code.PAB, Code.ZERO_BYE})
+_RESULTS = {c.value: c for c in Code if c not in (Code.PENDING, Code.UNKNOWN)}
+_RESULTS[" "] = Code.ZERO_BYE
+# TRF06-era byes written as game results with no opponent (TRF.md 4.7)
+_LEGACY_BYES = {
+    Code.FORFEIT_WIN: Code.PAB,
+    Code.DRAW: Code.HALF_BYE,
+    Code.FORFEIT_LOSS: Code.ZERO_BYE,
+}
+_RESULT_LIST = "one of 1 = 0 W D L + - H F U Z or blank"
+
+
+# A well-formed game or bye block, matched whole (columns 80+10r to 89+10r): most blocks of
+# most files, read without the checks, one column at a time, that the others need.
+_GAME_BLOCK = re.compile(r"  ( {0,3}[1-9][0-9]{0,3}) ([wb]) ([10=WDL+-])")
+_BYE_BLOCK = re.compile(r"  0000 - ([HFUZ])")
+
+
+def _block(number: int, text: str, rnd: int, start_no: int, report: _Report) -> Entry:
+    """Round `rnd`'s block: columns 80+10r to 89+10r (TRF.md 4.2)."""
+    first = 80 + 10 * rnd
+    game = _GAME_BLOCK.fullmatch(text, first - 1, first + 9)
+    if game is not None:
+        opponent = int(game[1])
+        if opponent != start_no:
+            return Entry(_RESULTS[game[3]], opponent, _COLOURS[game[2]])
+    elif (bye := _BYE_BLOCK.fullmatch(text, first - 1, first + 9)) is not None:
+        return Entry(_RESULTS[bye[1]])
+    where = f"001 #{start_no}, round {rnd}"
+    separator = next((c for c in (first, first + 1, first + 6, first + 8) if text[c - 1] != " "), 0)
+    if separator:
+        found, expected = text[separator - 1], "a blank separator (the line is misaligned)"
+        report.error(number, (separator, separator), f"{where} block", found, expected)
+        return NOT_PAIRED
+    errors = len(report.errors)
+    opponent = _number(number, text, (first + 2, first + 5), f"{where} opponent", report) or None
+    colour = _colour(number, text[first + 6], first + 7, f"{where} colour", report)
+    if opponent is not None and text[first + 8] == " " and len(report.errors) == errors:
+        if colour is not None and rnd in (report.pending_round, report.running_round):
+            return Entry(Code.PENDING, opponent, colour)  # a pairing not played yet
+        _unplayed_pairing(number, text, rnd, colour, where, report)
+        return NOT_PAIRED
+    code = _result(number, text[first + 8], first + 9, f"{where} result", report)
+    if code is None or len(report.errors) > errors:
+        return NOT_PAIRED
+    block = _Block(number, (first + 2, first + 9), where, _cols(text, first + 2, first + 9).strip())
+    if opponent is None:
+        return _bye_entry(block, code, colour, report)
+    if opponent == start_no:
+        expected = "another player's starting rank (not the player's own)"
+        report.error(number, (first + 2, first + 5), f"{where} opponent", str(opponent), expected)
+    return _game_entry(block, code, colour, opponent, report)
+
+
+def _unplayed_pairing(
+    number: int, text: str, rnd: int, colour: Colour | None, where: str, report: _Report
+) -> None:
+    """An opponent with no result: say what the block reads as and where it would be read."""
+    first = 80 + 10 * rnd
+    block = _cols(text, first + 2, first + 9).strip()
+    if colour is None:
+        found = f"{block} (an opponent, no colour, no result)"
+        expected = "a colour w or b and a result (1 = 0 + - W D L), or 0000 for a bye"
+    else:
+        running = report.pending_round or report.running_round
+        found = f"{block} (a game paired in round {rnd}, no result)"
+        expected = (
+            f"a result (one of 1 = 0 + - W D L); a game without one is read only in round "
+            f"{running}, the last round paired (the round being played)"
+        )
+    report.error(number, (first + 2, first + 9), f"{where} result", found, expected)
+
+
+class _Block(msgspec.Struct, frozen=True):
+    """A round block, located, for messages about the whole block."""
+
+    line: int
+    columns: tuple[int, int]
+    where: str
+    text: str
+
+    def error(self, report: _Report, expected: str) -> None:
+        report.error(self.line, self.columns, self.where, self.text, expected)
+
+    def warn(self, report: _Report, expected: str) -> None:
+        report.warn(self.line, self.columns, self.where, self.text, expected)
+
+
+_COLOURS: dict[str, Colour | None] = {"w": "w", "W": "w", "b": "b", "B": "b", "-": None, " ": None}
+
+
+def _colour(number: int, raw: str, column: int, where: str, report: _Report) -> Colour | None:
+    if raw not in _COLOURS:
+        report.error(number, (column, column), where, raw, "w, b, - or blank")
+    return _COLOURS.get(raw)
+
+
+def _result(number: int, raw: str, column: int, where: str, report: _Report) -> Code | None:
+    if raw.upper() in ("X", "?"):
+        report.warn(number, (column, column), where, raw, "a known result; read as unknown (X)")
+        return Code.UNKNOWN
+    code = _RESULTS.get(raw.upper())
+    if code is None:
+        report.error(number, (column, column), where, raw, _RESULT_LIST)
+    return code
+
+
+def _bye_entry(block: _Block, code: Code, colour: Colour | None, report: _Report) -> Entry:
+    if code in _LEGACY_BYES:
+        block.warn(report, f"'0000 - {_LEGACY_BYES[code].value}'; read as that (legacy form)")
+        code = _LEGACY_BYES[code]
+    elif code not in _BYES:
+        block.error(report, "an opponent for a game result")
+    if colour is not None:
+        block.error(report, "colour '-' or blank when there is no opponent")
+    return Entry(code)
+
+
+def _game_entry(
+    block: _Block, code: Code, colour: Colour | None, opponent: int, report: _Report
+) -> Entry:
+    if code in _BYES:
+        block.error(report, "opponent 0000 or blank for a bye code")
+    elif colour is None and code in (Code.FORFEIT_WIN, Code.FORFEIT_LOSS):
+        block.warn(report, "a colour w or b; scheduled colour unknown")
+    elif colour is None:
+        block.error(report, "a colour w or b for a game")
+    return Entry(code, opponent, colour)

@@ -1,0 +1,217 @@
+// The console's forms: pairings (the pairing program's TRF, or FIDE's Berger tables), players
+// (one by one, or a TRF player list), and round operations. Every write is previewed with
+// ?dry_run=1 where there is something to look at first, and nothing is written until confirmed.
+import { el, getJSON, problem, send } from "./common.js";
+import { t } from "./i18n.js";
+
+function field(id, label, attrs = {}) {
+  const input = el("input", { id, name: id, autocomplete: "off", ...attrs });
+  return [el("label", { for: id }, label), input];
+}
+
+function readFile(input) {
+  const file = input.files?.[0];
+  return file ? file.text() : Promise.resolve(null);
+}
+
+/** A preview table of boards: board, white, black (names from the tournament). */
+function boardsTable(ctx, boards, bye) {
+  const who = (no) => `${ctx.person(no)?.name ?? "?"} (${no})`;
+  return el("div", { class: "preview" },
+    el("table", { class: "pairings" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("pairings.board")), el("th", { scope: "col" }, t("pairings.white")), el("th", { scope: "col" }, t("pairings.black")))),
+      el("tbody", {}, boards.map((b) => el("tr", {}, el("td", {}, b.board), el("td", {}, who(b.white)), el("td", {}, who(b.black)))))),
+    bye ? el("p", {}, `${t("pairings.bye")}: ${who(bye)}`) : null);
+}
+
+export function pairingPanel(ctx) {
+  const info = ctx.info();
+  const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  const round = el("input", { id: "p-round", name: "round", type: "number", min: 1, max: info.rounds, value: Math.min(info.paired + 1, info.rounds) });
+  const text = el("textarea", { id: "p-trf", name: "trf", rows: 8, spellcheck: "false" });
+  const file = el("input", { id: "p-file", name: "file", type: "file", accept: ".trf,.txt,text/plain" });
+  const preview = el("div", {});
+  let pending = null; // what Publish sends: {text} or {body}
+
+  async function show(request) {
+    const path = `${ctx.base}/rounds/${round.value}/pairings`;
+    const answer = await send("POST", path, ctx.token(), request.body, { text: request.text ?? null, dryRun: true });
+    if (!answer.ok) {
+      pending = null;
+      preview.replaceChildren();
+      status.textContent = problem(answer);
+      status.dataset.tone = "error";
+      return;
+    }
+    const paired = answer.body.events.find((e) => e.type === "RoundPaired");
+    pending = request;
+    status.textContent = t("pair.previewed", { round: round.value, n: paired.boards.length });
+    status.dataset.tone = "info";
+    preview.replaceChildren(boardsTable(ctx, paired.boards, paired.bye), publish);
+    publish.focus();
+  }
+
+  const publish = el("button", { type: "button", class: "primary", onclick: async () => {
+    if (!pending) return;
+    const answer = await send("POST", `${ctx.base}/rounds/${round.value}/pairings`, ctx.token(), pending.body, { text: pending.text ?? null });
+    status.textContent = answer.ok ? t("pair.published", { round: round.value, seq: answer.body.seq }) : problem(answer);
+    status.dataset.tone = answer.ok ? "ok" : "error";
+    if (answer.ok) { pending = null; preview.replaceChildren(); }
+  } }, t("pair.publish"));
+
+  const fromTrf = el("button", { type: "button", onclick: async () => {
+    const data = (await readFile(file)) ?? text.value;
+    if (!data.trim()) { status.textContent = t("pair.nothing"); return; }
+    await show({ text: data });
+  } }, t("pair.preview"));
+
+  const double = el("input", { id: "p-double", name: "double", type: "checkbox" });
+  const berger = el("button", { type: "button", onclick: async () => {
+    const players = ctx.info().participants.length;
+    try {
+      const table = await getJSON(`/api/berger?players=${players}${double.checked ? "&double=1" : ""}`);
+      const rnd = table.rounds[Number(round.value) - 1];
+      if (!rnd) { status.textContent = t("pair.no_such_round", { round: round.value, n: table.rounds.length }); return; }
+      // The Berger bye (an odd field) sits out unpaired — absent, not a pairing-allocated bye.
+      await show({ body: { boards: rnd.boards } });
+    } catch (err) {
+      status.textContent = err.message;
+    }
+  } }, t("pair.berger"));
+
+  return el("div", { class: "form-stack" },
+    el("h2", {}, t("tab.pairings")),
+    el("div", { class: "row" }, el("label", { for: "p-round" }, t("pair.round")), round),
+    el("label", { for: "p-trf" }, t("pair.paste")), text,
+    el("label", { for: "p-file" }, t("pair.upload")), file,
+    el("div", { class: "actions" }, fromTrf),
+    el("h3", {}, t("pair.rr")), el("p", { class: "hint" }, t("pair.rr_hint")),
+    el("div", { class: "row" }, double, el("label", { for: "p-double" }, t("pair.double"))),
+    el("div", { class: "actions" }, berger),
+    status, preview);
+}
+
+export function playersPanel(ctx) {
+  const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  const list = el("tbody", {});
+  const [noLabel, no] = field("pl-no", t("col.no"), { type: "number", min: 1, required: true });
+  const [nameLabel, name] = field("pl-name", t("col.name"), { required: true, maxlength: 100 });
+  const [ratingLabel, rating] = field("pl-rating", t("col.rating"), { type: "number", min: 0, max: 3500 });
+  const [titleLabel, title] = field("pl-title", t("col.title"), { maxlength: 3 });
+  const [fedLabel, fed] = field("pl-fed", t("col.fed"), { maxlength: 3 });
+  const [fideLabel, fide] = field("pl-fide", t("players.fide_id"), { inputmode: "numeric", maxlength: 12 });
+  let editing = null;
+
+  function refresh() {
+    const info = ctx.info();
+    list.replaceChildren(...info.participants.map((p) => el("tr", {},
+      el("td", {}, p.start_no), el("td", {}, p.name), el("td", {}, p.rating ?? ""), el("td", {}, p.title), el("td", {}, p.federation),
+      el("td", {}, el("button", { type: "button", onclick: () => edit(p) }, t("players.edit", { name: p.name }))))));
+    if (!editing) no.value = Math.max(0, ...info.participants.map((p) => p.start_no)) + 1;
+  }
+
+  function edit(p) {
+    editing = p.start_no;
+    no.value = p.start_no;
+    no.disabled = true;
+    name.value = p.name;
+    rating.value = p.rating ?? "";
+    title.value = p.title;
+    fed.value = p.federation;
+    fide.value = p.fide_id ?? "";
+    submit.textContent = t("players.save");
+    name.focus();
+  }
+
+  async function reload() {
+    ctx.info().participants = (await getJSON(ctx.base, ctx.token())).participants;
+    refresh();
+  }
+
+  const submit = el("button", { type: "submit", class: "primary" }, t("players.register"));
+  const form = el("form", { class: "grid-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const body = { name: name.value.trim(), rating: rating.value ? Number(rating.value) : null, title: title.value.trim(), federation: fed.value.trim().toUpperCase(), fide_id: fide.value.trim() };
+    const answer = editing
+      ? await send("PATCH", `${ctx.base}/participants/${editing}`, ctx.token(), body)
+      : await send("POST", `${ctx.base}/participants`, ctx.token(), { start_no: Number(no.value), ...body });
+    status.textContent = answer.ok ? t("players.saved", { name: body.name, seq: answer.body.seq }) : problem(answer);
+    status.dataset.tone = answer.ok ? "ok" : "error";
+    if (answer.ok) {
+      editing = null;
+      no.disabled = false;
+      submit.textContent = t("players.register");
+      for (const input of [name, rating, title, fed, fide]) input.value = "";
+      await reload();
+      name.focus();
+    }
+  } }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide, submit);
+
+  const trf = el("textarea", { id: "pl-trf", name: "players-trf", rows: 6, spellcheck: "false" });
+  const file = el("input", { id: "pl-file", name: "players-file", type: "file", accept: ".trf,.txt,text/plain" });
+  const preview = el("div", {});
+  let staged = null;
+  const confirm = el("button", { type: "button", class: "primary", onclick: async () => {
+    const answer = await send("POST", `${ctx.base}/participants`, ctx.token(), undefined, { text: staged });
+    status.textContent = answer.ok ? t("players.imported", { seq: answer.body.seq }) : problem(answer);
+    status.dataset.tone = answer.ok ? "ok" : "error";
+    if (answer.ok) { staged = null; preview.replaceChildren(); await reload(); }
+  } }, t("players.confirm"));
+  const check = el("button", { type: "button", onclick: async () => {
+    const data = (await readFile(file)) ?? trf.value;
+    const answer = await send("POST", `${ctx.base}/participants`, ctx.token(), undefined, { text: data, dryRun: true });
+    if (!answer.ok) { staged = null; preview.replaceChildren(); status.textContent = problem(answer); status.dataset.tone = "error"; return; }
+    staged = data;
+    const people = answer.body.events.filter((e) => e.type === "ParticipantRegistered");
+    status.textContent = t("players.previewed", { n: people.length });
+    status.dataset.tone = "info";
+    preview.replaceChildren(el("table", { class: "pairings" },
+      el("tbody", {}, people.map((p) => el("tr", {}, el("td", {}, p.start_no), el("td", {}, p.name), el("td", {}, p.rating ?? ""), el("td", {}, p.federation))))), confirm);
+    confirm.focus();
+  } }, t("players.preview"));
+
+  refresh();
+  return el("div", { class: "form-stack" },
+    el("h2", {}, t("tab.players")), form, status,
+    el("h3", {}, t("players.from_trf")),
+    el("label", { for: "pl-trf" }, t("players.paste")), trf,
+    el("label", { for: "pl-file" }, t("pair.upload")), file,
+    el("div", { class: "actions" }, check), preview,
+    el("h3", {}, t("players.list")),
+    el("div", { class: "scroll" }, el("table", { class: "pairings" }, list)));
+}
+
+export function operationsPanel(ctx) {
+  const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  const done = (answer, ok) => {
+    status.textContent = answer.ok ? ok(answer.body) : problem(answer);
+    status.dataset.tone = answer.ok ? "ok" : "error";
+  };
+  const form = (id, title, inputs, action) => el("form", { class: "grid-form", "aria-labelledby": `${id}-h`, onsubmit: async (e) => {
+    e.preventDefault();
+    await action();
+  } }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, title));
+
+  const [wNoL, wNo] = field("w-no", t("col.no"), { type: "number", min: 1, required: true });
+  const [wRoundL, wRound] = field("w-round", t("ops.from_round"), { type: "number", min: 1, required: true });
+  const [bNoL, bNo] = field("b-no", t("col.no"), { type: "number", min: 1, required: true });
+  const [bRoundL, bRound] = field("b-round", t("pair.round"), { type: "number", min: 1, required: true });
+  const bPoints = el("select", { id: "b-points", name: "points" }, el("option", { value: "half" }, t("bye.half")), el("option", { value: "zero" }, t("bye.zero")));
+  const [seedL, seed] = field("l-seed", t("ops.seed"), { type: "number", min: 0, max: 2147483647, required: true });
+  const [orderL, order] = field("po-order", t("ops.order"), { required: true, pattern: "\\s*\\d+(\\s*,\\s*\\d+)+\\s*", placeholder: "4, 9" });
+
+  return el("div", { class: "form-stack" },
+    el("h2", {}, t("tab.ops")),
+    form("withdraw", t("ops.withdraw"), [wNoL, wNo, wRoundL, wRound], async () =>
+      done(await send("POST", `${ctx.base}/withdrawals`, ctx.token(), { start_no: Number(wNo.value), from_round: Number(wRound.value) }),
+        (b) => t("ops.done", { seq: b.seq }))),
+    form("bye", t("ops.bye"), [bNoL, bNo, bRoundL, bRound, el("label", { for: "b-points" }, t("ops.points")), bPoints], async () =>
+      done(await send("POST", `${ctx.base}/byes`, ctx.token(), { start_no: Number(bNo.value), round: Number(bRound.value), points: bPoints.value }),
+        (b) => t("ops.done", { seq: b.seq }))),
+    form("lots", t("ops.lots"), [seedL, seed, el("button", { type: "button", onclick: () => { seed.value = crypto.getRandomValues(new Uint32Array(1))[0] % 2147483647; } }, t("ops.random_seed"))], async () =>
+      done(await send("POST", `${ctx.base}/lots`, ctx.token(), { seed: Number(seed.value) }), (b) => t("ops.lots_done", { seed: seed.value, seq: b.seq }))),
+    form("playoff", t("ops.playoff"), [orderL, order], async () =>
+      done(await send("POST", `${ctx.base}/playoffs`, ctx.token(), { order: order.value.split(",").map((x) => Number(x.trim())) }),
+        (b) => t("ops.done", { seq: b.seq }))),
+    status);
+}

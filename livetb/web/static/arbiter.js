@@ -1,0 +1,189 @@
+// /t/{id}/arbiter: the arbiters' console — results at speed, pairings, players, round
+// operations, provisional ranks and the audit trail. The token is entered once (or arrives
+// as #token=…), kept for this browser session, and only ever sent as a header.
+import { app, config, el, getJSON, languageSwitch, liveBadge, problem, send, stateLine, takeToken } from "./common.js";
+import { href, t } from "./i18n.js";
+import { follow } from "./feed.js";
+import { valueCell } from "./rows.js";
+import { Grid, quickEntry } from "./grid.js";
+import { auditPanel } from "./audit.js";
+import { pairingPanel, playersPanel, operationsPanel } from "./admin.js";
+
+const tid = config.tournament;
+const base = `/api/tournaments/${encodeURIComponent(tid)}`;
+let token = takeToken(tid);
+let info, model;
+const ui = {};
+
+function say(text, tone = "info") {
+  ui.notice.dataset.tone = tone;
+  ui.notice.textContent = text;
+}
+
+/** The token form: `<input name="token">`; checked against the server before it is kept. */
+function tokenForm(message) {
+  const input = el("input", { id: "token", name: "token", type: "password", autocomplete: "off", required: true });
+  const error = el("p", { id: "token-error", class: "error", role: "alert" }, message ?? "");
+  const form = el("form", { class: "token-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const candidate = input.value.trim();
+    const answer = await checkToken(candidate);
+    if (answer.ok) {
+      token = candidate;
+      sessionStorage.setItem(`livetb.token.${tid}`, token);
+      start();
+    } else {
+      error.textContent = problem(answer);
+      input.select();
+    }
+  } },
+    el("h1", {}, t("arbiter.title")), el("p", {}, t("arbiter.token_prompt")),
+    el("label", { for: "token" }, t("token.label")), input, error,
+    el("button", { type: "submit" }, t("token.submit")));
+  app.replaceChildren(form);
+  app.setAttribute("aria-busy", "false");
+  input.focus();
+}
+
+/** A token is an arbiter's of this tournament when the audit trail answers to it. */
+function checkToken(candidate) {
+  return send("GET", `${base}/audit?limit=1`, candidate);
+}
+
+function askReason(board, from, to) {
+  return new Promise((resolve) => {
+    const input = el("input", { id: "reason", name: "reason", required: true, autocomplete: "off", maxlength: 500 });
+    const dialog = el("dialog", { class: "reason", "aria-labelledby": "reason-title" },
+      el("form", { method: "dialog", onsubmit: (e) => {
+        e.preventDefault();
+        dialog.close();
+        resolve(input.value.trim() || null);
+      } },
+        el("h2", { id: "reason-title" }, t("correct.title", { board })),
+        el("p", {}, t("correct.what", { from: from, to: to })),
+        el("label", { for: "reason" }, t("correct.reason")), input,
+        el("div", { class: "actions" },
+          el("button", { type: "submit" }, t("correct.confirm")),
+          el("button", { type: "button", onclick: () => { dialog.close(); resolve(null); } }, t("correct.cancel")))));
+    dialog.addEventListener("cancel", () => resolve(null));
+    document.body.append(dialog);
+    dialog.showModal();
+    input.focus();
+  });
+}
+
+function person(no) {
+  return model?.rows.get(no) ?? info.participants.find((p) => p.start_no === no);
+}
+
+/** The provisional ranks beside the grid: rank, name and every value with its status. */
+function ranks() {
+  const codes = model.doc.tiebreaks;
+  ui.ranks.replaceChildren(
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("col.rank")), el("th", { scope: "col" }, t("col.name")),
+      codes.map((c, i) => el("th", { scope: "col", class: "tb" }, c, " ",
+        el("span", { class: "badge", dataset: { status: model.statuses[i] } }, t(`status.short.${model.statuses[i]}`)))))),
+    el("tbody", {}, model.sorted().map((r) => el("tr", { dataset: { startNo: r.start_no, rank: r.rank } },
+      el("td", {}, r.rank), el("td", {}, r.name),
+      r.values.map((v, i) => valueCell(codes[i], v, model.statuses[i]))))));
+}
+
+function tabs(panels) {
+  const list = el("div", { role: "tablist", "aria-label": t("arbiter.title") });
+  const buttons = panels.map(([id, label], i) => el("button", {
+    type: "button", role: "tab", id: `tab-${id}`, "aria-controls": `panel-${id}`, "aria-selected": String(i === 0), tabindex: i === 0 ? "0" : "-1",
+    onclick: () => select(i),
+    onkeydown: (e) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+      if (step) { e.preventDefault(); select((i + step + panels.length) % panels.length, true); }
+    },
+  }, label));
+  list.append(...buttons);
+  const sections = panels.map(([id, , body], i) => el("section", { role: "tabpanel", id: `panel-${id}`, "aria-labelledby": `tab-${id}`, hidden: i !== 0 }, body));
+  function select(k, focus = false) {
+    buttons.forEach((b, i) => { b.setAttribute("aria-selected", String(i === k)); b.tabIndex = i === k ? 0 : -1; });
+    sections.forEach((s, i) => { s.hidden = i !== k; });
+    if (focus) buttons[k].focus();
+  }
+  return [list, ...sections];
+}
+
+function csv() {
+  const codes = model.doc.tiebreaks;
+  const quote = (v) => `"${String(v ?? "").replaceAll('"', '""')}"`;
+  const lines = [[t("col.rank"), t("col.no"), t("col.name"), ...codes].map(quote).join(",")];
+  for (const r of model.sorted()) lines.push([r.rank, r.start_no, r.name, ...r.values].map(quote).join(","));
+  const link = el("a", { href: URL.createObjectURL(new Blob([lines.join("\r\n") + "\r\n"], { type: "text/csv" })), download: `${tid}-standings.csv` });
+  link.click();
+}
+
+async function start() {
+  try {
+    info = await getJSON(base, token);
+  } catch (err) {
+    tokenForm([401, 403, 404].includes(err.status) ? t("err.unknown_or_refused") : err.message);
+    return;
+  }
+  const grid = new Grid({ tid, token: () => token, person, say, askReason });
+  ui.grid = grid;
+  ui.notice = el("p", { class: "notice", role: "status", "aria-live": "polite" });
+  ui.badge = liveBadge();
+  ui.state = el("span", { class: "state" });
+  ui.ranks = el("table", { class: "ranks" });
+  ui.roundTitle = el("h2", {});
+  const quick = quickEntry(grid, say);
+  const close = el("button", { type: "button", dataset: { action: "close-round" }, onclick: async () => {
+    const rnd = grid.round?.round;
+    if (!rnd) return;
+    const answer = await send("POST", `${base}/rounds/${rnd}/close`, token);
+    say(answer.ok ? t("ops.closed", { round: rnd, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
+    quick.board.focus(); // back to typing results: the missing boards are named
+  } }, t("ops.close"));
+  const results = el("div", { class: "console-results" },
+    el("div", { class: "entry" }, ui.roundTitle, quick.form, grid.missing, close, grid.root),
+    el("aside", { class: "side", "aria-label": t("arbiter.ranks") }, el("h2", {}, t("arbiter.ranks")), el("div", { class: "scroll" }, ui.ranks)));
+  const ctx = { tid, base, token: () => token, say, person, info: () => info, model: () => model };
+  app.replaceChildren(
+    el("header", { class: "top" },
+      el("div", {}, el("h1", {}, info.name), el("p", { class: "sub" }, ui.state, " ", ui.badge)),
+      el("nav", { class: "links", "aria-label": t("arbiter.title") },
+        el("a", { href: href(`/t/${tid}`) }, t("nav.standings")),
+        el("a", { href: href(`/t/${tid}`, { print: "standings" }), target: "_blank" }, t("arbiter.print_standings")),
+        el("a", { href: href(`/t/${tid}`, { print: "pairings" }), target: "_blank" }, t("arbiter.print_pairings")),
+        el("button", { type: "button", class: "link", onclick: csv }, t("arbiter.csv")),
+        el("button", { type: "button", class: "link", onclick: () => { sessionStorage.removeItem(`livetb.token.${tid}`); token = null; tokenForm(); } }, t("arbiter.forget"))),
+      languageSwitch()),
+    ui.notice,
+    ...tabs([
+      ["results", t("tab.results"), results],
+      ["pairings", t("tab.pairings"), pairingPanel(ctx)],
+      ["players", t("tab.players"), playersPanel(ctx)],
+      ["ops", t("tab.ops"), operationsPanel(ctx)],
+      ["audit", t("tab.audit"), auditPanel(ctx)],
+    ]));
+  app.setAttribute("aria-busy", "false");
+  quick.board.focus();
+  follow(tid, { token }, {
+    state: (s) => ui.badge.set(s),
+    snapshot: (m) => {
+      model = m;
+      grid.show(m.round);
+      ui.roundTitle.textContent = m.round ? t("pairings.title", { round: m.round.round }) : "";
+      ui.state.textContent = stateLine(m.doc, info.rounds);
+      ranks();
+    },
+    delta: (m, change) => {
+      if (change.round) {
+        grid.show(m.round);
+        ui.roundTitle.textContent = t("pairings.title", { round: m.round.round });
+      }
+      for (const [rnd, board, result] of change.games) if (grid.round?.round === rnd) grid.confirmed(board, result, m.doc.seq);
+      ui.state.textContent = stateLine(m.doc, info.rounds);
+      ranks();
+    },
+    refused: () => tokenForm(t("err.not_authenticated")),
+  });
+}
+
+if (token) start();
+else tokenForm();

@@ -1,0 +1,38 @@
+"""One unreadable log is that tournament's problem only: the server serves the others
+(issue 11 #3)."""
+
+from __future__ import annotations
+
+import websockets
+
+from livetb.events.schema import TournamentCreated
+from livetb.events.sqlite import SqliteStore
+from livetb.web import Config
+from tests.web.conftest import TID, Api, ApiFactory, recv
+
+
+async def test_the_server_serves_the_rest_and_names_the_broken_one(
+    api: Api, make_api: ApiFactory, config: Config
+) -> None:
+    await api.start(players=4)
+    with SqliteStore(config.db_path) as store:  # written before import checked tie-breaks
+        created = TournamentCreated(name="Poisoned", rounds=3, tiebreaks=("PTS", "NOPE"))
+        store.append("t-poisoned", 0, [created], actor="import")
+    fresh = await make_api()  # a restart on that store
+    status, body = await fresh.call("GET", "/api/tournaments/t-poisoned/standings", token=None)
+    assert (status, body["code"], body["tournament_id"]) == (
+        500,
+        "tournament_unreadable",
+        "t-poisoned",
+    )
+    assert "unknown tie-break 'NOPE'" in body["message"]
+    assert [r["start_no"] for r in (await fresh.standings())["standings"]] == [1, 2, 3, 4]
+    listing = (await fresh.get("/api/tournaments"))["tournaments"]
+    assert {t["id"] for t in listing} == {TID, "t-poisoned"}
+    async with websockets.connect(f"{fresh.ws_base}/ws?tournament={TID}") as ws:
+        assert (await recv(ws))["type"] == "snapshot"
+        status, _ = await fresh.post(
+            f"/api/tournaments/{TID}/rounds/1/results", {"board": 1, "result": "1-0"}
+        )
+        assert status == 201
+        assert (await recv(ws))["type"] == "delta"
