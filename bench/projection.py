@@ -1,10 +1,13 @@
-"""Issue 4 benchmark: the standings projection on a generated 2,000-player, 11-round Swiss.
+"""The standings projection on generated Swiss tournaments (issues 4 and 14).
 
-    .venv/bin/python -m bench.projection [--players 2000] [--rounds 11]
+    .venv/bin/python -m bench.projection                       # 500x11, 2000x11, 10000x13
+    .venv/bin/python -m bench.projection --players 2000 --rounds 11
 
-Reports apply-one-result latency (p50/p99), round-close time, full replay time (rebuild from
-the log) and how much faster the incremental projection is than recomputing from scratch.
-Every event is applied in `--repeat` passes over the log; its time is its best pass.
+Per field size: apply-one-result latency (p50/p99), round close and pairing (mean/max), full
+replay (rebuild from the log); then the ratio of the largest field's result p99 to the
+smallest's (issue 14: a result's cost must not grow with the field). Every event is applied
+in `--repeat` passes over the log; its time is its best pass (timeit's convention: the rest
+of the machine only ever adds time). `--scratch-samples` adds recomputing from scratch.
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ import argparse
 import gc
 import statistics
 import time
+from dataclasses import dataclass
 
 from bench.generate import as_log, swiss_events
 from livetb.events.schema import ResultRecorded, RoundClosed, RoundPaired
 from livetb.projections.standings import StandingsProjection
 
 TIEBREAKS = ("PTS", "BH/C1", "BH", "DE", "WIN", "BWG", "FB")
+SIZES = ((500, 11), (2000, 11), (10000, 13))
 
 
 def percentile(xs: list[float], p: float) -> float:
@@ -26,62 +31,105 @@ def percentile(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--players", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=11)
-    parser.add_argument("--scratch-samples", type=int, default=5)
-    parser.add_argument("--repeat", type=int, default=3, help="passes over the log")
-    args = parser.parse_args()
-    log = as_log(swiss_events(args.players, args.rounds, tiebreaks=TIEBREAKS))
+@dataclass
+class Measured:
+    players: int
+    rounds: int
+    events: int
+    result_ms: list[float]
+    close_ms: list[float]
+    pair_ms: list[float]
+    replay_s: float
+    scratch_ms: list[float]
+
+    def line(self) -> str:
+        c, p = self.close_ms, self.pair_ms
+        return (
+            f"| {self.players:,} × {self.rounds} "
+            f"| {percentile(self.result_ms, 50):.2f} ms | {percentile(self.result_ms, 99):.2f} ms "
+            f"| {statistics.fmean(c):.0f} / {max(c):.0f} ms "
+            f"| {statistics.fmean(p):.0f} / {max(p):.0f} ms | {self.replay_s:.2f} s |"
+        )
+
+
+def measure(players: int, rounds: int, repeat: int, scratch_samples: int) -> Measured:
+    log = as_log(swiss_events(players, rounds, tiebreaks=TIEBREAKS))
     # The log is the benchmark's input (a server reads it from its store, a page at a time):
     # out of the collector's sight, so that full collections walk what the projection holds.
+    gc.collect()
     gc.freeze()
-    # Each event's time is its best over the passes (timeit's convention: interference from
-    # the rest of the machine only ever adds time).
     best = [float("inf")] * len(log)
-    for _ in range(args.repeat):
+    live = StandingsProjection()
+    for _ in range(repeat):
         live = StandingsProjection()
         for i, rec in enumerate(log):
             t0 = time.perf_counter()
             live.apply(rec)
             best[i] = min(best[i], (time.perf_counter() - t0) * 1000)
     kinds = [type(rec.event) for rec in log]
-    result_ms = [ms for ms, kind in zip(best, kinds, strict=True) if kind is ResultRecorded]
-    close_ms = [ms for ms, kind in zip(best, kinds, strict=True) if kind is RoundClosed]
-    pair_ms = [ms for ms, kind in zip(best, kinds, strict=True) if kind is RoundPaired]
+
+    def of(kind: type) -> list[float]:
+        return [ms for ms, k in zip(best, kinds, strict=True) if k is kind]
+
     t0 = time.perf_counter()
     rebuilt = StandingsProjection.rebuild(log)
     replay_s = time.perf_counter() - t0
     assert rebuilt.standings() == live.standings()
     # Recompute from scratch at evenly spread result events of the last round.
     results = [i for i, rec in enumerate(log) if isinstance(rec.event, ResultRecorded)]
-    picks = results[-1 :: -max(1, len(results) // (4 * args.scratch_samples))][
-        : args.scratch_samples
-    ]
+    picks = results[-1 :: -max(1, len(results) // (4 * max(1, scratch_samples)))]
     scratch_ms = []
-    for i in picks:
+    for i in picks[:scratch_samples]:
         t0 = time.perf_counter()
         StandingsProjection.rebuild(log[: i + 1])
         scratch_ms.append((time.perf_counter() - t0) * 1000)
-    mean_result = statistics.fmean(result_ms)
-    print(
-        f"generated Swiss: {args.players} players, {args.rounds} rounds, {len(log)} events; "
-        f"each event's best of {args.repeat} passes"
+    del live, rebuilt, log
+    gc.unfreeze()
+    gc.collect()
+    return Measured(
+        players,
+        rounds,
+        len(kinds),
+        of(ResultRecorded),
+        of(RoundClosed),
+        of(RoundPaired),
+        replay_s,
+        scratch_ms,
     )
-    print("| measure | value |")
-    print("|---|---|")
-    print(f"| apply one result, p50 | {percentile(result_ms, 50):.3f} ms |")
-    print(f"| apply one result, p99 | {percentile(result_ms, 99):.3f} ms |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, help="one field size (default: the three)")
+    parser.add_argument("--rounds", type=int, default=11)
+    parser.add_argument("--scratch-samples", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=3, help="passes over the log")
+    args = parser.parse_args()
+    sizes = ((args.players, args.rounds),) if args.players else SIZES
+    print(f"tie-breaks {', '.join(TIEBREAKS)}; each event's best of {args.repeat} passes")
+    print()
     print(
-        f"| round close, mean / max | {statistics.fmean(close_ms):.1f} / {max(close_ms):.1f} ms |"
+        "| players × rounds | result p50 | result p99 | close mean / max "
+        "| pairing mean / max | replay |"
     )
-    print(
-        f"| round pairing, mean / max | {statistics.fmean(pair_ms):.1f} / {max(pair_ms):.1f} ms |"
-    )
-    print(f"| full replay (rebuild from the log) | {replay_s:.2f} s |")
-    print(f"| recompute from scratch after a result | {statistics.fmean(scratch_ms):.0f} ms |")
-    print(f"| incremental speed-up | {statistics.fmean(scratch_ms) / mean_result:.0f}x |")
+    print("|---|---:|---:|---:|---:|---:|")
+    done = []
+    for players, rounds in sizes:
+        m = measure(players, rounds, args.repeat, args.scratch_samples)
+        done.append(m)
+        print(m.line(), flush=True)
+    if len(done) > 1:
+        small, large = done[0], done[-1]
+        ratio = percentile(large.result_ms, 99) / percentile(small.result_ms, 99)
+        print()
+        print(f"result p99 ratio {large.players:,} / {small.players:,}: {ratio:.2f}")
+    for m in done:
+        if m.scratch_ms:
+            mean = statistics.fmean(m.scratch_ms)
+            speedup = mean / statistics.fmean(m.result_ms)
+            print(
+                f"{m.players:,}: recompute from scratch {mean:.0f} ms, incremental {speedup:.0f}x"
+            )
 
 
 if __name__ == "__main__":

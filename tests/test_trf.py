@@ -579,3 +579,15 @@ def test_team_event_from_type_code() -> None:
 def test_round_robin_from_type_code() -> None:
     result = parse_trf(edit(TRF26, ("FIDE_DUTCH_2025", "BERGER_ROUNDROBIN")))
     assert result.tournament.system == "roundrobin"
+
+
+def test_two_pairing_allocated_byes_in_a_round_warn() -> None:
+    """Merged sections (TRF.md 4.4.6): each round's U blocks are counted, once per round."""
+    text = edit(
+        TRF16,
+        ("2001/07/01  0.5    4     1 b 0  0000 - H", "2001/07/01  1.0    4     1 b 0  0000 - U"),
+    )
+    result = parse_trf(text)
+    assert [(w.line, w.where, w.found) for w in result.warnings] == [
+        (15, "round 2", "U for #3, #4")
+    ]

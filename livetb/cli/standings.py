@@ -126,6 +126,7 @@ def table(
     )
     if args.explain is not None:
         return explain(ctx, specs, args.explain, out)
+    ctx.explain = False  # the values only: per-round explanations cost most of the time
     return emit(rank(ctx, specs), args, t.name, out)
 
 

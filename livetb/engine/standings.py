@@ -117,14 +117,14 @@ def rank(ctx: Context, specs: tuple[Spec, ...]) -> Standings:
     groups: list[list[int]] = [sorted(nos)]
     for spec in specs:
         if spec.code in GROUP_TIEBREAKS:
-            column = {}
+            by_no: dict[int, Number | None] = {}
             for group in groups:
-                column.update(direct_encounter(ctx, group))
-        else:
-            column = {no: compute(ctx, spec, no).value for no in nos}
+                by_no.update(direct_encounter(ctx, group))
+        else:  # in bulk: without explanations, the sums skip the `Value` machinery
+            by_no = dict(zip(nos, column(ctx, spec, nos), strict=True))
         for no in nos:
-            values[no].append(column[no])
-        groups = split_ties(groups, column, spec.code in LOWER_IS_BETTER)
+            values[no].append(by_no[no])
+        groups = split_ties(groups, by_no, spec.code in LOWER_IS_BETTER)
     rows = rows_of(groups, values, lambda no: ctx.by_no[no].name)
     return Standings(ctx.edition.value, ctx.upto, tuple(s.text for s in specs), rows)
 

@@ -23,9 +23,10 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused
+from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, LivetbError
 from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
+    Append,
     Clock,
     Recalled,
     check_snapshot_seq,
@@ -130,42 +131,89 @@ class SqliteStore:
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
     ) -> int:
+        with self._lock, self._write() as conn:
+            return self._append(
+                conn, tournament_id, expected_seq, events, actor, idempotency_key, fingerprint
+            )
+
+    def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
+        """Each append as `append` would do it, all in one transaction: one commit (one sync
+        to disk) for the lot. An append that fails is rolled back alone (a savepoint) and its
+        error returned in its place, and so are the later ones of its tournament; the others
+        are durable once this returns."""
+        outcomes: list[int | LivetbError] = []
+        failed: set[str] = set()
+        with self._lock, self._write() as conn:
+            for a in appends:
+                if a.tournament_id in failed:
+                    head = self._head(conn, a.tournament_id)
+                    outcomes.append(ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
+                    continue
+                conn.execute("SAVEPOINT one")
+                try:
+                    head = self._append(
+                        conn,
+                        a.tournament_id,
+                        a.expected_seq,
+                        a.events,
+                        a.actor,
+                        a.idempotency_key,
+                        a.fingerprint,
+                    )
+                except LivetbError as err:
+                    conn.execute("ROLLBACK TO one")
+                    outcomes.append(err)
+                    failed.add(a.tournament_id)
+                else:
+                    outcomes.append(head)
+                conn.execute("RELEASE one")
+        return outcomes
+
+    def _append(
+        self,
+        conn: sqlite3.Connection,
+        tournament_id: str,
+        expected_seq: int,
+        events: Sequence[AnyEvent],
+        actor: str,
+        idempotency_key: str | None,
+        fingerprint: str | None,
+    ) -> int:
         batch = encode_batch(events)
         fingerprint = fingerprint or digest(batch)
-        with self._lock, self._write() as conn:
-            if idempotency_key is not None:
-                known = conn.execute(
-                    "SELECT seq, digest FROM idempotency WHERE tournament_id = ? AND key = ?",
-                    (tournament_id, idempotency_key),
-                ).fetchone()
-                if known is not None:
-                    if known[1] != fingerprint:
-                        raise IdempotencyKeyReused(tournament_id, idempotency_key)
-                    return int(known[0])
-            head = self._head(conn, tournament_id)
-            if head != expected_seq:
-                raise ConcurrencyConflict(tournament_id, expected_seq, head)
-            at = self._clock().isoformat()
-            try:
-                conn.executemany(
-                    "INSERT INTO events (tournament_id, seq, at, actor, type, data) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        (tournament_id, head + i, at, actor, item.type, item.data.decode())
-                        for i, item in enumerate(batch, 1)
-                    ],
-                )
-            except sqlite3.IntegrityError:  # the primary key or the seq trigger: a race
-                raise ConcurrencyConflict(
-                    tournament_id, expected_seq, self._head(conn, tournament_id)
-                ) from None
-            head += len(batch)
-            if idempotency_key is not None:
-                conn.execute(
-                    "INSERT INTO idempotency (tournament_id, key, seq, digest) VALUES (?, ?, ?, ?)",
-                    (tournament_id, idempotency_key, head, fingerprint),
-                )
-            return head
+        if idempotency_key is not None:
+            known = conn.execute(
+                "SELECT seq, digest FROM idempotency WHERE tournament_id = ? AND key = ?",
+                (tournament_id, idempotency_key),
+            ).fetchone()
+            if known is not None:
+                if known[1] != fingerprint:
+                    raise IdempotencyKeyReused(tournament_id, idempotency_key)
+                return int(known[0])
+        head = self._head(conn, tournament_id)
+        if head != expected_seq:
+            raise ConcurrencyConflict(tournament_id, expected_seq, head)
+        at = self._clock().isoformat()
+        try:
+            conn.executemany(
+                "INSERT INTO events (tournament_id, seq, at, actor, type, data) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (tournament_id, head + i, at, actor, item.type, item.data.decode())
+                    for i, item in enumerate(batch, 1)
+                ],
+            )
+        except sqlite3.IntegrityError:  # the primary key or the seq trigger: a race
+            raise ConcurrencyConflict(
+                tournament_id, expected_seq, self._head(conn, tournament_id)
+            ) from None
+        head += len(batch)
+        if idempotency_key is not None:
+            conn.execute(
+                "INSERT INTO idempotency (tournament_id, key, seq, digest) VALUES (?, ?, ?, ?)",
+                (tournament_id, idempotency_key, head, fingerprint),
+            )
+        return head
 
     def _write(self) -> _Transaction:
         return _Transaction(self._conn)

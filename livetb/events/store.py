@@ -26,10 +26,21 @@ from typing import NamedTuple, Protocol
 
 import msgspec
 
-from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, InvalidInput
+from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, InvalidInput, LivetbError
 from livetb.events.schema import AnyEvent, Recorded, decode_event, encode
 
 Clock = Callable[[], dt.datetime]
+
+
+class Append(NamedTuple):
+    """One `EventStore.append` call, as a value (for `append_group`)."""
+
+    tournament_id: str
+    expected_seq: int
+    events: Sequence[AnyEvent]
+    actor: str
+    idempotency_key: str | None = None
+    fingerprint: str | None = None
 
 
 class EventStore(Protocol):
@@ -52,6 +63,14 @@ class EventStore(Protocol):
         (`IdempotencyKeyReused` if its fingerprint differs). The key is bound to
         `fingerprint`, by default the digest of `events`; the service passes its command's,
         since a retried command no longer decides to the same events."""
+        ...
+
+    def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
+        """Each of `appends` as `append` does it (its idempotency key bound to its
+        fingerprint the same way), in order, made durable together (a group commit); in each
+        one's place its new head, or the error it failed with. After a failed append, the
+        later ones of its tournament are not tried (they were decided on the state it would
+        have left): `ConcurrencyConflict`."""
         ...
 
     def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
@@ -208,6 +227,30 @@ class MemoryStore:
             if idempotency_key is not None:
                 self._keys[(tournament_id, idempotency_key)] = Recalled(head, fingerprint)
             return head
+
+    def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
+        outcomes: list[int | LivetbError] = []
+        failed: set[str] = set()
+        for a in appends:  # nothing to sync: each append is atomic on its own
+            if a.tournament_id in failed:
+                head = self.head(a.tournament_id)
+                outcomes.append(ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
+                continue
+            try:
+                outcomes.append(
+                    self.append(
+                        a.tournament_id,
+                        a.expected_seq,
+                        a.events,
+                        actor=a.actor,
+                        idempotency_key=a.idempotency_key,
+                        fingerprint=a.fingerprint,
+                    )
+                )
+            except LivetbError as err:
+                outcomes.append(err)
+                failed.add(a.tournament_id)
+        return outcomes
 
     def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
         return self._keys.get((tournament_id, idempotency_key))

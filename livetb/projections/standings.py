@@ -24,14 +24,13 @@ only the cells an event can affect:
   do not read the running round's results (except under the legacy rules);
 - a pairing: everything but type C (rounds 1..C do not change); a close: type C and FB (not
   FB when the final round closes: the prediction was the value), every status;
-- re-ranking moves the re-keyed rows in a sorted list and republishes only the rows whose key
-  lies between a moved row's old and new key (whose rank may change), or sorts everything
-  once when many rows moved.
+- re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
+  whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
+  everything once when many rows moved; the statuses, the same for every row, are told once.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable
 from decimal import Decimal
 
@@ -40,7 +39,6 @@ import msgspec
 from livetb.engine.context import Context
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.engine.editions import Edition
-from livetb.engine.model import Code, Entry, Participant, Tournament
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers
@@ -59,9 +57,11 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
+from livetb.projections.contexts import Contexts, met_inside
 from livetb.projections.delta import Changes, Delta, Row, Value, ties_of
+from livetb.projections.ranking import Ranking, flip
 from livetb.projections.teams import TeamTable
-from livetb.projections.views import Status, status_of, view_of
+from livetb.projections.views import Status
 
 __all__ = ["Delta", "Row", "StandingsProjection", "Value", "fmt"]
 BH = Spec("BH")
@@ -96,205 +96,8 @@ def fmt(v: Number | None) -> Value:
     return s
 
 
-class Contexts:
-    """The engine contexts a tournament's state is read through.
-
-    `live` (rounds 1..K, unfinished games 0), `done` (rounds 1..C; once K is closed, the
-    same object as `live`, or as `projected` when no game is unfinished, reading the same
-    entries), `fore` (round K as the last one) and `projected` (unfinished games as draws).
-    A round event derives the next set from the previous one: a pairing only appends round
-    K+1 to every entry list and leaves `done` as it is, a close keeps `live`, `fore` and
-    `projected`, whose inputs it does not change.
-    """
-
-    def __init__(
-        self,
-        state: TournamentState,
-        live: Context,
-        done: Context,
-        fore: Context,
-        projected: Context,
-        fore_due: dict[int, Participant] | None = None,
-    ) -> None:
-        self.paired, self.closed = state.paired, state.closed
-        self.running = self.paired > self.closed
-        self.live, self.done, self._fore, self.projected = live, done, fore, projected
-        # New entries `fore` has not taken yet: results of the running round's games, which
-        # its values do not read (`update`); it takes them before anything reads it.
-        self._fore_due = fore_due or {}
-        self.inseparable = _inseparable(live)  # DE's, on `live`
-
-    @property
-    def fore(self) -> Context:
-        self._take_due()
-        return self._fore
-
-    def _take_due(self) -> None:
-        if self._fore_due:
-            self._fore.update(list(self._fore_due.values()))
-            self._fore_due = {}
-
-    @classmethod
-    def fresh(cls, state: TournamentState) -> Contexts:
-        live = state.tournament()
-        drawn = msgspec.structs.replace(
-            live, participants=tuple(_drawn(p) for p in live.participants)
-        )
-        paired, closed = state.paired, state.closed
-        live_ctx = _context(state, live, paired)
-        done = live_ctx if closed == paired else _context(state, live, closed)
-        fore = _context(state, live, paired, as_final=True)
-        return cls(state, live_ctx, done, fore, _context(state, drawn, paired))
-
-    def after_pairing(self, state: TournamentState) -> Contexts | None:
-        """Round K+1 paired: rounds 1..K and the closed rounds' context are unchanged (None
-        when the event is anything else)."""
-        paired, live_by, drawn_by = state.paired, self.live.by_no, self.projected.by_no
-        if (
-            paired != self.paired + 1
-            or state.closed != self.closed
-            or live_by.keys() != state.participants.keys()
-        ):
-            return None
-        live: list[Participant] = []
-        drawn: list[Participant] = []
-        replace = msgspec.structs.replace
-        for no in sorted(live_by):
-            p, d = live_by[no], drawn_by[no]
-            if len(p.entries) != self.paired or len(d.entries) != self.paired:
-                return None
-            e = state.entry(no, paired)
-            live.append(replace(p, entries=(*p.entries, e)))
-            drawn.append(replace(d, entries=(*d.entries, _draw(e))))
-        live_t = msgspec.structs.replace(self.live.tournament, participants=tuple(live))
-        drawn_t = msgspec.structs.replace(self.projected.tournament, participants=tuple(drawn))
-        live_ctx = _context(state, live_t, paired)
-        live_ctx.seed_rounds(self.live)  # rounds 1..K as they were, round K+1 added
-        fore = _context(state, live_t, paired, as_final=True)
-        fore.seed_rounds(live_ctx)
-        projected = _context(state, drawn_t, paired)
-        projected.seed_rounds(self.projected)
-        return Contexts(state, live_ctx, self.done, fore, projected)
-
-    def after_close(self, state: TournamentState) -> Contexts | None:
-        """A round closed: only the closed rounds' context moves (to `live` once K closes)."""
-        if state.paired != self.paired:
-            return None
-        if state.closed == self.closed:
-            done = self.done
-        elif state.closed == state.paired:
-            # With every game finished, counting unfinished games as draws changes nothing:
-            # `projected` reads the same entries as `live`, and has most values cached.
-            # A closed round is complete: closing one with a game unfinished is refused.
-            finished = all(r.closed or r.complete for r in state.rounds.values())
-            done = self.projected if finished else self.live
-        else:
-            current = tuple(self.live.by_no[no] for no in sorted(self.live.by_no))
-            t = msgspec.structs.replace(self.live.tournament, participants=current)
-            done = _context(state, t, state.closed)
-        return Contexts(state, self.live, done, self._fore, self.projected, self._fore_due)
-
-    def enter(self, state: TournamentState, nos: Iterable[int]) -> None:
-        """New or changed participants before the first pairing (no entries yet)."""
-        assert self.paired == 0
-        ps = [msgspec.structs.replace(state.participants[no], entries=()) for no in nos]
-        for ctx in {id(c): c for c in (self.live, self.done, self.fore, self.projected)}.values():
-            ctx.update(ps)
-
-    def update(
-        self, state: TournamentState, nos: Iterable[int], rnd: int, fore_blind: bool
-    ) -> bool:
-        """New entries for `nos` after a change in round `rnd` (the only round it changes);
-        `fore_blind`: a change FB predictions do not read. Whether `projected` changed (not
-        when a game counted as a draw ends in a draw)."""
-        assert rnd <= self.paired
-        live: list[Participant] = []
-        drawn: list[Participant] = []
-        replace = msgspec.structs.replace
-        by_no, drawn_by = self.live.by_no, self.projected.by_no
-        for no in nos:
-            e, p, d = state.entry(no, rnd), by_no[no], drawn_by[no]
-            live.append(replace(p, entries=(*p.entries[: rnd - 1], e, *p.entries[rnd:])))
-            if d.entries[rnd - 1] != _draw(e):
-                drawn.append(
-                    replace(d, entries=(*d.entries[: rnd - 1], _draw(e), *d.entries[rnd:]))
-                )
-        self.live.update(live)
-        self._fore_due.update((p.start_no, p) for p in live)
-        if not fore_blind:
-            self._take_due()
-        if drawn:
-            self.projected.update(drawn)
-        if rnd <= self.closed and self.done is not self.live and self.done is not self.projected:
-            self.done.update(live)  # the closed rounds' context never reads later rounds
-        return bool(drawn)
-
-    def source(self, spec: Spec) -> Context:
-        """The context one tie-break is computed on (once round K is closed, `done` reads what
-        `live` reads)."""
-        return getattr(self, view_of(spec.code, self.running))  # type: ignore[no-any-return]
-
-    def status(self, spec: Spec) -> Status:
-        return status_of(spec.code, self.running)
-
-
 def _specs(created: TournamentCreated) -> tuple[Spec, ...]:
     return parse_list(created.tiebreaks, teams=created.kind == "team")
-
-
-def _context(state: TournamentState, t: Tournament, upto: int, as_final: bool = False) -> Context:
-    created = state.created
-    assert created is not None
-    ctx = Context(
-        t,
-        upto,
-        edition=state.edition,
-        as_final=as_final,
-        unrated_rating=created.unrated_rating,
-    )
-    ctx.explain = False
-    return ctx
-
-
-def _draw(e: Entry) -> Entry:
-    """An unfinished game counted as a draw (`TournamentState.entry(…, Code.DRAW)`)."""
-    return Entry(Code.DRAW, e.opponent, e.colour) if e.code is Code.PENDING else e
-
-
-def _drawn(p: Participant) -> Participant:
-    if any(e.code is Code.PENDING for e in p.entries):
-        return msgspec.structs.replace(p, entries=tuple(_draw(e) for e in p.entries))
-    return p
-
-
-def _inseparable(ctx: Context) -> int:
-    """The size from which DE (`direct_encounter`) cannot place anybody in a Swiss group.
-
-    With K rounds nobody met more than K of the group nor scored more than K x P against
-    it (P: the most a game gives), and everyone else still has at least `others - K` games
-    to win, so the best-placed member is not bound to stay ahead as soon as
-    K x P <= (others - K) x win: the whole group stays tied. Round robins, where everybody
-    meets everybody, and scorings with negative points are always computed.
-    """
-    if ctx.rr:
-        return _NEVER
-    games = [ctx.scoring.points(code) for code in Code if code.played]
-    most, win, k = max(games), ctx.win, ctx.upto
-    if min(games) < 0 or win <= 0:
-        return _NEVER
-    others = k + 1
-    while k * most > (others - k) * win:
-        others += 1
-    return others + 1
-
-
-def _met_inside(ctx: Context, members: set[int]) -> bool:
-    """Whether two of `members` played each other (DE counts nothing else: without such a
-    game the whole group stays tied, as `direct_encounter` finds, unless a win is worth less
-    than nothing). Round robins count scheduled games too: always computed."""
-    if ctx.rr or ctx.win < 0:
-        return True
-    return any(not members.isdisjoint(ctx.met(no)) for no in members)
 
 
 class _Line:
@@ -306,7 +109,7 @@ class _Line:
         self.values: list[Value] = [None] * n
         self.parts: list[object] = [_NULL] * n  # -value (DE: +place), null: _NULL
         self.tail: tuple[int, int] = (0, 0)  # playoff position, lot
-        self.key: tuple[object, ...] | None = None  # as in `_order`
+        self.key: tuple[object, ...] | None = None  # as placed in the ranking
         self.fb: str | None = None
         self.bh: str | None = None
         self.ahead: dict[int, tuple[Value, object]] = {}  # tie-break index -> (value, part)
@@ -334,8 +137,7 @@ class StandingsProjection:
         self.lines: dict[int, _Line] = {}
         self.rows: dict[int, Row] = {}  # as last published
         self._statuses: tuple[Status, ...] = ()  # the same for every row
-        self._order: list[tuple[tuple[object, ...], int]] = []  # sorted (key, start no)
-        self._shares: set[int] = set()  # rows sharing the rank of the row above
+        self._ranking = Ranking()  # the order and the ties; ranks are read from it
         self._out = Changes()  # what the event being folded changed
         # DE index -> values before it -> the participants tied on them (one DE group)
         self._groups: dict[int, dict[Prefix, set[int]]] = {}
@@ -372,32 +174,40 @@ class StandingsProjection:
 
     def standings(self) -> list[Row]:
         """Every row, best first, with its rank. A row's rank follows from its place in the
-        order and its tie group: rows that others moved past keep their published content,
-        and their rank is read here, not rebuilt per event."""
+        order and its tie group, and the statuses are the same for every row: rows that others
+        moved past, or whose values a close left alone, keep their published content and are
+        brought up to date here (once: the current row is kept), not rebuilt per event."""
         created = self.state.created
         if created is not None and created.kind == "team":
             return sorted(self.rows.values(), key=lambda r: (r.rank, r.start_no))
-        rows, shares, replace = self.rows, self._shares, msgspec.structs.replace
+        rows = self.rows
         out: list[Row] = []
-        rank = 0
-        for position, (_, no) in enumerate(self._order, 1):
-            rank = rank if no in shares else position
-            row = rows[no]
-            out.append(row if row.rank == rank else replace(row, rank=rank))
+        for no, rank in self._ranking.ranks():
+            out.append(self._current(rows[no], rank))
         return out
 
     def ranked(self, nos: Iterable[int]) -> list[Row]:
         """The rows of `nos` (those that exist) with their ranks, in no particular order."""
-        order, lines, rows = self._order, self.lines, self.rows
-        if not order:
+        ranking, lines, rows = self._ranking, self.lines, self.rows
+        if not ranking:
             return [rows[no] for no in nos if no in rows]
         out = []
         for no in nos:
             row = rows.get(no)
             if row is not None:
-                rank = bisect_left(order, (lines[no].key,)) + 1
-                out.append(row if row.rank == rank else msgspec.structs.replace(row, rank=rank))
+                key = lines[no].key
+                assert key is not None
+                out.append(self._current(row, ranking.rank(key)))
         return out
+
+    def _current(self, row: Row, rank: int) -> Row:
+        """`row` with its current rank and statuses (kept as the published row)."""
+        statuses = self._statuses
+        if row.rank == rank and row.statuses is statuses:
+            return row
+        row = msgspec.structs.replace(row, rank=rank, statuses=statuses)
+        self.rows[row.start_no] = row
+        return row
 
     # --- folding ---
 
@@ -557,17 +367,10 @@ class StandingsProjection:
 
     def _retie(self, flags: Iterable[tuple[int, bool]]) -> None:
         """Record every row whose tie with the row above flipped."""
-        shares = self._shares
+        shares = self._ranking.shares
         for no, tied in flags:
             if tied != (no in shares):
-                self._flip(no, tied)
-
-    def _flip(self, no: int, tied: bool) -> None:
-        if tied:
-            self._shares.add(no)
-        else:
-            self._shares.discard(no)
-        self._out.tie(no, tied)
+                flip(shares, no, tied, self._out)
 
     # --- recomputing and ranking ---
 
@@ -632,8 +435,8 @@ class StandingsProjection:
             moved = set(lines)
         statuses = tuple(ctx.status(spec) for spec in self.specs)
         if lines and statuses != self._statuses:  # no rows, no statuses: told with the first
+            # The same for every row: told once, and filled in as rows are read (`_current`).
             self._statuses = self._out.statuses = statuses
-            touched = set(lines)
         if not touched and not moved:
             return
         if everything or len(moved) > max(_FEW, len(lines) // _RESORT):
@@ -644,12 +447,24 @@ class StandingsProjection:
         ctx = self.ctx
         assert ctx is not None
         lines = self.lines
+        memo: dict[tuple[int, Spec], dict[int, Number | None]] = {}
+
+        def known(source: Context, spec: Spec, nos: Collection[int]) -> list[Number | None]:
+            """`column`, once per context and tie-break within one event: the projected BH
+            is also the BH kept ready for the close, the FB prediction FB's running value."""
+            by_no = memo.get((id(source), spec))
+            if by_no is not None and all(no in by_no for no in nos):
+                return [by_no[no] for no in nos]
+            raw = column(source, spec, nos)
+            memo.setdefault((id(source), spec), {}).update(zip(nos, raw, strict=True))
+            return raw
+
         for i, nos in dirty.items():
             if i in (PROJECTED_BH, FB_PREDICTION):
                 if i == PROJECTED_BH:
-                    values = [fmt(v) for v in column(ctx.projected, BH, nos)]
+                    values = [fmt(v) for v in known(ctx.projected, BH, nos)]
                 elif ctx.running:
-                    values = [fmt(v) for v in column(ctx.fore, FB, nos)]
+                    values = [fmt(v) for v in known(ctx.fore, FB, nos)]
                 else:
                     values = [None] * len(nos)
                 attr = "bh" if i == PROJECTED_BH else "fb"
@@ -661,13 +476,13 @@ class StandingsProjection:
                 continue
             if i >= AHEAD:
                 spec = self.specs[i - AHEAD]
-                for no, raw in zip(nos, column(ctx.projected, spec, nos), strict=True):
+                for no, raw in zip(nos, known(ctx.projected, spec, nos), strict=True):
                     lines[no].ahead[i - AHEAD] = (fmt(raw), _NULL if raw is None else -raw)
                 continue
             spec = self.specs[i]
             if spec.code == "DE":
                 continue  # decided per tied group, by `_direct_encounters`
-            for no, raw in zip(nos, column(ctx.source(spec), spec, nos), strict=True):
+            for no, raw in zip(nos, known(ctx.source(spec), spec, nos), strict=True):
                 v = fmt(raw)
                 line = lines[no]
                 if v != line.values[i]:
@@ -712,7 +527,7 @@ class StandingsProjection:
                     moved.add(no)
                 tied.add(prefix)
                 continue
-            if size >= inseparable or not _met_inside(ctx.live, members):
+            if size >= inseparable or not met_inside(ctx.live, members):
                 if prefix in tied:  # only the rows joining it can differ
                     places = dict.fromkeys(joined.get(prefix, ()), 1)
                 else:
@@ -784,101 +599,40 @@ class StandingsProjection:
             line.tail = (playoff.get(no, last), lots.get(no, 0))
 
     def _rank_all(self, moved: set[int], touched: set[int]) -> None:
-        """One sort of every row; new rows for the touched and for every rank that moved."""
-        lines = self.lines
+        """One sort of every row; new rows for the touched ones."""
+        lines, ranking = self.lines, self._ranking
         for no in moved:
             line = lines[no]
             line.key = (*line.parts, *line.tail)
-        before = [no for _, no in self._order]
-        try:  # in the previous order, mostly sorted already
-            order = [(lines[no].key, no) for no in before]
-        except KeyError:
-            order = []
-        if len(order) != len(lines):
-            order = [(line.key, no) for no, line in lines.items()]
-        order.sort()  # type: ignore[arg-type]
-        self._order = order  # type: ignore[assignment]
-        previous = None
-        for position, (key, no) in enumerate(order):  # equal keys: one object (`_publish`)
-            if key == previous:
-                order[position] = (previous, no)
-                lines[no].key = previous
-            else:
-                previous = key
-        after = [no for _, no in order]
-        if after != before:
-            self._out.order = tuple(after)
-        if order:
-            self._build(self._publish(0, len(order), touched))
-
-    def _rank_moved(self, moved: set[int], touched: set[int]) -> None:
-        """Move each re-keyed row to its place (each move recorded for the feed). A row's rank
-        is 1 + the number of rows with a smaller key, so only rows whose key lies between a
-        moved row's old and new key (both included) can change rank; a new row moves everybody
-        with a greater key."""
-        lines, order, moves = self.lines, self._order, self._out.moves
-        spans: list[tuple[tuple[object, ...], tuple[object, ...]]] = []
-        entered: list[tuple[int, tuple[object, ...]]] = []
-        for no in moved:
-            line = lines[no]
-            old, key = line.key, (*line.parts, *line.tail)
-            if old == key:
-                continue
-            if old is not None:
-                gone = bisect_left(order, (old, no))
-                del order[gone]
-            at = bisect_left(order, (key, no))
-            if at and order[at - 1][0] == key:  # equal keys: one object (`_publish`)
-                key = order[at - 1][0]
-            elif at < len(order) and order[at][0] == key:
-                key = order[at][0]
-            order.insert(at, (key, no))
-            line.key = key
-            if old is None:
-                entered.append((no, key))
-                moves.append((no, at))
-            else:
-                spans.append((min(old, key), max(old, key)))
-                if at != gone:
-                    moves.append((no, at))
-        intervals = [
-            (bisect_left(order, (low,)), bisect_right(order, (high, _AFTER_ALL)))
-            for low, high in spans
-        ]
-        renew: dict[int, int] = {}
-        for _, key in entered:  # from its tied run on: its own tie flag is new too
-            intervals.append((bisect_left(order, (key,)), len(order)))
-        merged: list[list[int]] = []
-        for lo, hi in sorted(intervals):
-            if merged and lo <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], hi)
-            elif lo < hi:
-                merged.append([lo, hi])
-        for lo, hi in merged:  # each `lo` is the first of its tied run (a bisect)
-            renew.update(self._publish(lo, hi, touched))
-        if len(renew) < len(touched):  # changed in place, outside every span: same place
-            for no in touched:
-                if no not in renew:
-                    renew[no] = bisect_left(order, (lines[no].key,)) + 1
-        self._build(renew.items())
-
-    def _publish(self, lo: int, hi: int, touched: set[int]) -> list[tuple[int, int]]:
-        """Rows at positions lo..hi-1, `lo` the first of its tied run: the touched ones
-        returned with their ranks; every flipped tie with the row above recorded (a row moved
-        by others is not rebuilt: `standings` reads its rank). Equal keys are one object in
-        `_order`, so `is` tells ties apart."""
-        order, shares = self._order, self._shares
-        renew: list[tuple[int, int]] = []
-        rank, previous = lo + 1, order[lo][0]
-        for position, (key, no) in enumerate(order[lo:hi], lo + 1):
-            if key is not previous:
-                rank, previous = position, key
-            tied = rank != position
-            if tied != (no in shares):
-                self._flip(no, tied)
+        before = ranking.nos()
+        if len(before) == len(lines) and all(no in lines for no in before):
+            keyed = [(lines[no].key, no) for no in before]  # nearly sorted already
+        else:
+            keyed = [(line.key, no) for no, line in lines.items()]
+        renew = []
+        for no, key, rank in ranking.reset(keyed, self._out):  # type: ignore[arg-type]
+            lines[no].key = key
             if no in touched:
                 renew.append((no, rank))
-        return renew
+        after = ranking.nos()
+        if after != before:
+            self._out.order = tuple(after)
+        self._build(renew)
+
+    def _rank_moved(self, moved: set[int], touched: set[int]) -> None:
+        """Move each re-keyed row to its place (each move recorded for the feed), in O(log n)
+        whatever the rows it passes: their ranks are read from the order, not rebuilt."""
+        lines, ranking, moves, out = self.lines, self._ranking, self._out.moves, self._out
+        for no in moved:
+            line = lines[no]
+            key = (*line.parts, *line.tail)
+            if line.key == key:
+                continue
+            line.key, at = ranking.move(no, line.key, key, out)
+            if at is not None:
+                moves.append((no, at))
+        ranked = sorted((ranking.rank(lines[no].key), no) for no in touched)  # type: ignore[arg-type]
+        self._build((no, rank) for rank, no in ranked)  # best first, as the feed lists them
 
     def _build(self, renew: Iterable[tuple[int, int]]) -> None:
         """New rows for the touched participants (recorded when their content differs)."""
@@ -898,6 +652,4 @@ class StandingsProjection:
                 out.row(old, row)
 
 
-_AFTER_ALL = 10**9  # larger than any start number
-_NEVER = 10**9  # a group size never reached
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved

@@ -131,8 +131,13 @@ def _check_pabs(players: list[_Player], teams: tuple[TeamRecord, ...], report: _
     """
     team_of = {no: team.number for team in teams for no in team.members}
     width = len(players[0].participant.entries) if players else 0
-    for rnd in range(1, width + 1):
-        pabs = [p for p in players if p.participant.entry(rnd).code is Code.PAB]
+    by_round: dict[int, list[_Player]] = {}  # one pass over every block, not one per round
+    for p in players:
+        for rnd, e in enumerate(p.participant.entries[:width], start=1):
+            if e.code is Code.PAB:
+                by_round.setdefault(rnd, []).append(p)
+    for rnd in sorted(by_round):
+        pabs = by_round[rnd]
         # a player outside every team counts alone (negative: never a team number)
         holders = {team_of.get(p.participant.start_no, -p.participant.start_no) for p in pabs}
         if len(holders) > 1:
@@ -204,7 +209,19 @@ def _mismatches(players: list[_Player], scoring: Scoring) -> list[_Player]:
 
 
 def _total(participant: Participant, scoring: Scoring) -> Decimal:
-    return sum((scoring.points(e.code) for e in participant.entries), Decimal("0"))
+    points = _points_of(scoring)
+    return sum((points[e.code] for e in participant.entries), Decimal("0"))
+
+
+_POINTS_OF: dict[Scoring, dict[Code, Decimal]] = {}
+
+
+def _points_of(scoring: Scoring) -> dict[Code, Decimal]:
+    """`scoring.points` as a table: read once per code, not once per round of every player."""
+    table = _POINTS_OF.get(scoring)
+    if table is None:
+        table = _POINTS_OF[scoring] = {code: scoring.points(code) for code in Code}
+    return table
 
 
 # --- 240 byes (TRF.md 6.6) --------------------------------------------------------------------

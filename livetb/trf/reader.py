@@ -400,9 +400,22 @@ _LEGACY_BYES = {
 _RESULT_LIST = "one of 1 = 0 W D L + - H F U Z or blank"
 
 
+# A well-formed game or bye block, matched whole (columns 80+10r to 89+10r): most blocks of
+# most files, read without the checks, one column at a time, that the others need.
+_GAME_BLOCK = re.compile(r"  ( {0,3}[1-9][0-9]{0,3}) ([wb]) ([10=WDL+-])")
+_BYE_BLOCK = re.compile(r"  0000 - ([HFUZ])")
+
+
 def _block(number: int, text: str, rnd: int, start_no: int, report: _Report) -> Entry:
     """Round `rnd`'s block: columns 80+10r to 89+10r (TRF.md 4.2)."""
     first = 80 + 10 * rnd
+    game = _GAME_BLOCK.fullmatch(text, first - 1, first + 9)
+    if game is not None:
+        opponent = int(game[1])
+        if opponent != start_no:
+            return Entry(_RESULTS[game[3]], opponent, _COLOURS[game[2]])
+    elif (bye := _BYE_BLOCK.fullmatch(text, first - 1, first + 9)) is not None:
+        return Entry(_RESULTS[bye[1]])
     where = f"001 #{start_no}, round {rnd}"
     separator = next((c for c in (first, first + 1, first + 6, first + 8) if text[c - 1] != " "), 0)
     if separator:

@@ -75,7 +75,7 @@ from livetb.trf import parse_trf
 from livetb.web import card
 from livetb.web.auth import authorize
 from livetb.web.console_io import DryRun, dry_run, participants_from_trf
-from livetb.web.keys import CONFIG, SERVICE, STORE, TIMETRAVEL, TOKENS
+from livetb.web.keys import COMMITS, CONFIG, SERVICE, STORE, TIMETRAVEL, TOKENS
 from livetb.web.limits import MAX_INT, int_query, is_number, read_body
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -193,12 +193,13 @@ def writer(spec: Write) -> Handler:
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), body.expected_seq)
         if dry:
             idempotency_key(request)  # checked as for the write; a rehearsal consumes no key
-            events = request.app[SERVICE].execute(
-                tid, command, expected_seq=expected, actor=actor, dry_run=True
+            # Decided after this tournament's writes in flight, never appended.
+            events = await request.app[COMMITS].rehearse(
+                tid, command, expected_seq=expected, actor=actor
             )
             return json_response(DryRun(events=events))
-        # Synchronous from here to the response: no await, so a shutdown cannot cut it.
-        head, _ = request.app[SERVICE].execute(
+        # Decided now, acknowledged once its group is committed (a shutdown waits for it).
+        head = await request.app[COMMITS].execute(
             tid,
             command,
             expected_seq=expected,

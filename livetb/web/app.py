@@ -1,8 +1,8 @@
 """`create_app(config)`: the only wiring. The CLI, the demo and the tests all go through it.
 
-Writes run on the event loop without awaiting between decide, append and publish: one writer
-per process, and an acknowledged result is one that reached the log (handler cancellation
-stays off, so a shutdown never cuts a write halfway).
+Writes are decided on the event loop in arrival order and committed in groups
+(`livetb/writes.py`): one writer per process, and an acknowledged result is one that reached
+the log (handler cancellation stays off, and the store closes after the last group).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from livetb.web.auth import TokenStore
 from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import Hub
-from livetb.web.keys import CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
+from livetb.web.keys import COMMITS, CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
 from livetb.web.timetravel import TimeTravel, process_pool
+from livetb.writes import GroupCommit
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,8 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
     app[STORE] = store
     app[TOKENS] = tokens
     app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, Collector())
-    app[SERVICE] = TournamentService(store, feed=hub)
+    app[SERVICE] = service = TournamentService(store, feed=hub)
+    app[COMMITS] = writes = GroupCommit(service)
     pool = process_pool(config.replays) if config.replay_processes else None
     app[TIMETRAVEL] = TimeTravel(
         store,
@@ -68,6 +70,7 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
         cache_size=config.replay_cache,
     )
     yield
+    await writes.drain()  # every decided write committed and told, the snapshots due saved
     if pool is not None:  # waits for a running replay: exiting under it breaks the pool's pipe
         await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
     tokens.close()

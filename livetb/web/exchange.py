@@ -23,7 +23,7 @@ from livetb.web.api import (
     json_response,
 )
 from livetb.web.auth import authorize
-from livetb.web.keys import SERVICE, STORE, TOKENS
+from livetb.web.keys import COMMITS, SERVICE, STORE, TOKENS
 
 
 async def export_file(request: web.Request) -> web.Response:
@@ -71,7 +71,10 @@ async def pgn_results(request: web.Request) -> web.Response:
         games = pgn.read_games(data.decode("utf-8-sig"))
     except UnicodeDecodeError as err:
         raise InvalidInput(f"the PGN is not UTF-8 (byte {err.start})", path="body") from None
-    # Synchronous from here to the response: no await, so a shutdown cannot cut it.
+    # The group commit's writes to this tournament first (`livetb/writes.py`), then the plan
+    # and its writes on the plain path, as the group commit does a create. Synchronous from
+    # here to the response: no await, so a shutdown cannot cut it.
+    await request.app[COMMITS].drain(tid)
     service = request.app[SERVICE]
     state = service.catch_up(tid).state
     made = pgn.plan(state, games, round_=rnd, corrections=corrections == "true")

@@ -10,6 +10,7 @@ from livetb.web.auth import TokenStore
 from livetb.web.config import Config
 from livetb.web.feed import Hub
 from livetb.web.timetravel import TimeTravel
+from livetb.writes import GroupCommit
 
 CONFIG = web.AppKey("config", Config)
 STORE = web.AppKey("store", SqliteStore)
@@ -17,3 +18,4 @@ SERVICE = web.AppKey("service", TournamentService)
 HUB = web.AppKey("hub", Hub)
 TOKENS = web.AppKey("tokens", TokenStore)
 TIMETRAVEL = web.AppKey("timetravel", TimeTravel)
+COMMITS = web.AppKey("commits", GroupCommit)

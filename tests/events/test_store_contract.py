@@ -22,7 +22,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.sqlite import SqliteStore
-from livetb.events.store import EventStore, MemoryStore, digest, encode_batch, pruned
+from livetb.events.store import Append, EventStore, MemoryStore, digest, encode_batch, pruned
 
 START = dt.datetime(2025, 5, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -164,6 +164,59 @@ def test_a_conflicting_keyed_append_does_not_burn_its_key(store: EventStore) -> 
         store.append("t-1", 0, [registered(1)], actor="a", idempotency_key="k")
     assert store.recall("t-1", "k") is None
     assert store.append("t-1", 1, [registered(1)], actor="a", idempotency_key="k") == 2
+
+
+def test_a_group_appends_in_order_and_a_failing_append_writes_nothing_alone(
+    store: EventStore,
+) -> None:
+    """A group commit: each append as on its own, one after the other; the one that fails
+    (a stale seq, a reused key) is left out with the later ones of its tournament (decided on
+    the state it would have left), the others are kept."""
+    store.append("t-1", 0, [CREATED], actor="a", idempotency_key="k0")
+    store.append("t-3", 0, [CREATED], actor="a", idempotency_key="k0")
+    outcomes = store.append_group(
+        [
+            Append("t-1", 1, [registered(1)], "a", "k1"),
+            Append("t-1", 2, [registered(2), registered(3)], "a", "k2"),
+            Append("t-1", 2, [registered(1)], "a", "k1"),  # a retry: its first head
+            Append("t-3", 1, [registered(1)], "a", "k0"),  # k0 was used for other events
+            Append("t-2", 0, [CREATED], "c"),
+            Append("t-3", 1, [registered(2)], "a"),  # after a failure of its tournament
+            Append("t-1", 3, [registered(9)], "b"),  # stale: the second one moved the head
+            Append("t-1", 4, [registered(4)], "b"),  # after a failure of its tournament
+        ]
+    )
+    assert outcomes[:3] == [2, 4, 2] and outcomes[4] == 1
+    assert isinstance(outcomes[3], IdempotencyKeyReused)
+    assert all(isinstance(o, ConcurrencyConflict) for o in outcomes[5:])
+    assert [r.event for r in store.read("t-1")] == [
+        CREATED,
+        registered(1),
+        registered(2),
+        registered(3),
+    ]
+    assert store.recall("t-1", "k2") == (4, digest(encode_batch([registered(2), registered(3)])))
+    assert store.head("t-2") == 1 and store.head("t-3") == 1
+
+
+def test_a_group_binds_each_key_to_the_fingerprint_given(store: EventStore) -> None:
+    """As `append` does: the service's command fingerprint, not the events' digest."""
+    store.append("t-1", 0, [CREATED], actor="a")
+    outcomes = store.append_group(
+        [
+            Append("t-1", 1, [registered(1)], "a", "k1", "command:1"),
+            Append("t-1", 2, [registered(7)], "a", "k1", "command:1"),  # the same request
+            Append("t-2", 0, [CREATED], "a", "k1", "command:2"),  # keys are per tournament
+        ]
+    )
+    assert outcomes == [2, 2, 1]
+    assert store.recall("t-1", "k1") == (2, "command:1")
+    assert store.recall("t-2", "k1") == (1, "command:2")
+    (refused,) = store.append_group([Append("t-1", 2, [registered(1)], "a", "k1", "command:3")])
+    assert isinstance(refused, IdempotencyKeyReused)
+    assert store.head("t-1") == 2
+    assert store.append("t-1", 2, [registered(9)], actor="a", idempotency_key="k1",
+                        fingerprint="command:1") == 2  # fmt: skip
 
 
 def test_an_event_that_would_not_read_back_is_refused(store: EventStore) -> None:

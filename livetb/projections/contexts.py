@@ -1,0 +1,214 @@
+"""The engine contexts a running tournament's standings are read through (`Contexts`), and
+how each event moves them forward without building them again; DE's shortcuts for big groups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from livetb.engine.context import Context
+from livetb.engine.model import Code, Entry, Participant, Tournament
+from livetb.engine.spec import Spec
+from livetb.events.state import TournamentState
+from livetb.projections.views import Status, status_of, view_of
+
+_NEVER = 10**9  # a group size never reached
+
+
+class Contexts:
+    """The engine contexts a tournament's state is read through.
+
+    `live` (rounds 1..K, unfinished games 0), `done` (rounds 1..C; once K is closed, the
+    same object as `live`, or as `projected` when no game is unfinished, reading the same
+    entries), `fore` (round K as the last one) and `projected` (unfinished games as draws).
+    A round event derives the next set from the previous one: a pairing only appends round
+    K+1 to every entry list and leaves `done` as it is, a close keeps `live`, `fore` and
+    `projected`, whose inputs it does not change.
+    """
+
+    def __init__(
+        self,
+        state: TournamentState,
+        live: Context,
+        done: Context,
+        fore: Context,
+        projected: Context,
+        fore_due: dict[int, Participant] | None = None,
+    ) -> None:
+        self.paired, self.closed = state.paired, state.closed
+        self.running = self.paired > self.closed
+        self.live, self.done, self._fore, self.projected = live, done, fore, projected
+        # New entries `fore` has not taken yet: results of the running round's games, which
+        # its values do not read (`update`); it takes them before anything reads it.
+        self._fore_due = fore_due or {}
+        self.inseparable = inseparable(live)  # DE's, on `live`
+
+    @property
+    def fore(self) -> Context:
+        self._take_due()
+        return self._fore
+
+    def _take_due(self) -> None:
+        if self._fore_due:
+            self._fore.update(list(self._fore_due.values()))
+            self._fore_due = {}
+
+    @classmethod
+    def fresh(cls, state: TournamentState) -> Contexts:
+        live = state.tournament()
+        drawn = msgspec.structs.replace(
+            live, participants=tuple(_drawn(p) for p in live.participants)
+        )
+        paired, closed = state.paired, state.closed
+        live_ctx = _context(state, live, paired)
+        done = live_ctx if closed == paired else _context(state, live, closed)
+        fore = _context(state, live, paired, as_final=True)
+        return cls(state, live_ctx, done, fore, _context(state, drawn, paired))
+
+    def after_pairing(self, state: TournamentState) -> Contexts | None:
+        """Round K+1 paired: rounds 1..K and the closed rounds' context are unchanged (None
+        when the event is anything else)."""
+        paired, live_by, drawn_by = state.paired, self.live.by_no, self.projected.by_no
+        if (
+            paired != self.paired + 1
+            or state.closed != self.closed
+            or live_by.keys() != state.participants.keys()
+        ):
+            return None
+        live: list[Participant] = []
+        drawn: list[Participant] = []
+        replace = msgspec.structs.replace
+        for no in sorted(live_by):
+            p, d = live_by[no], drawn_by[no]
+            if len(p.entries) != self.paired or len(d.entries) != self.paired:
+                return None
+            e = state.entry(no, paired)
+            live.append(replace(p, entries=(*p.entries, e)))
+            drawn.append(replace(d, entries=(*d.entries, _draw(e))))
+        live_t = msgspec.structs.replace(self.live.tournament, participants=tuple(live))
+        drawn_t = msgspec.structs.replace(self.projected.tournament, participants=tuple(drawn))
+        live_ctx = _context(state, live_t, paired)
+        live_ctx.seed_rounds(self.live)  # rounds 1..K as they were, round K+1 added
+        fore = _context(state, live_t, paired, as_final=True)
+        fore.seed_rounds(live_ctx)
+        projected = _context(state, drawn_t, paired)
+        projected.seed_rounds(self.projected)
+        return Contexts(state, live_ctx, self.done, fore, projected)
+
+    def after_close(self, state: TournamentState) -> Contexts | None:
+        """A round closed: only the closed rounds' context moves (to `live` once K closes)."""
+        if state.paired != self.paired:
+            return None
+        if state.closed == self.closed:
+            done = self.done
+        elif state.closed == state.paired:
+            # With every game finished, counting unfinished games as draws changes nothing:
+            # `projected` reads the same entries as `live`, and has most values cached.
+            # A closed round is complete: closing one with a game unfinished is refused.
+            finished = all(r.closed or r.complete for r in state.rounds.values())
+            done = self.projected if finished else self.live
+        else:
+            current = tuple(self.live.by_no[no] for no in sorted(self.live.by_no))
+            t = msgspec.structs.replace(self.live.tournament, participants=current)
+            done = _context(state, t, state.closed)
+        return Contexts(state, self.live, done, self._fore, self.projected, self._fore_due)
+
+    def enter(self, state: TournamentState, nos: Iterable[int]) -> None:
+        """New or changed participants before the first pairing (no entries yet)."""
+        assert self.paired == 0
+        ps = [msgspec.structs.replace(state.participants[no], entries=()) for no in nos]
+        for ctx in {id(c): c for c in (self.live, self.done, self.fore, self.projected)}.values():
+            ctx.update(ps)
+
+    def update(
+        self, state: TournamentState, nos: Iterable[int], rnd: int, fore_blind: bool
+    ) -> bool:
+        """New entries for `nos` after a change in round `rnd` (the only round it changes);
+        `fore_blind`: a change FB predictions do not read. Whether `projected` changed (not
+        when a game counted as a draw ends in a draw)."""
+        assert rnd <= self.paired
+        live: list[Participant] = []
+        drawn: list[Participant] = []
+        replace = msgspec.structs.replace
+        by_no, drawn_by = self.live.by_no, self.projected.by_no
+        for no in nos:
+            e, p, d = state.entry(no, rnd), by_no[no], drawn_by[no]
+            live.append(replace(p, entries=(*p.entries[: rnd - 1], e, *p.entries[rnd:])))
+            if d.entries[rnd - 1] != _draw(e):
+                drawn.append(
+                    replace(d, entries=(*d.entries[: rnd - 1], _draw(e), *d.entries[rnd:]))
+                )
+        self.live.update(live)
+        self._fore_due.update((p.start_no, p) for p in live)
+        if not fore_blind:
+            self._take_due()
+        if drawn:
+            self.projected.update(drawn)
+        if rnd <= self.closed and self.done is not self.live and self.done is not self.projected:
+            self.done.update(live)  # the closed rounds' context never reads later rounds
+        return bool(drawn)
+
+    def source(self, spec: Spec) -> Context:
+        """The context one tie-break is computed on (once round K is closed, `done` reads what
+        `live` reads)."""
+        return getattr(self, view_of(spec.code, self.running))  # type: ignore[no-any-return]
+
+    def status(self, spec: Spec) -> Status:
+        return status_of(spec.code, self.running)
+
+
+def _context(state: TournamentState, t: Tournament, upto: int, as_final: bool = False) -> Context:
+    created = state.created
+    assert created is not None
+    ctx = Context(
+        t,
+        upto,
+        edition=state.edition,
+        as_final=as_final,
+        unrated_rating=created.unrated_rating,
+    )
+    ctx.explain = False
+    return ctx
+
+
+def _draw(e: Entry) -> Entry:
+    """An unfinished game counted as a draw (`TournamentState.entry(…, Code.DRAW)`)."""
+    return Entry(Code.DRAW, e.opponent, e.colour) if e.code is Code.PENDING else e
+
+
+def _drawn(p: Participant) -> Participant:
+    if any(e.code is Code.PENDING for e in p.entries):
+        return msgspec.structs.replace(p, entries=tuple(_draw(e) for e in p.entries))
+    return p
+
+
+def inseparable(ctx: Context) -> int:
+    """The size from which DE (`direct_encounter`) cannot place anybody in a Swiss group.
+
+    With K rounds nobody met more than K of the group nor scored more than K x P against
+    it (P: the most a game gives), and everyone else still has at least `others - K` games
+    to win, so the best-placed member is not bound to stay ahead as soon as
+    K x P <= (others - K) x win: the whole group stays tied. Round robins, where everybody
+    meets everybody, and scorings with negative points are always computed.
+    """
+    if ctx.rr:
+        return _NEVER
+    games = [ctx.scoring.points(code) for code in Code if code.played]
+    most, win, k = max(games), ctx.win, ctx.upto
+    if min(games) < 0 or win <= 0:
+        return _NEVER
+    others = k + 1
+    while k * most > (others - k) * win:
+        others += 1
+    return others + 1
+
+
+def met_inside(ctx: Context, members: set[int]) -> bool:
+    """Whether two of `members` played each other (DE counts nothing else: without such a
+    game the whole group stays tied, as `direct_encounter` finds, unless a win is worth less
+    than nothing). Round robins count scheduled games too: always computed."""
+    if ctx.rr or ctx.win < 0:
+        return True
+    return any(not members.isdisjoint(ctx.met(no)) for no in members)

@@ -1,0 +1,114 @@
+"""The standings order: every row's sort key in an ordered structure, and its tie flag.
+
+A row's rank is 1 + the number of rows with a smaller key; it shares the rank of the row above
+when their keys are equal. Both are read from the order, never stored per row, so a result
+that moves one row past a thousand others costs the same as one that moves it past none:
+
+- the order is a `SortedList` of `(key, start_no)`: a row's position, its rank, a removal or
+  an insertion are O(log n);
+- equal keys are the *same* tuple object, so `is` tells a tie (and comparing two tied entries
+  stops at that identity);
+- moving a row changes the tie flags at two places only: of the row that followed it at its
+  old place (it now follows the row that was above), and of the row itself and the one that
+  now follows it at its new place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from sortedcontainers import SortedList
+
+from livetb.projections.delta import Changes
+
+Key = tuple[object, ...]
+
+
+class Ranking:
+    """The rows best first, with the set of those sharing the rank of the row above."""
+
+    def __init__(self) -> None:
+        self._order: SortedList = SortedList()  # (key, start no)
+        self.shares: set[int] = set()
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __bool__(self) -> bool:
+        return bool(self._order)
+
+    def nos(self) -> list[int]:
+        return [no for _, no in self._order]
+
+    def ranks(self) -> Iterator[tuple[int, int]]:
+        """(start no, rank), best first."""
+        shares, rank = self.shares, 0
+        for position, (_, no) in enumerate(self._order, 1):
+            rank = rank if no in shares else position
+            yield no, rank
+
+    def rank(self, key: Key) -> int:
+        """The rank of a row whose key (as placed) is `key`."""
+        return int(self._order.bisect_left((key,))) + 1
+
+    def move(self, no: int, old: Key | None, key: Key, out: Changes) -> tuple[Key, int | None]:
+        """Take row `no` out of its place (`old`: its key there, None for a new row) and put it
+        at `key`'s. Returns the key as placed (an equal neighbour's object) and the position
+        the feed's `moves` carry, None when the row kept its position. Tie flips go to `out`."""
+        order = self._order
+        gone = None
+        if old is not None:
+            gone = int(order.index((old, no)))
+            del order[gone]
+            self._retie(gone, out)  # the row below now follows the one that was above
+        at = int(order.bisect_left((key, no)))
+        if at and order[at - 1][0] == key:
+            key = order[at - 1][0]
+        elif at < len(order) and order[at][0] == key:
+            key = order[at][0]
+        order.add((key, no))
+        self._retie(at, out)
+        self._retie(at + 1, out)
+        return key, None if at == gone else at
+
+    def reset(self, keyed: Iterable[tuple[Key, int]], out: Changes) -> list[tuple[int, Key, int]]:
+        """Every row sorted at once (`keyed`: (key, start no), best nearly sorted already);
+        equal keys made one object. Returns (start no, key as placed, rank) best first; tie
+        flips go to `out`."""
+        order = sorted(keyed)  # type: ignore[type-var]
+        previous: Key | None = None
+        for position, (key, no) in enumerate(order):
+            if key == previous:
+                order[position] = (previous, no)
+            else:
+                previous = key
+        self._order = SortedList()
+        self._order.update(order)
+        ranked: list[tuple[int, Key, int]] = []
+        shares, rank, previous = self.shares, 0, None
+        for position, (key, no) in enumerate(order, 1):
+            tied = key is previous
+            if not tied:
+                rank, previous = position, key
+            if tied != (no in shares):
+                flip(shares, no, tied, out)
+            ranked.append((no, key, rank))
+        return ranked
+
+    def _retie(self, position: int, out: Changes) -> None:
+        order = self._order
+        if position >= len(order):
+            return
+        key, no = order[position]
+        tied = position > 0 and order[position - 1][0] is key
+        if tied != (no in self.shares):
+            flip(self.shares, no, tied, out)
+
+
+def flip(shares: set[int], no: int, tied: bool, out: Changes) -> None:
+    """Row `no` now shares (or no longer shares) the rank of the row above."""
+    if tied:
+        shares.add(no)
+    else:
+        shares.discard(no)
+    out.tie(no, tied)

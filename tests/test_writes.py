@@ -1,0 +1,208 @@
+"""Group commit: writes decided in arrival order, made durable together, each acknowledged only
+once its group is in the log (and applied, and published)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from livetb.errors import BoardHasResult, ConcurrencyConflict, IdempotencyKeyReused
+from livetb.events.commands import (
+    CloseRound,
+    CreateTournament,
+    PairRound,
+    RecordResult,
+    RegisterParticipant,
+)
+from livetb.events.schema import Board, Recorded, ResultRecorded
+from livetb.events.sqlite import SqliteStore
+from livetb.events.store import Append
+from livetb.projections.standings import Delta, StandingsProjection
+from livetb.service import TournamentService
+from livetb.writes import GroupCommit
+
+PLAYERS = 16
+
+
+class Published:
+    """A feed that keeps what it is given, checking it comes in log order."""
+
+    def __init__(self) -> None:
+        self.seqs: list[int] = []
+
+    def publish(self, tournament_id: str, delta: Delta, projection: StandingsProjection) -> None:
+        assert not self.seqs or delta.seq == self.seqs[-1] + 1
+        self.seqs.append(delta.seq)
+
+
+class CountingStore(SqliteStore):
+    """The SQLite store, counting its commits."""
+
+    groups: list[int]
+
+    def append_group(self, appends: list[Append]) -> list[object]:  # type: ignore[override]
+        self.groups.append(len(appends))
+        return super().append_group(appends)  # type: ignore[return-value]
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> TournamentService:
+    store = CountingStore(tmp_path / "events.sqlite")
+    store.groups = []
+    service = TournamentService(store, snapshot_every=7, feed=Published())
+    service.execute("t1", CreateTournament(name="Open", rounds=2, tiebreaks=("PTS", "BH", "DE")))
+    for no in range(1, PLAYERS + 1):
+        service.execute("t1", RegisterParticipant(start_no=no, name=f"P{no}", rating=2000 + no))
+    boards = tuple(Board(b, 2 * b - 1, 2 * b) for b in range(1, PLAYERS // 2 + 1))
+    service.execute("t1", PairRound(round=1, boards=boards))
+    return service
+
+
+def log_of(service: TournamentService) -> list[Recorded]:
+    return list(service.store.read("t1"))
+
+
+async def test_concurrent_results_are_committed_in_groups_and_acknowledged_durably(
+    service: TournamentService,
+) -> None:
+    writes = GroupCommit(service)
+    head = service.store.head("t1")
+    results = ["1-0", "0-1", "1/2-1/2"]
+    heads = await asyncio.gather(
+        *(
+            writes.execute("t1", RecordResult(round=1, board=b, result=results[b % 3]))
+            for b in range(1, PLAYERS // 2 + 1)
+        )
+    )
+    # In arrival order, one seq each; fewer commits than writes.
+    assert heads == list(range(head + 1, head + PLAYERS // 2 + 1))
+    store = service.store
+    assert isinstance(store, CountingStore)
+    assert sum(store.groups) == PLAYERS // 2 and len(store.groups) < PLAYERS // 2
+    # Applied and published before the acknowledgement; equal to the log rebuilt.
+    projection = service.projections["t1"]
+    assert projection.seq == heads[-1] == service.feed.seqs[-1]  # type: ignore[union-attr]
+    assert projection.standings() == StandingsProjection.rebuild(log_of(service)).standings()
+    # A snapshot was taken on the way (every 7 events), saved once the writers were answered.
+    await writes.drain()
+    snap = store.latest_snapshot("t1")
+    assert snap is not None and snap[0] > head
+
+
+async def test_a_rejected_write_fails_alone_and_a_retry_in_flight_gets_the_first_head(
+    service: TournamentService,
+) -> None:
+    writes = GroupCommit(service)
+    head = service.store.head("t1")
+    outcomes = await asyncio.gather(
+        writes.execute("t1", RecordResult(round=1, board=1, result="1-0"), idempotency_key="a"),
+        writes.execute("t1", RecordResult(round=1, board=1, result="0-1")),  # staged: has one
+        writes.execute("t1", RecordResult(round=1, board=1, result="1-0"), idempotency_key="a"),
+        writes.execute("t1", RecordResult(round=1, board=2, result="0-1"), expected_seq=head),
+        writes.execute("t1", RecordResult(round=1, board=3, result="0-1")),
+        return_exceptions=True,
+    )
+    assert outcomes[0] == outcomes[2] == head + 1
+    assert isinstance(outcomes[1], BoardHasResult)
+    assert isinstance(outcomes[3], ConcurrencyConflict)  # the first write moved the head
+    assert outcomes[4] == head + 2
+    assert service.store.head("t1") == head + 2
+
+
+async def test_a_write_refused_by_the_store_fails_the_ones_decided_after_it_then_recovers(
+    service: TournamentService, tmp_path: Path
+) -> None:
+    """Another process appends between the decision and the commit: the group's writes are
+    refused (409: decided on a stale state), and the next write is decided on the log."""
+    writes = GroupCommit(service)
+    other = SqliteStore(tmp_path / "events.sqlite")
+    pending = [
+        asyncio.ensure_future(writes.execute("t1", RecordResult(round=1, board=b, result="1-0")))
+        for b in (1, 2)
+    ]
+    await asyncio.sleep(0)  # both decided, the group not yet committed
+    head = other.head("t1")
+    other.append("t1", head, [ResultRecorded(round=1, board=3, result="0-1")], actor="other")
+    outcomes = await asyncio.gather(*pending, return_exceptions=True)
+    assert all(isinstance(o, ConcurrencyConflict) for o in outcomes), outcomes
+    # The other process recorded board 3; board 1 can still be recorded, on the log's state.
+    assert await writes.execute("t1", RecordResult(round=1, board=1, result="1-0")) == head + 2
+    with pytest.raises(BoardHasResult):
+        await writes.execute("t1", RecordResult(round=1, board=3, result="1-0"))
+    projection = service.projections["t1"]
+    assert projection.standings() == StandingsProjection.rebuild(log_of(service)).standings()
+    other.close()
+
+
+async def test_creating_a_tournament_and_closing_go_through_after_the_queue_drains(
+    tmp_path: Path,
+) -> None:
+    service = TournamentService(SqliteStore(tmp_path / "events.sqlite"))
+    writes = GroupCommit(service)
+    created = CreateTournament(name="Open", rounds=1, tiebreaks=("PTS",))
+    assert await writes.execute("t2", created) == 1
+    await asyncio.gather(
+        *(writes.execute("t2", RegisterParticipant(start_no=no, name=f"P{no}")) for no in (1, 2))
+    )
+    await writes.execute("t2", PairRound(round=1, boards=(Board(1, 1, 2),)))
+    done = await asyncio.gather(
+        writes.execute("t2", RecordResult(round=1, board=1, result="1-0")),
+        writes.execute("t2", CloseRound(round=1)),
+    )
+    assert done == [5, 6]
+    await writes.drain()
+    assert service.projections["t2"].state.closed == 1
+
+
+async def test_a_key_is_bound_to_its_command_through_the_group_commit(
+    service: TournamentService,
+) -> None:
+    """As `TournamentService.execute` binds it: a retry of the command gets its first head
+    (in flight or recalled), another command under the same key is 422 and appends nothing."""
+    writes = GroupCommit(service)
+    head = service.store.head("t1")
+    first = RecordResult(round=1, board=1, result="1-0")
+    outcomes = await asyncio.gather(
+        writes.execute("t1", first, idempotency_key="k"),
+        writes.execute("t1", RecordResult(round=1, board=2, result="1-0"), idempotency_key="k"),
+        return_exceptions=True,
+    )
+    assert outcomes[0] == head + 1
+    assert isinstance(outcomes[1], IdempotencyKeyReused)
+    assert await writes.execute("t1", first, idempotency_key="k") == head + 1
+    with pytest.raises(IdempotencyKeyReused):
+        await writes.execute(
+            "t1", RecordResult(round=1, board=1, result="0-1"), idempotency_key="k"
+        )
+    recalled = service.store.recall("t1", "k")
+    assert recalled is not None and recalled.fingerprint.startswith("command:")
+    # The plain path (what the service alone does) agrees with the group commit's binding.
+    assert service.execute("t1", first, idempotency_key="k") == (head + 1, [])
+    assert service.store.head("t1") == head + 1
+
+
+async def test_a_dry_run_decides_after_the_writes_in_flight_and_appends_nothing(
+    service: TournamentService,
+) -> None:
+    writes = GroupCommit(service)
+    store = service.store
+    assert isinstance(store, CountingStore)
+    head = store.head("t1")
+    write = asyncio.ensure_future(
+        writes.execute("t1", RecordResult(round=1, board=1, result="1-0"))
+    )
+    await asyncio.sleep(0)  # decided, not yet committed
+    with pytest.raises(BoardHasResult):  # decided on the state the write in flight leaves
+        await writes.rehearse("t1", RecordResult(round=1, board=1, result="0-1"))
+    assert await write == head + 1
+    groups = list(store.groups)
+    events = await writes.rehearse(
+        "t1", RecordResult(round=1, board=2, result="0-1"), expected_seq=head + 1
+    )
+    assert [type(e) for e in events] == [ResultRecorded]
+    with pytest.raises(ConcurrencyConflict):
+        await writes.rehearse("t1", RecordResult(round=1, board=2, result="0-1"), expected_seq=head)
+    assert store.groups == groups and store.head("t1") == head + 1  # nothing appended
+    assert await writes.execute("t1", RecordResult(round=1, board=2, result="0-1")) == head + 2
