@@ -20,13 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import multiprocessing as mp
 import re
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 from multiprocessing.connection import Connection
@@ -38,6 +34,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
+from bench.server import serving
 from livetb.demo import swiss_events
 from livetb.events.schema import AnyEvent, ResultRecorded, RoundPaired
 from livetb.events.sqlite import SqliteStore
@@ -50,12 +47,6 @@ SEQ = re.compile(rb'^\{"type":"(\w+)","seq":(\d+)')
 def percentile(xs: list[float], p: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def prepare(db: Path, players: int, rounds: int, live_round: int) -> tuple[str, list[AnyEvent]]:
@@ -145,16 +136,6 @@ def worker(url: str, count: int, control: Connection) -> None:
     asyncio.run(watch(url, count, control))
 
 
-async def wait_ready(base: str) -> None:
-    async with aiohttp.ClientSession() as session:
-        for _ in range(200):
-            with contextlib.suppress(aiohttp.ClientError):
-                async with session.get(f"{base}/api/tournaments"):
-                    return
-            await asyncio.sleep(0.05)
-    raise RuntimeError("server did not start")
-
-
 async def post_all(base: str, token: str, results: list[AnyEvent], gap: float) -> dict[int, float]:
     """POST each result, `gap` seconds apart; the send time of each seq."""
     sent: dict[int, float] = {}
@@ -219,21 +200,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "bench.sqlite"
             token, live = prepare(db, args.players, rounds=7, live_round=4)
-            port = free_port()
-            server = subprocess.Popen(
-                [sys.executable, "-c", "from livetb.cli import run; run()", "serve",
-                 "--db", str(db), "--port", str(port)],
-                stdout=subprocess.DEVNULL,
-            )  # fmt: skip
-            try:
-                base = f"http://127.0.0.1:{port}"
-                asyncio.run(wait_ready(base))
+            with serving(db) as (base, _):
                 lat, missing, behind = measure(
                     base, token, live[: args.results], clients, args.workers, args.gap
                 )
-            finally:
-                server.terminate()
-                server.wait()
         ms = [x * 1000 for x in lat]
         print(
             f"{clients:>8} {percentile(ms, 50):>8.1f} {percentile(ms, 99):>8.1f} "

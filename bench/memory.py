@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import aiohttp
 
-from bench.feed import TID, free_port, wait_ready
+from bench.feed import TID
 from bench.generate import swiss_events
+from bench.server import serving
 from livetb.events.sqlite import SqliteStore
 
 
@@ -50,23 +49,12 @@ def main() -> None:
         events = swiss_events(args.players, args.rounds)
         with SqliteStore(db) as store:
             store.append(TID, 0, events, actor="bench")
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-c", "from livetb.cli import run; run()", "serve",
-             "--db", str(db), "--port", str(port)],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            base = f"http://127.0.0.1:{port}"
-            asyncio.run(wait_ready(base))
-            idle = rss_mb(server.pid)
+        with serving(db) as (base, pid):
+            idle = rss_mb(pid)
             t0 = time.perf_counter()
             size = asyncio.run(load(base))
             loaded = time.perf_counter() - t0
-            held = rss_mb(server.pid)
-        finally:
-            server.terminate()
-            server.wait()
+            held = rss_mb(pid)
     print(
         f"server RSS: {idle:.0f} MB idle, {held:.0f} MB holding {args.players} players after "
         f"round {args.rounds} ({len(events)} events; loaded in {loaded:.1f} s; "

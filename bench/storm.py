@@ -17,15 +17,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing as mp
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import aiohttp
 
-from bench.feed import TID, free_port, percentile, prepare, wait_ready, worker
+from bench.feed import TID, percentile, prepare, worker
+from bench.server import serving
 from livetb.events.schema import AnyEvent, ResultRecorded
 
 FLIP = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1-0", "+-": "-+", "-+": "+-", "--": "1-0"}
@@ -89,37 +88,28 @@ def main() -> None:
         db = Path(tmp) / "storm.sqlite"
         token, live = prepare(db, args.players, args.rounds, args.round)
         todo = writes(live, args.results)
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-c", "from livetb.cli import run; run()", "serve",
-             "--db", str(db), "--port", str(port)],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
         viewers = None
-        try:
-            asyncio.run(wait_ready(base))
-            url = base.replace("http", "ws") + f"/ws?tournament={TID}"
-            mine, theirs = mp.get_context("spawn").Pipe()
-            if args.viewers:
-                viewers = mp.get_context("spawn").Process(
-                    target=worker, args=(url, args.viewers, theirs), daemon=True
-                )
-                viewers.start()
-                if not mine.poll(300) or mine.recv() != "ready":
-                    raise RuntimeError("viewers did not connect")
-            wall, latencies = asyncio.run(storm(base, token, todo, args.clients))
-            time.sleep(1.0)  # the last deltas arrive
-            seen: list[tuple[dict[int, float], int]] = []
-            if viewers is not None:
-                mine.send("stop")
-                seen = mine.recv()
-        finally:
-            if viewers is not None:
-                viewers.join(10)
-                viewers.kill()
-            server.terminate()
-            server.wait()
+        with serving(db) as (base, _):
+            try:
+                url = base.replace("http", "ws") + f"/ws?tournament={TID}"
+                mine, theirs = mp.get_context("spawn").Pipe()
+                if args.viewers:
+                    viewers = mp.get_context("spawn").Process(
+                        target=worker, args=(url, args.viewers, theirs), daemon=True
+                    )
+                    viewers.start()
+                    if not mine.poll(300) or mine.recv() != "ready":
+                        raise RuntimeError("viewers did not connect")
+                wall, latencies = asyncio.run(storm(base, token, todo, args.clients))
+                time.sleep(1.0)  # the last deltas arrive
+                seen: list[tuple[dict[int, float], int]] = []
+                if viewers is not None:
+                    mine.send("stop")
+                    seen = mine.recv()
+            finally:
+                if viewers is not None:
+                    viewers.join(10)
+                    viewers.kill()
     ms = [x * 1000 for x in latencies]
     first = min(min(a) for a, _ in seen) if seen else 0
     heads = max(max(a) for a, _ in seen) if seen else 0

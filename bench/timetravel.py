@@ -19,8 +19,6 @@ import asyncio
 import json
 import multiprocessing as mp
 import random
-import subprocess
-import sys
 import tempfile
 import time
 from multiprocessing.connection import Connection
@@ -28,7 +26,8 @@ from pathlib import Path
 
 import aiohttp
 
-from bench.feed import TID, free_port, percentile, prepare, wait_ready
+from bench.feed import TID, percentile, prepare
+from bench.server import serving
 from livetb.events.schema import AnyEvent, ResultRecorded
 
 
@@ -122,24 +121,17 @@ def main() -> None:
         with SqliteStore(db) as store:
             head = store.head(TID)
         print(f"{args.players} players, log of {head} events")
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-c", "from livetb.cli import run; run()", "serve",
-             "--db", str(db), "--port", str(port)],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
         mine, theirs = mp.get_context("spawn").Pipe()
-        base = f"http://127.0.0.1:{port}"
-        burster = mp.get_context("spawn").Process(target=reader, args=(base, theirs), daemon=True)
-        burster.start()
-        try:
-            asyncio.run(wait_ready(base))
-            asyncio.run(run(base, token, live[: args.results], args.burst, head, mine))
-        finally:
-            mine.send(None)
-            burster.join(10)
-            server.terminate()
-            server.wait()
+        with serving(db) as (base, _):
+            burster = mp.get_context("spawn").Process(
+                target=reader, args=(base, theirs), daemon=True
+            )
+            burster.start()
+            try:
+                asyncio.run(run(base, token, live[: args.results], args.burst, head, mine))
+            finally:
+                mine.send(None)
+                burster.join(10)
 
 
 if __name__ == "__main__":

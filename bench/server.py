@@ -1,0 +1,48 @@
+"""A `livetb serve` of its own for the benchmarks that measure a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import aiohttp
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_ready(base: str) -> None:
+    async with aiohttp.ClientSession() as session:
+        for _ in range(200):
+            with contextlib.suppress(aiohttp.ClientError):
+                async with session.get(f"{base}/api/tournaments"):
+                    return
+            await asyncio.sleep(0.05)
+    raise RuntimeError("server did not start")
+
+
+@contextlib.contextmanager
+def serving(db: Path) -> Iterator[tuple[str, int]]:
+    """`livetb serve` over `db` in its own process on a free loopback port, once it answers:
+    its base URL and pid; stopped on leaving."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from livetb.cli import run; run()", "serve",
+         "--db", str(db), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        base = f"http://127.0.0.1:{port}"
+        asyncio.run(wait_ready(base))
+        yield base, server.pid
+    finally:
+        server.terminate()
+        server.wait()
