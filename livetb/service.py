@@ -162,11 +162,9 @@ class TournamentService:
         fingerprint = None
         if idempotency_key is not None and not dry_run:
             fingerprint = request_fingerprint(command)
-            known = self.store.recall(tournament_id, idempotency_key)
-            if known is not None:
-                if known.fingerprint != fingerprint:
-                    raise IdempotencyKeyReused(tournament_id, idempotency_key)
-                return known.seq, []
+            seq = self.recalled(tournament_id, idempotency_key, fingerprint)
+            if seq is not None:
+                return seq, []
         projection = self._current(tournament_id)
         if expected_seq is not None and expected_seq != projection.seq:
             raise ConcurrencyConflict(tournament_id, expected_seq, projection.seq)
@@ -190,6 +188,16 @@ class TournamentService:
         if head // self.snapshot_every > (head - len(events)) // self.snapshot_every:
             self.store.save_snapshot(tournament_id, head, projection.snapshot())
         return head, deltas
+
+    def recalled(self, tournament_id: str, key: str, fingerprint: str) -> int | None:
+        """The head an earlier write with `key` was acknowledged with, or None; the same key
+        with another command (`fingerprint`) is refused."""
+        known = self.store.recall(tournament_id, key)
+        if known is None:
+            return None
+        if known.fingerprint != fingerprint:
+            raise IdempotencyKeyReused(tournament_id, key)
+        return known.seq
 
     def catch_up(self, tournament_id: str) -> StandingsProjection:
         """The projection, caught up with writers outside this process (deltas published)."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused
+from livetb.errors import ConcurrencyConflict
 from livetb.events.commands import AnyCommand, CreateTournament, decide
 from livetb.events.schema import AnyEvent
 from livetb.events.state import TournamentState
@@ -79,10 +79,10 @@ class GroupCommit:
                     tid, command, expected_seq=expected_seq, idempotency_key=key, actor=actor
                 )
                 return head
-            if key is not None and (known := service.store.recall(tid, key)) is not None:
-                if known.fingerprint != fingerprint:
-                    raise IdempotencyKeyReused(tid, key)
-                return known.seq
+            if key is not None and fingerprint is not None:
+                seq = service.recalled(tid, key, fingerprint)
+                if seq is not None:
+                    return seq
             staged = await self._stage(tid)
             if key is None or (tid, key) not in self._keys:
                 break  # else a try with this key was decided while this one waited

@@ -31,6 +31,7 @@ only the cells an event can affect:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Iterable
 from decimal import Decimal
 
@@ -172,19 +173,20 @@ class StandingsProjection:
             projection._refresh_all()
         return projection
 
-    def standings(self) -> list[Row]:
-        """Every row, best first, with its rank. A row's rank follows from its place in the
-        order and its tie group, and the statuses are the same for every row: rows that others
-        moved past, or whose values a close left alone, keep their published content and are
-        brought up to date here (once: the current row is kept), not rebuilt per event."""
+    def standings(self, limit: int | None = None) -> list[Row]:
+        """Every row (the first `limit`), best first, with its rank. A row's rank follows from
+        its place in the order and its tie group, and the statuses are the same for every row:
+        rows that others moved past, or whose values a close left alone, keep their published
+        content and are brought up to date here (once: the current row is kept), not rebuilt
+        per event."""
         created = self.state.created
         if created is not None and created.kind == "team":
-            return sorted(self.rows.values(), key=lambda r: (r.rank, r.start_no))
+            return sorted(self.rows.values(), key=lambda r: (r.rank, r.start_no))[:limit]
         rows = self.rows
-        out: list[Row] = []
-        for no, rank in self._ranking.ranks():
-            out.append(self._current(rows[no], rank))
-        return out
+        return [
+            self._current(rows[no], rank)
+            for no, rank in itertools.islice(self._ranking.ranks(), limit)
+        ]
 
     def ranked(self, nos: Iterable[int]) -> list[Row]:
         """The rows of `nos` (those that exist) with their ranks, in no particular order."""

@@ -98,7 +98,7 @@ class View:
     def __init__(self, filter: Filter, projection: StandingsProjection) -> None:
         self.filter = filter
         self.viewers = 0
-        self.ranks = {r.start_no: r.rank for r in self.rows(projection.standings())}
+        self.ranks = {r.start_no: r.rank for r in self.rows(projection.standings(filter.top))}
 
     def rows(self, order: list[Row]) -> list[Row]:
         if self.filter.top is not None:
@@ -258,8 +258,9 @@ class Hub:
         frames: dict[tuple[str, ...] | None, Frame] = {None: Frame(data)}
         views = self._views.get(tournament_id)
         if views:
-            tops = any(v.filter.top is not None for v in views.values())
-            order = projection.standings() if tops else None
+            # Only as many rows as the longest top-N view shows: not the whole field per event.
+            tops = [v.filter.top for v in views.values() if v.filter.top is not None]
+            order = projection.standings(max(tops)) if tops else None
             for key, view in views.items():
                 rows = order if view.filter.top is not None else None
                 frames[key] = Frame(view.delta(delta, projection, rows))
