@@ -38,7 +38,7 @@ import msgspec
 from websockets.frames import Frame as WsFrame
 from websockets.frames import Opcode
 
-from livetb.messages import PING, delta_message, encode, snapshot_message
+from livetb.messages import PING, DeltaMessage, delta_message, encode, snapshot_message
 from livetb.projections.delta import change_of
 from livetb.projections.standings import Delta, Row, StandingsProjection
 from livetb.standings_doc import to_json
@@ -107,22 +107,22 @@ class View:
         return [r for r in order if r.start_no in wanted]
 
     def delta(
-        self, delta: Delta, projection: StandingsProjection, order: list[Row] | None
+        self, message: DeltaMessage, projection: StandingsProjection, order: list[Row] | None
     ) -> bytes:
-        """The view's part of `delta`: its rows' changed cells (all of a row that entered),
-        their changed ranks, the rows that left."""
+        """The view's part of the full feed's `message`: its rows' changed cells (all of a row
+        that entered), their changed ranks, the rows that left."""
         if order is None:  # a fixed set of participants
             now = {r.start_no: r for r in projection.ranked(self.filter.participants or ())}
         else:
             now = {r.start_no: r for r in self.rows(order)}
         before = self.ranks
-        changes = [c for c in delta.changes if c.start_no in now and c.start_no in before]
+        changes = [c for c in message.rows if c.start_no in now and c.start_no in before]
         changes += [change_of(None, now[no]) for no in sorted(now.keys() - before.keys())]
         ranks = tuple(sorted((no, r.rank) for no, r in now.items() if before.get(no) != r.rank))
         drop = tuple(sorted(before.keys() - now.keys()))
         self.ranks = {no: r.rank for no, r in now.items()}
-        message = msgspec.structs.replace(
-            delta_message(delta, projection),
+        part = msgspec.structs.replace(
+            message,
             rows=tuple(changes),
             moves=(),
             order=None,
@@ -131,7 +131,7 @@ class View:
             ranks=ranks,
             drop=drop,
         )
-        return encode(message)
+        return encode(part)
 
 
 class Subscriber:
@@ -253,7 +253,8 @@ class Hub:
     def publish(self, tournament_id: str, delta: Delta, projection: StandingsProjection) -> None:
         """Encode once (and once per filter), remember, offer to every subscriber; never
         awaits a socket."""
-        data = encode(delta_message(delta, projection))
+        message = delta_message(delta, projection)  # once: every view starts from it
+        data = encode(message)
         gap = self._remember(tournament_id, delta.seq, data)
         frames: dict[tuple[str, ...] | None, Frame] = {None: Frame(data)}
         views = self._views.get(tournament_id)
@@ -263,7 +264,7 @@ class Hub:
             order = projection.standings(max(tops)) if tops else None
             for key, view in views.items():
                 rows = order if view.filter.top is not None else None
-                frames[key] = Frame(view.delta(delta, projection, rows))
+                frames[key] = Frame(view.delta(message, projection, rows))
         for sub in self._subs.get(tournament_id, ()):
             if gap:
                 sub.stale = True

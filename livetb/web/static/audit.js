@@ -2,7 +2,7 @@
 // corrections with before and after, filterable by round and player.
 import { el, problem, send } from "./common.js";
 import { lang, t } from "./i18n.js";
-import { resultText } from "./pairings.js";
+import { resultText } from "./results.js";
 
 function describe(entry, name) {
   const e = entry.event;

@@ -2,7 +2,7 @@
 // per result, and the quick entry — board number, then the result key, Enter.
 import { el, problem, send } from "./common.js";
 import { t } from "./i18n.js";
-import { resultText } from "./pairings.js";
+import { resultText } from "./results.js";
 
 export const RESULTS = ["1-0", "1/2-1/2", "0-1", "+-", "-+", "--"];
 // The keys of the quick entry: 1 = 1-0, = or 5 = ½-½, 0 = 0-1, + / - forfeits, * double forfeit.

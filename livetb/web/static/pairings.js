@@ -4,8 +4,6 @@ import { el } from "./common.js";
 
 import { resultText } from "./results.js";
 
-export { resultText };
-
 /** A player as "Name (12)". */
 function who(people, no) {
   const p = people(no);
