@@ -446,3 +446,14 @@ class InvalidPlayoff(CommandRejected):
 
     def __init__(self, message: str, order: Sequence[int]) -> None:
         super().__init__(f"order {list(order)}: {message}", field="order", value=list(order))
+
+
+class StoreUnavailable(LivetbError):
+    """An event store target that cannot be opened: a malformed or unreachable database URL."""
+
+    status = 503
+    code = "store_unavailable"
+
+    def __init__(self, target: str, reason: str) -> None:
+        self.target = target
+        super().__init__(f"{target}: {reason}")

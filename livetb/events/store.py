@@ -44,7 +44,12 @@ class Append(NamedTuple):
 
 
 class EventStore(Protocol):
-    """Where a tournament's events live. Implementations: MemoryStore, SqliteStore."""
+    """Where a tournament's events live. Implementations: MemoryStore, SqliteStore,
+    PostgresStore (`livetb/events/postgres.py`); `livetb.events.open.open_store` picks one."""
+
+    def __enter__(self) -> EventStore: ...
+
+    def __exit__(self, *exc: object) -> None: ...
 
     def append(
         self,

@@ -1,6 +1,7 @@
-"""Arbiter tokens: one tournament each, shown once, stored as sha256 in the store's SQLite file.
+"""Arbiter tokens: one tournament each, shown once, stored as sha256 beside the events (the
+store's SQLite file, or the `tokens` table of its PostgreSQL schema: `livetb/web/auth_pg.py`).
 
-    tokens = TokenStore("livetb.sqlite")
+    tokens = open_tokens("livetb.sqlite")       # livetb.events.open: a TokenStore here
     token = tokens.create("t-3f9c01ab", label="Anna")  # `livetb token create` prints this
     authorize(f"Bearer {token}", tokens, "t-3f9c01ab")  # -> "arbiter:1a2b3c4d" (the actor)
     tokens.revoke(token)                         # `livetb token revoke`
@@ -19,6 +20,7 @@ import secrets
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Protocol
 
 from sqlite_utils import Database
 
@@ -32,9 +34,41 @@ def fingerprint(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def new_token() -> str:
+    return PREFIX + secrets.token_urlsafe(32)
+
+
+class Tokens(Protocol):
+    """Where tokens live. Implementations: TokenStore (SQLite), PostgresTokens."""
+
+    def __enter__(self) -> Tokens: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    def create(self, tournament_id: str, label: str | None = None) -> str:
+        """A new token for `tournament_id`; only its hash (and `label`, if given) is kept."""
+        ...
+
+    def labels(self, tournament_id: str) -> dict[str, str | None]:
+        """Every token of `tournament_id` (revoked ones too: their writes stay in the log)
+        as the actor its writes record, with its label."""
+        ...
+
+    def revoke(self, token: str) -> bool:
+        """Revoke `token`; False if it is unknown or already revoked."""
+        ...
+
+    def scope(self, token: str) -> str | None:
+        """The tournament a live token is for; None if unknown or revoked."""
+        ...
+
+    def close(self) -> None: ...
+
+
 class TokenStore:
-    """The `tokens` table: sha256 of the token, its tournament, when created and revoked, and
-    an optional label (who holds it), which the audit trail shows beside the token's writes."""
+    """`Tokens` in SQLite: the `tokens` table: sha256 of the token, its tournament, when
+    created and revoked, and an optional label (who holds it), which the audit trail shows
+    beside the token's writes."""
 
     def __init__(self, path: str | Path, *, timeout: float = 10.0) -> None:
         self._lock = threading.Lock()
@@ -63,8 +97,7 @@ class TokenStore:
         self.close()
 
     def create(self, tournament_id: str, label: str | None = None) -> str:
-        """A new token for `tournament_id`; only its hash (and `label`, if given) is kept."""
-        token = PREFIX + secrets.token_urlsafe(32)
+        token = new_token()
         with self._lock, self._conn:
             self._conn.execute(
                 "INSERT INTO tokens (sha256, tournament_id, created_at, label) VALUES (?, ?, ?, ?)",
@@ -73,8 +106,6 @@ class TokenStore:
         return token
 
     def labels(self, tournament_id: str) -> dict[str, str | None]:
-        """Every token of `tournament_id` (revoked ones too: their writes stay in the log)
-        as the actor its writes record, with its label."""
         with self._lock:
             rows = self._conn.execute(
                 "SELECT sha256, label FROM tokens WHERE tournament_id = ?", (tournament_id,)
@@ -82,7 +113,6 @@ class TokenStore:
         return {actor(str(sha)): label for sha, label in rows}
 
     def revoke(self, token: str) -> bool:
-        """Revoke `token`; False if it is unknown or already revoked."""
         with self._lock, self._conn:
             cur = self._conn.execute(
                 "UPDATE tokens SET revoked_at = ? WHERE sha256 = ? AND revoked_at IS NULL",
@@ -91,7 +121,6 @@ class TokenStore:
         return cur.rowcount == 1
 
     def scope(self, token: str) -> str | None:
-        """The tournament a live token is for; None if unknown or revoked."""
         with self._lock:
             row = self._conn.execute(
                 "SELECT tournament_id FROM tokens WHERE sha256 = ? AND revoked_at IS NULL",
@@ -109,7 +138,7 @@ def _now() -> str:
 
 
 def authorize(
-    header: str | None, tokens: TokenStore, tournament_id: str, *, what: str = "writes"
+    header: str | None, tokens: Tokens, tournament_id: str, *, what: str = "writes"
 ) -> str:
     """The actor recorded for a write to `tournament_id` by the `Authorization` header's
     bearer token; 401 or 403 otherwise."""

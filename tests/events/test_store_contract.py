@@ -1,4 +1,5 @@
-"""One contract, every backend: the memory store (the test double) and SQLite behave alike."""
+"""One contract, every backend: the memory store (the test double), SQLite and PostgreSQL
+behave alike."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import msgspec
 import pytest
 
 from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, InvalidInput
+from livetb.events.postgres import PostgresStore
 from livetb.events.schema import (
     Board,
     ParticipantRegistered,
@@ -37,13 +39,15 @@ class Clock:
         return START + dt.timedelta(minutes=next(self.ticks))
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
     s: EventStore
     if request.param == "memory":
         s = MemoryStore(clock=Clock())
-    else:
+    elif request.param == "sqlite":
         s = SqliteStore(tmp_path / "events.sqlite", clock=Clock())
+    else:  # in a schema of its own (tests/conftest.py), dropped after
+        s = PostgresStore(request.getfixturevalue("pg_url"), clock=Clock())
     yield s
     s.close()
 
