@@ -29,6 +29,7 @@ from livetb.events.commands import (
     RequestBye,
     WithdrawParticipant,
 )
+from livetb.events.open import open_store, open_tokens
 from livetb.events.schema import (
     AnyEvent,
     Board,
@@ -40,8 +41,6 @@ from livetb.events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from livetb.events.sqlite import SqliteStore
-from livetb.web.auth import TokenStore
 from livetb.web.keys import SERVICE, TOKENS
 
 log = logging.getLogger(__name__)
@@ -179,7 +178,7 @@ def prepare(
 ) -> Demo:
     """Store the tournament until round 1 is paired; make an arbiter token for it."""
     setup, live = split(with_names(swiss_events(players, rounds, seed), seed))
-    with SqliteStore(db_path) as store, TokenStore(db_path) as tokens:
+    with open_store(str(db_path)) as store, open_tokens(str(db_path)) as tokens:
         n = 1
         while store.head(tid if n == 1 else f"{tid}-{n}"):
             n += 1

@@ -1,5 +1,6 @@
 """`livetb import`, `standings --db`, `rebuild` and `replay`: the event store's commands.
-Standings are read from the store at the head or at any sequence number (time travel)."""
+Standings are read from the store at the head or at any sequence number (time travel).
+`--db` is a SQLite file or a PostgreSQL URL (`livetb.events.open`)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
 from livetb.errors import ImportUnsupported, LivetbError, TournamentUnreadable, UnknownTournament
 from livetb.events.importer import events_from_tournament
+from livetb.events.open import is_url, open_store
 from livetb.events.replay import replay
 from livetb.events.schema import encode
-from livetb.events.sqlite import SqliteStore
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore, new_tournament_id
 from livetb.projections.standings import StandingsProjection
@@ -46,10 +47,12 @@ def pick_tournament(store: EventStore, wanted: str | None) -> str:
     return ids[0]
 
 
-def open_store(path: str) -> SqliteStore:
-    if not Path(path).is_file():
-        raise StoreUsageError(f"--db {path}: no such event store")
-    return SqliteStore(path)
+def existing_store(target: str) -> EventStore:
+    """The store `target` names; a SQLite path must name an existing file (a URL's schema is
+    created on open, empty)."""
+    if not is_url(target) and not Path(target).is_file():
+        raise StoreUsageError(f"--db {target}: no such event store")
+    return open_store(target)
 
 
 # Options that ask for a table the live projection does not keep: with any of them the
@@ -67,7 +70,7 @@ COMPUTED = (
 
 
 def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    with open_store(args.db) as store:
+    with existing_store(args.db) as store:
         tid = pick_tournament(store, args.tournament)
         if any(getattr(args, name) not in (None, False) for name in COMPUTED):
             state = fold_at(store, tid, args.at_seq)
@@ -121,7 +124,7 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     """Recompute every tournament (or one) from zero and save fresh snapshots. An unreadable
     one is reported by id on stderr and the others still rebuilt; then exit 2."""
     failed = 0
-    with open_store(args.db) as store:
+    with existing_store(args.db) as store:
         ids = [pick_tournament(store, args.tournament)] if args.tournament else store.tournaments()
         for tid in ids:
             try:
@@ -190,7 +193,7 @@ def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> i
     )
     service.readable(events)  # as strict as every later reader: the log is append-only
     advance(description=f"storing {len(events)} events")
-    with SqliteStore(args.db) as store:
+    with open_store(args.db) as store:
         tournament_id = new_tournament_id()
         while store.head(tournament_id):
             tournament_id = new_tournament_id()
@@ -219,12 +222,10 @@ def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:
 def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     """One line per re-appended event, `<new id> <seq> <event as JSON>`, when paced (or with
     --echo); with --speed 0 only the new id and the count (--echo prints the events too)."""
-    if not Path(args.db).is_file():
-        raise UsageError(f"--db {args.db}: no such event store")
     if args.speed < 0:
         raise UsageError(f"--speed {args.speed}: must be 0 (no waiting) or more")
     echo = args.speed > 0 if args.echo is None else args.echo
-    with SqliteStore(args.db) as store:
+    with existing_store(args.db) as store:
         target = args.into or new_tournament_id()
         count = 0
         with bar(

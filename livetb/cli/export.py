@@ -6,13 +6,13 @@ import argparse
 import io
 from pathlib import Path
 
-from livetb.cli.db import open_store, pick_tournament
+from livetb.cli.db import existing_store, pick_tournament
 from livetb.cli.progress import Tracked, bar
 from livetb.export import export
 
 
 def export_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    with open_store(args.db) as store:
+    with existing_store(args.db) as store:
         tid = pick_tournament(store, args.tournament)
         with bar(f"exporting {tid} as {args.format}", store.head(tid)) as advance:
             exported = export(Tracked(store, advance), tid, args.format)  # type: ignore[arg-type]

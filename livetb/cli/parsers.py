@@ -5,6 +5,7 @@ loads aiohttp or the event store)."""
 from __future__ import annotations
 
 import argparse
+import os
 
 from livetb.engine.editions import Edition
 from livetb.engine.us_chess import USCF
@@ -12,6 +13,8 @@ from livetb.export import FORMATS
 from livetb.web.config import DEFAULT_DB
 
 TOKEN_ENV = "LIVETB_TOKEN"  # `livetb watch`'s token when --token is absent
+DB_ENV = "LIVETB_DB"  # every command's --db when it is absent
+STORE = "event store: a SQLite file or a postgresql:// URL"
 # Presets: a system's recommended tie-break list, instead of --tiebreaks.
 SYSTEMS = {"uscf": ",".join(USCF)}
 
@@ -41,7 +44,10 @@ def _standings(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "standings", help="standings with tie-breaks from a TRF file, or from an event store"
     )
     st.add_argument("file", nargs="?", help="TRF-16 or TRF-2026 file (or use --db)")
-    st.add_argument("--db", help="read the standings from this SQLite event store instead")
+    st.add_argument(
+        "--db",
+        help=f"read the standings from this {STORE} instead (default: ${DB_ENV}, without FILE)",
+    )
     st.add_argument("--tournament", help="with --db: the tournament id (if several)")
     st.add_argument("--at-seq", type=int, metavar="N", help="with --db: as of log sequence N")
     st.add_argument(
@@ -89,7 +95,7 @@ def _store(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="turn a TRF file into the events that would have produced it; print the new id",
     )
     imp.add_argument("file", help="TRF-16 or TRF-2026 file (individual events)")
-    imp.add_argument("--db", required=True, help="SQLite event store (created if missing)")
+    add_db(imp, " (created if missing)")
     imp.add_argument(
         "--tiebreaks", help="comma-separated list (default: the file's own, else the system's)"
     )
@@ -100,7 +106,7 @@ def _store(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
 
     reb = sub.add_parser("rebuild", help="recompute standings from zero; save fresh snapshots")
-    reb.add_argument("--db", required=True, help="SQLite event store")
+    add_db(reb)
     reb.add_argument("--tournament", help="only this tournament")
     reb.add_argument("--format", choices=["text", "json"], default="text")
 
@@ -108,7 +114,7 @@ def _store(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "replay",
         help="re-append a tournament's events to a new tournament, paced like the original",
     )
-    rep.add_argument("--db", required=True, help="SQLite event store")
+    add_db(rep)
     rep.add_argument("--tournament", required=True, metavar="ID", help="the log to replay")
     rep.add_argument(
         "--speed",
@@ -130,7 +136,7 @@ def _export(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     exp = sub.add_parser(
         "export", help="write a tournament of the store as TRF-16, TRF-2026, CSV or HTML"
     )
-    exp.add_argument("--db", required=True, help="SQLite event store")
+    add_db(exp)
     exp.add_argument("--tournament", metavar="ID", help="the tournament (if several)")
     exp.add_argument(
         "--format",
@@ -146,7 +152,7 @@ def _pgn(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "pgn", help="record the final results of a PGN file or URL (DGT LiveChess, relays)"
     )
     pgn.add_argument("source", help="a PGN file, or an http(s) URL of one")
-    pgn.add_argument("--db", required=True, help="SQLite event store")
+    add_db(pgn)
     pgn.add_argument("--tournament", metavar="ID", help="the tournament (if several)")
     pgn.add_argument(
         "--round",
@@ -171,13 +177,21 @@ def _pgn(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _server(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = sub.add_parser("serve", help="run the live server (REST API, websocket feed)")
     _server_options(serve)
-    serve.add_argument("--db", default=DEFAULT_DB, help=f"event store (default {DEFAULT_DB})")
+    serve.add_argument(
+        "--db",
+        default=os.environ.get(DB_ENV) or DEFAULT_DB,
+        help=f"{STORE} (default: ${DB_ENV}, else {DEFAULT_DB})",
+    )
 
     demo = sub.add_parser(
         "demo", help="run the server with a generated tournament replayed live, one result a second"
     )
     _server_options(demo, port=None)
-    demo.add_argument("--db", help="SQLite event store (default: a fresh temporary one)")
+    demo.add_argument(
+        "--db",
+        default=os.environ.get(DB_ENV) or None,
+        help=f"{STORE} (default: ${DB_ENV}, else a fresh temporary SQLite file)",
+    )
     demo.add_argument("--players", type=int, default=40, help="participants (default 40)")
     demo.add_argument("--rounds", type=int, default=7, help="rounds (default 7)")
     demo.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
@@ -202,12 +216,19 @@ def _server(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     token = sub.add_parser("token", help="create or revoke arbiter tokens")
     actions = token.add_subparsers(dest="action", required=True)
     create = actions.add_parser("create", help="print a new token (shown once, stored hashed)")
-    create.add_argument("--db", required=True, help="SQLite event store")
+    add_db(create)
     create.add_argument("--tournament", required=True, metavar="ID")
     create.add_argument("--label", metavar="TEXT", help="who holds it, shown in the audit trail")
     revoke = actions.add_parser("revoke", help="revoke a token")
-    revoke.add_argument("--db", required=True, help="SQLite event store")
+    add_db(revoke)
     revoke.add_argument("token")
+
+
+def add_db(parser: argparse.ArgumentParser, note: str = "") -> None:
+    """--db, required unless $LIVETB_DB names the store."""
+    default = os.environ.get(DB_ENV) or None
+    help = f"{STORE}{note} (default: ${DB_ENV})"
+    parser.add_argument("--db", default=default, required=default is None, help=help)
 
 
 def add_system(parser: argparse.ArgumentParser) -> None:

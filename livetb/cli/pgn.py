@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from livetb.cli.db import open_store, pick_tournament
+from livetb.cli.db import existing_store, pick_tournament
 from livetb.cli.output import UsageError
 from livetb.errors import LivetbError
 
@@ -23,7 +23,7 @@ def pgn_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     if args.round is not None and args.round < 1:
         raise UsageError(f"--round {args.round}: rounds start at 1")
     reported: set[str] = set()
-    with open_store(args.db) as store:
+    with existing_store(args.db) as store:
         tid = pick_tournament(store, args.tournament)
         service = TournamentService(store)
         while True:

@@ -57,18 +57,17 @@ def run(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    from livetb.events.sqlite import SqliteStore
-    from livetb.web.auth import TokenStore
+    from livetb.events.open import is_url, open_store, open_tokens
 
-    if args.action == "revoke" and not Path(args.db).is_file():
+    if args.action == "revoke" and not is_url(args.db) and not Path(args.db).is_file():
         raise ServerUsageError(f"--db {args.db}: no such event store")
-    with TokenStore(args.db) as tokens:
+    with open_tokens(args.db) as tokens:
         if args.action == "revoke":
             if not tokens.revoke(args.token):
                 raise ServerUsageError("no such live token in this store")
             print("revoked", file=out)
             return 0
-        with SqliteStore(args.db) as store:
+        with open_store(args.db) as store:
             if store.head(args.tournament) == 0:
                 print(
                     f"livetb: note: tournament {args.tournament} has no events yet; "
@@ -83,15 +82,18 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    from livetb.events.open import shown
     from livetb.web import Config, create_app
 
     app = create_app(Config(db_path=args.db))
     url = f"http://{args.host}:{args.port}"
-    return _run_app(app, args, out, f"livetb: serving {args.db} on {url} (Ctrl-C stops)")
+    banner = f"livetb: serving {shown(args.db)} on {url} (Ctrl-C stops)"
+    return _run_app(app, args, out, banner)
 
 
 def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb import demo as sample
+    from livetb.events.open import shown
     from livetb.web import Config, create_app
 
     if args.players < 2 or not 1 <= args.rounds < args.players:
@@ -125,7 +127,7 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
     banner = "\n".join(
         [
             f"livetb demo: {args.players} players, {args.rounds} rounds, one result every "
-            f"{args.interval:g} s (event store {db}); a new tournament starts when one ends",
+            f"{args.interval:g} s (event store {shown(db)}); a new tournament starts when one ends",
             *links(made),
             f"  every tournament: {url}/",
             "Ctrl-C stops.",

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 from decimal import Decimal
 
 import msgspec
 
 from livetb.cli.output import UsageError, emit, format_value, language
-from livetb.cli.parsers import SYSTEMS
+from livetb.cli.parsers import DB_ENV, SYSTEMS
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
@@ -44,6 +45,8 @@ def preset(args: argparse.Namespace, team: bool = False) -> str | None:
 
 
 def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    if args.file is None and args.db is None:
+        args.db = os.environ.get(DB_ENV) or None  # a FILE given wins over the environment
     if (args.file is None) == (args.db is None):
         raise UsageError("give either a TRF file or --db")
     if args.db is not None:

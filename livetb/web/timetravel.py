@@ -24,8 +24,8 @@ from typing import TypeVar
 import msgspec
 
 from livetb.errors import InvalidInput
+from livetb.events.open import open_store
 from livetb.events.schema import RoundClosed
-from livetb.events.sqlite import SqliteStore
 from livetb.events.store import EventStore
 from livetb.service import load
 from livetb.standings_doc import to_json
@@ -100,7 +100,7 @@ class TimeTravel:
 
 
 T = TypeVar("T")
-_opened: dict[str, EventStore] = {}  # a worker process's own store, by path
+_opened: dict[str, EventStore] = {}  # a worker process's own store, by path or URL
 
 
 def _store(source: Source) -> EventStore:
@@ -108,7 +108,7 @@ def _store(source: Source) -> EventStore:
         return source
     store = _opened.get(source)
     if store is None:
-        store = _opened[source] = SqliteStore(source)
+        store = _opened[source] = open_store(source)
     return store
 
 
