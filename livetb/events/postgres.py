@@ -168,7 +168,10 @@ def migrate(conn: psycopg.Connection, schema: str) -> None:
     ident = sql.Identifier(schema)
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (_MIGRATION_LOCK,))
-        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(ident))
+        # not CREATE SCHEMA IF NOT EXISTS: it needs CREATE on the database even when the
+        # schema exists, which a user given just its schema does not have
+        if not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone():
+            conn.execute(sql.SQL("CREATE SCHEMA {}").format(ident))
         conn.execute(sql.SQL("SET LOCAL search_path TO {}").format(ident))
         conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_version ("
