@@ -523,7 +523,7 @@ class PostgresChanges:
                     name = channel(target_schema(conn))
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(name)))
                     if down:
-                        log.warning("%s: listening again", shown(self.url))
+                        log.info("%s: listening again", shown(self.url))
                         down, backoff = False, 0.1
                     notify(None)  # whatever was written before, or while disconnected
                     while not self._stopping.is_set():
