@@ -20,7 +20,8 @@ def pg_admin() -> psycopg.Connection:
     try:
         return psycopg.connect(PG_BASE, autocommit=True, connect_timeout=3)
     except psycopg.OperationalError as err:
-        _pg_down.append(f"no PostgreSQL answers at {PG_BASE} (set LIVETB_PG_URL): {err}")
+        why = " ".join(str(err).split())
+        _pg_down.append(f"no PostgreSQL answers at {PG_BASE} (set LIVETB_PG_URL): {why}")
         pytest.skip(_pg_down[0])
 
 
