@@ -1,9 +1,11 @@
 """Issue 5 benchmark: end-to-end latency from a result's POST to its delta at every viewer.
 
     .venv/bin/python -m bench.feed [--clients 1,1000,10000] [--players 100] [--results 40]
+                                   [--workers 1] [--viewer-procs 2]
 
 Runs `livetb serve` in its own process on a temporary store holding a generated Swiss up to a
-paired middle round, connects N websocket viewers spread over `--workers` processes, then POSTs
+paired middle round (`--workers` server processes on one port), connects N websocket viewers
+spread over `--viewer-procs` processes, then POSTs
 that round's results one at a time, `--gap` seconds apart (the first one untimed: it warms up
 the connection). Reports p50/p99/max of (delta
 received - POST sent) over every viewer and result, how many deltas never arrived and how many
@@ -49,7 +51,9 @@ def percentile(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
-def prepare(db: Path, players: int, rounds: int, live_round: int) -> tuple[str, list[AnyEvent]]:
+def prepare(
+    db: Path | str, players: int, rounds: int, live_round: int
+) -> tuple[str, list[AnyEvent]]:
     """Store the tournament until `live_round` is paired; return a token and its results."""
     events = swiss_events(players, rounds, seed=11)
     paired = next(
@@ -157,9 +161,16 @@ async def post_all(base: str, token: str, results: list[AnyEvent], gap: float) -
 
 
 def measure(
-    base: str, token: str, results: list[AnyEvent], clients: int, workers: int, gap: float
+    base: str,
+    token: str,
+    results: list[AnyEvent],
+    clients: int,
+    workers: int,
+    gap: float,
+    view_base: str | None = None,
 ) -> tuple[list[float], int, int]:
-    url = base.replace("http", "ws") + f"/ws?tournament={TID}"
+    """POSTs to `base`; the viewers on `view_base` (another node), or on `base` too."""
+    url = (view_base or base).replace("http", "ws") + f"/ws?tournament={TID}"
     shares = [clients // workers + (i < clients % workers) for i in range(workers)]
     ctx = mp.get_context("spawn")
     pipes, procs = [], []
@@ -193,16 +204,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--results", type=int, default=41, help="results posted per run")
     parser.add_argument("--gap", type=float, default=0.2, help="seconds between POSTs")
-    parser.add_argument("--workers", type=int, default=2, help="viewer processes")
+    parser.add_argument("--viewer-procs", type=int, default=2, help="viewer processes")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (livetb serve --workers)"
+    )
     args = parser.parse_args()
     print(f"{'viewers':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'missing':>8} {'behind':>7}")
     for clients in (int(c) for c in args.clients.split(",")):
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "bench.sqlite"
             token, live = prepare(db, args.players, rounds=7, live_round=4)
-            with serving(db) as (base, _):
+            with serving(db, workers=args.workers) as (base, _):
                 lat, missing, behind = measure(
-                    base, token, live[: args.results], clients, args.workers, args.gap
+                    base, token, live[: args.results], clients, args.viewer_procs, args.gap
                 )
         ms = [x * 1000 for x in lat]
         print(

@@ -30,13 +30,13 @@ async def wait_ready(base: str) -> None:
 
 
 @contextlib.contextmanager
-def serving(db: Path) -> Iterator[tuple[str, int]]:
-    """`livetb serve` over `db` in its own process on a free loopback port, once it answers:
-    its base URL and pid; stopped on leaving."""
+def serving(db: Path | str, workers: int = 1) -> Iterator[tuple[str, int]]:
+    """`livetb serve` over `db` (`--workers`) in its own process on a free loopback port, once
+    it answers: its base URL and pid; stopped on leaving."""
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-c", "from livetb.cli import run; run()", "serve",
-         "--db", str(db), "--port", str(port)],
+         "--db", str(db), "--port", str(port), "--workers", str(workers)],
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
     try:

@@ -41,7 +41,7 @@ from livetb.events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from livetb.web.keys import SERVICE, TOKENS
+from livetb.web.keys import COMMITS, SERVICE, TOKENS
 
 log = logging.getLogger(__name__)
 
@@ -188,30 +188,31 @@ def prepare(
 
 
 async def replay(app: web.Application, demo: Demo, interval: float) -> bool:
-    """Execute the rest of the log through the service: one result per `interval`; whether
-    the tournament reached its end."""
-    service = app[SERVICE]
+    """Execute the rest of the log through the group commit, as a client's writes: one result
+    per `interval`; whether the tournament reached its end."""
+    writes = app[COMMITS]
     for event in demo.live:
         await asyncio.sleep(interval if isinstance(event, ResultRecorded) else 0)
         try:
-            service.execute(demo.tournament_id, as_command(event), actor="demo")
+            await writes.execute(demo.tournament_id, as_command(event), actor="demo")
         except Exception:  # someone else wrote (an arbiter playing with the token): stop
             log.exception("demo replay stopped")
             return False
     return True
 
 
-def start_next(app: web.Application, players: int, rounds: int, seed: int) -> Demo:
-    """A new tournament (the next free `demo-N`) through the service, paired for round 1."""
+async def start_next(app: web.Application, players: int, rounds: int, seed: int) -> Demo:
+    """A new tournament (the next free `demo-N`), paired for round 1."""
     title = f"livetb demo open {seed}"
     setup, live = split(with_names(swiss_events(players, rounds, seed), seed, title))
-    service, n = app[SERVICE], 2
-    while service.store.head(f"demo-{n}"):
+    writes, store, n = app[COMMITS], app[SERVICE].store, 2
+    while await asyncio.to_thread(store.head, f"demo-{n}"):
         n += 1
     tid = f"demo-{n}"
     for event in setup:
-        service.execute(tid, as_command(event), actor="demo")
-    return Demo(tid, app[TOKENS].create(tid), live)
+        await writes.execute(tid, as_command(event), actor="demo")
+    token = await asyncio.to_thread(app[TOKENS].create, tid)
+    return Demo(tid, token, live)
 
 
 async def run_forever(
@@ -225,7 +226,7 @@ async def run_forever(
     players, rounds, seed = generator
     while await replay(app, demo, interval):
         seed += 1
-        demo = start_next(app, players, rounds, seed)
+        demo = await start_next(app, players, rounds, seed)
         started(demo)
 
 

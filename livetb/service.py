@@ -7,9 +7,10 @@ rebuilt from the store, never the other way round.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal, Protocol, overload
 
 import msgspec
@@ -25,6 +26,7 @@ from livetb.errors import (
 )
 from livetb.events.commands import AnyCommand, decide
 from livetb.events.schema import AnyEvent, Recorded
+from livetb.events.state import TournamentState
 from livetb.events.store import EventStore, MemoryStore
 from livetb.projections.standings import Delta, StandingsProjection
 
@@ -89,6 +91,16 @@ def request_fingerprint(command: AnyCommand) -> str:
     return "command:" + hashlib.sha256(msgspec.json.encode(command)).hexdigest()
 
 
+def decide_for(tournament_id: str, state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
+    """`decide`, its refusals naming the tournament."""
+    try:
+        return decide(state, command)
+    except UnknownTournament:
+        raise UnknownTournament(tournament_id) from None
+    except TournamentExists:
+        raise TournamentExists(tournament_id, state.created.name) from None  # type: ignore[union-attr]
+
+
 def _until(records: Iterator[Recorded], seq: int) -> Iterator[Recorded]:
     for rec in records:
         if rec.seq > seq:
@@ -114,6 +126,7 @@ class TournamentService:
         self.snapshot_every = snapshot_every
         self.feed = feed
         self.projections: dict[str, StandingsProjection] = {}
+        self._loading: dict[str, asyncio.Future[StandingsProjection | None]] = {}
 
     def projection(self, tournament_id: str) -> StandingsProjection:
         projection = self.projections.get(tournament_id)
@@ -168,12 +181,7 @@ class TournamentService:
         projection = self._current(tournament_id)
         if expected_seq is not None and expected_seq != projection.seq:
             raise ConcurrencyConflict(tournament_id, expected_seq, projection.seq)
-        try:
-            events = decide(projection.state, command)
-        except UnknownTournament:
-            raise UnknownTournament(tournament_id) from None
-        except TournamentExists:
-            raise TournamentExists(tournament_id, projection.state.created.name) from None  # type: ignore[union-attr]
+        events = decide_for(tournament_id, projection.state, command)
         if dry_run:
             return events
         head = self.store.append(
@@ -215,9 +223,19 @@ class TournamentService:
 
     def _apply_tail(self, tournament_id: str, projection: StandingsProjection) -> list[Delta]:
         """Apply and publish every stored event after the projection's seq."""
+        tail = self.store.read(tournament_id, projection.seq)
+        return self._apply(tournament_id, projection, tail)
+
+    def _apply(
+        self, tournament_id: str, projection: StandingsProjection, records: Iterable[Recorded]
+    ) -> list[Delta]:
+        """Apply and publish `records`, but those the projection already holds (another
+        catch-up applied them while these were read)."""
         deltas = []
         try:
-            for rec in self.store.read(tournament_id, projection.seq):
+            for rec in records:
+                if rec.seq <= projection.seq:
+                    continue
                 deltas.append(delta := projection.apply(rec))
                 if self.feed is not None:
                     self.feed.publish(tournament_id, delta, projection)
@@ -225,3 +243,58 @@ class TournamentService:
             self.projections.pop(tournament_id, None)  # rebuilt from the log on next use
             raise
         return deltas
+
+    # --- the same, for the event loop: every store read in a worker thread ---
+
+    async def current(self, tournament_id: str) -> StandingsProjection:
+        """`catch_up` for the event loop: loading and reading the log's tail run in a thread,
+        applying and publishing on the loop (UnknownTournament if there is no log)."""
+        projection = await self._loaded(tournament_id)
+        if projection is None:
+            raise UnknownTournament(tournament_id)
+        return projection
+
+    async def current_or_new(self, tournament_id: str) -> StandingsProjection:
+        """`current`, or an empty projection for a tournament with no log yet (a create)."""
+        projection = await self._loaded(tournament_id)
+        if projection is None:
+            projection = self.projections[tournament_id] = StandingsProjection()
+        return projection
+
+    def live(self, tournament_id: str) -> StandingsProjection:
+        """The projection in memory, as `current` last left it (no read at all)."""
+        projection = self.projections.get(tournament_id)
+        if projection is None or projection.seq == 0:
+            raise UnknownTournament(tournament_id)
+        return projection
+
+    async def _loaded(self, tournament_id: str) -> StandingsProjection | None:
+        projection = self.projections.get(tournament_id)
+        if projection is None or projection.seq == 0:
+            loading = self._loading.get(tournament_id)
+            if loading is None:  # one load per tournament, however many readers wait for it
+                loading = self._loading[tournament_id] = asyncio.ensure_future(
+                    asyncio.to_thread(_load_or_none, self.store, tournament_id)
+                )
+                loading.add_done_callback(lambda _: self._loading.pop(tournament_id, None))
+            loaded = await asyncio.shield(loading)
+            if loaded is None:
+                return None
+            projection = self.projections.get(tournament_id)
+            if projection is None or projection.seq < loaded.seq:
+                projection = self.projections[tournament_id] = loaded
+        tail = await asyncio.to_thread(_read, self.store, tournament_id, projection.seq)
+        if self.projections.get(tournament_id) is projection:  # not dropped meanwhile
+            self._apply(tournament_id, projection, tail)
+        return self.projections.get(tournament_id, projection)
+
+
+def _load_or_none(store: EventStore, tournament_id: str) -> StandingsProjection | None:
+    try:
+        return load(store, tournament_id)
+    except UnknownTournament:
+        return None
+
+
+def _read(store: EventStore, tournament_id: str, after: int) -> list[Recorded]:
+    return list(store.read(tournament_id, after))

@@ -7,11 +7,12 @@ keeps taking requests), the next group gathers. After a commit the projection ap
 group's events and the feed publishes them, then each writer gets its head: nobody sees a
 result, nor is one acknowledged, before it is in the log.
 
-A write the store refuses (another process wrote first) fails with its error, and so do the
+A write the store refuses (another node wrote first) fails with its error, and so do the
 writes of its tournament decided after it, on a state it would have left (a
-`ConcurrencyConflict`, a 409 to retry: the seq check alone cannot tell, when the other
-process appended as many events); the staged state is copied again from the log once the
-tournament's writes have drained.
+`ConcurrencyConflict`: the seq check alone cannot tell, when the other node appended as many
+events); the staged state is copied again from the log once the tournament's writes have
+drained, and those of the refused writes that named no expected sequence are decided again
+on it. Every store read and commit runs in a worker thread: the loop never waits for I/O.
 """
 
 from __future__ import annotations
@@ -23,13 +24,15 @@ from dataclasses import dataclass
 import msgspec
 
 from livetb.errors import ConcurrencyConflict
-from livetb.events.commands import AnyCommand, CreateTournament, decide
+from livetb.events.commands import AnyCommand
 from livetb.events.schema import AnyEvent
 from livetb.events.state import TournamentState
 from livetb.events.store import Append
-from livetb.service import TournamentService, request_fingerprint
+from livetb.service import TournamentService, decide_for, request_fingerprint
 
 log = logging.getLogger(__name__)
+
+RETRIES = 5  # decisions of one write that lost races to other nodes, before it gets a 409
 
 
 @dataclass
@@ -54,6 +57,8 @@ class GroupCommit:
         self._keys: dict[tuple[str, str], asyncio.Future[int]] = {}
         self._flusher: asyncio.Task[None] | None = None
         self._epoch: dict[str, int] = {}  # bumped when a staged state is dropped
+        self._deciding: dict[str, asyncio.Lock] = {}
+        self.retried = 0  # writes decided again after losing a race to another writer
 
     async def execute(
         self,
@@ -66,41 +71,60 @@ class GroupCommit:
     ) -> int:
         """`TournamentService.execute`, with the append joining the next group commit;
         returns the head once durable (and applied, and published). An idempotency key is
-        bound to the command's fingerprint, as `TournamentService.execute` binds it."""
-        tid, key, service = tournament_id, idempotency_key, self.service
-        fingerprint = None if key is None else request_fingerprint(command)
-        while True:
-            if key is not None and (earlier := self._keys.get((tid, key))) is not None:
-                await asyncio.wait([earlier])  # a retry while the first try is in flight
-            known = service.projections.get(tid)
-            if known is None or known.seq == 0 or isinstance(command, CreateTournament):
-                await self.drain(tid)  # creating or loading: the plain path
-                head, _ = service.execute(
-                    tid, command, expected_seq=expected_seq, idempotency_key=key, actor=actor
+        bound to the command's fingerprint, as `TournamentService.execute` binds it.
+
+        A write that named no `expected_seq` and lost a race to another writer of the store
+        (another node) is decided again on the state that writer left, up to `RETRIES` times:
+        only a write that named a sequence is answered with a conflict it did not ask for."""
+        for attempt in range(1, RETRIES + 1):
+            try:
+                return await self._execute(
+                    tournament_id, command, expected_seq, idempotency_key, actor
                 )
-                return head
-            if key is not None and fingerprint is not None:
-                seq = service.recalled(tid, key, fingerprint)
-                if seq is not None:
-                    return seq
-            staged = await self._stage(tid)
-            if key is None or (tid, key) not in self._keys:
-                break  # else a try with this key was decided while this one waited
-        if expected_seq is not None and expected_seq != staged.seq:
-            raise ConcurrencyConflict(tid, expected_seq, staged.seq)
-        events = decide(staged, command)  # a rejection stages nothing
-        after = staged.seq
-        for event in events:
-            staged.apply(event)
-        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        epoch = self._epoch.get(tid, 0)
-        append = Append(tid, after, events, actor, key, fingerprint)
-        self._queue.append(_Write(append, done, epoch))
-        self._open.setdefault(tid, set()).add(done)
-        if key is not None:
-            self._keys[(tid, key)] = done
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
+            except ConcurrencyConflict:
+                if expected_seq is not None or attempt == RETRIES:
+                    raise
+                self.retried += 1
+        raise AssertionError("unreachable")  # the last attempt returns or raises
+
+    async def _execute(
+        self,
+        tid: str,
+        command: AnyCommand,
+        expected_seq: int | None,
+        key: str | None,
+        actor: str,
+    ) -> int:
+        service = self.service
+        fingerprint = None if key is None else request_fingerprint(command)
+        # Decided one at a time per tournament, in arrival order (the lock is first come,
+        # first served), though staging may wait for a read.
+        async with self._deciding.setdefault(tid, asyncio.Lock()):
+            while True:
+                if key is not None and (earlier := self._keys.get((tid, key))) is not None:
+                    await asyncio.wait([earlier])  # a retry while the first try is in flight
+                if key is not None and fingerprint is not None:
+                    seq = await asyncio.to_thread(service.recalled, tid, key, fingerprint)
+                    if seq is not None:
+                        return seq
+                staged = await self._stage(tid)
+                if key is None or (tid, key) not in self._keys:
+                    break  # else a try with this key was decided while this one waited
+            if expected_seq is not None and expected_seq != staged.seq:
+                raise ConcurrencyConflict(tid, expected_seq, staged.seq)
+            events = decide_for(tid, staged, command)  # a rejection stages nothing
+            after = staged.seq
+            for event in events:
+                staged.apply(event)
+            done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            epoch = self._epoch.get(tid, 0)
+            append = Append(tid, after, events, actor, key, fingerprint)
+            self._queue.append(_Write(append, done, epoch))
+            self._open.setdefault(tid, set()).add(done)
+            if key is not None:
+                self._keys[(tid, key)] = done
+            if self._flusher is None or self._flusher.done():
+                self._flusher = asyncio.create_task(self._flush())
         # Shielded: a cancelled handler leaves its write to finish (and be told) as decided.
         return await asyncio.shield(done)
 
@@ -112,13 +136,16 @@ class GroupCommit:
         expected_seq: int | None = None,
         actor: str = "system",
     ) -> list[AnyEvent]:
-        """A dry run: `TournamentService.execute(..., dry_run=True)` once this tournament's
-        writes decided so far are committed and applied, so it decides on the state a write
-        would; nothing is staged, queued or appended, and no idempotency key is recalled."""
+        """A dry run: decided as `execute` would, once this tournament's writes decided so far
+        are committed and applied; nothing is staged, queued or appended, and no idempotency
+        key is recalled."""
+        async with self._deciding.setdefault(tournament_id, asyncio.Lock()):
+            pass  # the writes that arrived before this one are decided
         await self.drain(tournament_id)
-        return self.service.execute(
-            tournament_id, command, expected_seq=expected_seq, actor=actor, dry_run=True
-        )
+        projection = await self.service.current_or_new(tournament_id)
+        if expected_seq is not None and expected_seq != projection.seq:
+            raise ConcurrencyConflict(tournament_id, expected_seq, projection.seq)
+        return decide_for(tournament_id, projection.state, command)
 
     async def drain(self, tournament_id: str | None = None) -> None:
         """Wait until every write (of one tournament) decided so far is acknowledged; for
@@ -134,7 +161,10 @@ class GroupCommit:
         if staged is not None and self._open.get(tid):
             return staged
         await self.drain(tid)  # (after a refused write: the staged state was dropped)
-        projection = self.service.catch_up(tid)
+        projection = await self.service.current_or_new(tid)
+        staged = self._staged.get(tid)  # (another write may have staged while this read)
+        if staged is not None and self._open.get(tid):
+            return staged
         if staged is None or staged.seq != projection.seq:
             staged = self._staged[tid] = _copy(projection.state)
         return staged
@@ -147,7 +177,7 @@ class GroupCommit:
                     group.append(write)
                 else:  # decided on a state a refused write would have left
                     a = write.append
-                    head = self.service.store.head(a.tournament_id)
+                    head = await asyncio.to_thread(self.service.store.head, a.tournament_id)
                     self._settle(write, ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
             appends = [w.append for w in group]
             if not appends:
@@ -168,7 +198,7 @@ class GroupCommit:
                     self._staged.pop(tid, None)
                     self._epoch[tid] = self._epoch.get(tid, 0) + 1
                 try:
-                    snapshots += self._catch_up(tid)
+                    snapshots += await self._catch_up(tid)
                 except Exception:
                     log.exception("applying tournament %s after a group commit", tid)
             for write, outcome in zip(group, outcomes, strict=True):
@@ -179,14 +209,14 @@ class GroupCommit:
                 except Exception:
                     log.exception("saving a snapshot of tournament %s", tid)
 
-    def _catch_up(self, tid: str) -> list[tuple[str, int, bytes]]:
+    async def _catch_up(self, tid: str) -> list[tuple[str, int, bytes]]:
         """Apply and publish the group's events; a snapshot to save when they crossed a
         multiple of `snapshot_every` (as `TournamentService.execute` saves them)."""
         every = self.service.snapshot_every
-        projection = self.service.projection(tid)
-        before = projection.seq
-        self.service.catch_up(tid)
-        if projection.seq // every > before // every:
+        before = self.service.projections.get(tid)
+        seq = 0 if before is None else before.seq
+        projection = await self.service.current(tid)
+        if projection.seq // every > seq // every:
             return [(tid, projection.seq, projection.snapshot())]
         return []
 

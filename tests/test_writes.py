@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from livetb.errors import BoardHasResult, ConcurrencyConflict, IdempotencyKeyReused
+from livetb.errors import (
+    BoardHasResult,
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    LivetbError,
+)
 from livetb.events.commands import (
     CloseRound,
     CreateTournament,
@@ -111,26 +116,37 @@ async def test_a_rejected_write_fails_alone_and_a_retry_in_flight_gets_the_first
     assert service.store.head("t1") == head + 2
 
 
-async def test_a_write_refused_by_the_store_fails_the_ones_decided_after_it_then_recovers(
-    service: TournamentService, tmp_path: Path
+async def test_writes_that_lose_a_race_to_another_node_are_decided_again_unless_they_named_a_seq(
+    service: TournamentService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Another process appends between the decision and the commit: the group's writes are
-    refused (409: decided on a stale state), and the next write is decided on the log."""
+    """Another node appends between the decision and the commit: the group is refused by the
+    store; the writes that named no sequence are decided again on the log (no 409 they did
+    not ask for), the one that named a sequence gets its 409, a rejection stays one."""
     writes = GroupCommit(service)
     other = SqliteStore(tmp_path / "events.sqlite")
-    pending = [
-        asyncio.ensure_future(writes.execute("t1", RecordResult(round=1, board=b, result="1-0")))
-        for b in (1, 2)
-    ]
-    await asyncio.sleep(0)  # both decided, the group not yet committed
     head = other.head("t1")
-    other.append("t1", head, [ResultRecorded(round=1, board=3, result="0-1")], actor="other")
-    outcomes = await asyncio.gather(*pending, return_exceptions=True)
-    assert all(isinstance(o, ConcurrencyConflict) for o in outcomes), outcomes
-    # The other process recorded board 3; board 1 can still be recorded, on the log's state.
-    assert await writes.execute("t1", RecordResult(round=1, board=1, result="1-0")) == head + 2
-    with pytest.raises(BoardHasResult):
-        await writes.execute("t1", RecordResult(round=1, board=3, result="1-0"))
+    commit = service.store.append_group
+
+    def raced(appends: list[Append]) -> list[int | LivetbError]:
+        if other.head("t1") == head:  # the first group: the other node wins the race
+            other.append("t1", head, [ResultRecorded(round=1, board=3, result="0-1")], actor="b")
+        return commit(appends)
+
+    monkeypatch.setattr(service.store, "append_group", raced)
+    outcomes = await asyncio.gather(
+        writes.execute("t1", RecordResult(round=1, board=1, result="1-0")),
+        writes.execute("t1", RecordResult(round=1, board=2, result="0-1"), expected_seq=head + 1),
+        writes.execute("t1", RecordResult(round=1, board=3, result="1-0")),  # board 3: taken
+        writes.execute("t1", RecordResult(round=1, board=4, result="1/2-1/2")),
+        return_exceptions=True,
+    )
+    assert outcomes[0] == head + 2
+    assert isinstance(outcomes[1], ConcurrencyConflict)
+    assert isinstance(outcomes[2], BoardHasResult)  # decided again: the other node's result
+    assert outcomes[3] == head + 3
+    assert writes.retried == 3
+    games = service.projections["t1"].state.rounds[1].games
+    assert [games[b].result for b in (1, 2, 3, 4)] == ["1-0", None, "0-1", "1/2-1/2"]
     projection = service.projections["t1"]
     assert projection.standings() == StandingsProjection.rebuild(log_of(service)).standings()
     other.close()

@@ -182,6 +182,19 @@ def _server(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         default=os.environ.get(DB_ENV) or DEFAULT_DB,
         help=f"{STORE} (default: ${DB_ENV}, else {DEFAULT_DB})",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N server processes on one port over one store, so viewers use every core "
+        "(default 1)",
+    )
+    serve.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="share the port with other processes that set it (SO_REUSEPORT; --workers does)",
+    )
 
     demo = sub.add_parser(
         "demo", help="run the server with a generated tournament replayed live, one result a second"

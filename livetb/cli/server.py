@@ -83,12 +83,31 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 def serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.events.open import shown
+
+    url = f"http://{args.host}:{args.port}"
+    if args.workers != 1:
+        return _serve_workers(args, out, url)
     from livetb.web import Config, create_app
 
     app = create_app(Config(db_path=args.db))
-    url = f"http://{args.host}:{args.port}"
     banner = f"livetb: serving {shown(args.db)} on {url} (Ctrl-C stops)"
     return _run_app(app, args, out, banner)
+
+
+def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> int:
+    from livetb.cli.workers import WorkersFailed, supervise
+    from livetb.events.open import shown
+
+    if not 2 <= args.workers <= 64:
+        raise ServerUsageError(f"--workers {args.workers}: 1 to 64")
+    if not 1 <= args.port <= 65535:
+        raise ServerUsageError(f"--port {args.port}: the workers share one fixed port, 1-65535")
+    argv = ["serve", "--db", args.db, "--host", args.host, "--port", str(args.port)]
+    banner = f"livetb: serving {shown(args.db)} on {url} with {args.workers} workers (Ctrl-C stops)"
+    try:
+        return supervise([*argv, "--reuse-port"], args.workers, out, banner)
+    except WorkersFailed as err:
+        raise ServerUsageError(str(err)) from None
 
 
 def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
@@ -152,6 +171,7 @@ def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: 
             print=lambda _: print(banner, file=out, flush=True),
             shutdown_timeout=5.0,
             loop=_event_loop(),
+            reuse_port=getattr(args, "reuse_port", False) or None,
         )
     except OSError as err:
         raise ServerUsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None

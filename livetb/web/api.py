@@ -34,6 +34,7 @@ The console's reads (Berger tables, the audit trail) are in `livetb/web/console_
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -179,7 +180,7 @@ def idempotency_key(request: web.Request) -> str | None:
 def writer(spec: Write) -> Handler:
     async def handle(request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
-        actor = authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
+        actor = await authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
         dry = dry_run(request)
         config = request.app[CONFIG]  # a whole round's pairings or player list may be large
         limit = config.pairings_max_body if spec.text is not None else config.max_body
@@ -312,16 +313,16 @@ class EventPage(msgspec.Struct):
     next_after: int | None  # pass as `after` for the next page; None: the last page
 
 
-def check_read(request: web.Request, tid: str) -> StandingsProjection:
+async def check_read(request: web.Request, tid: str) -> StandingsProjection:
     """The caught-up projection of `tid` (404 if unknown); a private tournament's reads need
     one of its tokens, as a bearer header, the websocket subprotocol or `?access_token=`.
     Without one it answers as an unknown tournament does (404): a caller without its token
     must not learn that a private tournament exists."""
-    projection = request.app[SERVICE].catch_up(tid)
+    projection = await request.app[SERVICE].current(tid)
     created = projection.state.created
     if created is not None and created.private:
         try:
-            authorize(credentials(request), request.app[TOKENS], tid, what="reads")
+            await authorize(credentials(request), request.app[TOKENS], tid, what="reads")
         except (NotAuthenticated, WrongTournament):
             raise UnknownTournament(tid) from None
     return projection
@@ -347,13 +348,17 @@ def bearer_protocol(request: web.Request) -> str | None:
 
 async def list_tournaments(request: web.Request) -> web.Response:
     """Every tournament but the private ones."""
-    store = request.app[STORE]
+    shown = await asyncio.to_thread(summaries, request.app[STORE])
+    return json_response(TournamentList(shown))
+
+
+def summaries(store: EventStore) -> list[Summary]:
     shown = []
     for tid in store.tournaments():
         created = public_creation(store, tid)
         if created is not None:
             shown.append(Summary(tid, store.head(tid), created.name, created.rounds, created.kind))
-    return json_response(TournamentList(shown))
+    return shown
 
 
 def public_creation(store: EventStore, tid: str) -> TournamentCreated | None:
@@ -366,7 +371,7 @@ def public_creation(store: EventStore, tid: str) -> TournamentCreated | None:
 
 async def tournament(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    projection = check_read(request, tid)
+    projection = await check_read(request, tid)
     return json_response(tournament_info(tid, projection.seq, projection.state), seq=projection.seq)
 
 
@@ -388,7 +393,7 @@ def tournament_info(tid: str, seq: int, state: TournamentState) -> TournamentInf
 
 async def standings(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    live = check_read(request, tid)
+    live = await check_read(request, tid)
     at_seq = int_query(request, "at_seq", low=1)
     after_round = int_query(request, "after_round", low=1)
     if at_seq is not None and after_round is not None:
@@ -407,7 +412,7 @@ async def standings(request: web.Request) -> web.Response:
 async def round_info(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     rnd = int(request.match_info["round"])
-    projection = check_read(request, tid)
+    projection = await check_read(request, tid)
     state = projection.state
     assert state.created is not None
     if not 1 <= rnd <= state.created.rounds:
@@ -419,7 +424,7 @@ async def round_info(request: web.Request) -> web.Response:
 async def participant_card(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     no = int(request.match_info["start_no"])
-    projection = check_read(request, tid)
+    projection = await check_read(request, tid)
     if no not in projection.state.participants:
         raise NotFound(f"start_no {no}: no participant with that start number")
     return json_response(card.build(projection, no), seq=projection.seq)
@@ -427,13 +432,11 @@ async def participant_card(request: web.Request) -> web.Response:
 
 async def events(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    store = request.app[STORE]
-    if store.head(tid) == 0:
-        raise UnknownTournament(tid)
-    check_read(request, tid)
+    await check_read(request, tid)  # (404 for a tournament with no log)
     after = int_query(request, "after") or 0
     limit = min(int_query(request, "limit", low=1) or 100, 1000)
-    page = list(itertools.islice(store.read(tid, after), limit + 1))
+    read = request.app[STORE].read
+    page = await asyncio.to_thread(lambda: list(itertools.islice(read(tid, after), limit + 1)))
     more = len(page) > limit
     page = page[:limit]
     return json_response(EventPage(page, page[-1].seq if more else None))

@@ -8,13 +8,13 @@ the log (handler cancellation stays off, and the store closes after the last gro
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 
 from aiohttp import hdrs, web
 
 from livetb.errors import LivetbError, NotAuthenticated
+from livetb.events.changes import SqliteChanges
 from livetb.events.sqlite import SqliteStore
 from livetb.service import TournamentService
 from livetb.web import api, console_api, exchange, openapi, pages, redact, ws
@@ -22,6 +22,7 @@ from livetb.web.auth import TokenStore
 from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import Hub
+from livetb.web.follower import Follower
 from livetb.web.keys import COMMITS, CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
 from livetb.web.timetravel import TimeTravel, process_pool
 from livetb.writes import GroupCommit
@@ -40,7 +41,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app = web.Application(client_max_size=largest, middlewares=[errors])
     app[CONFIG] = config
     app.cleanup_ctx.append(service_ctx)
-    app.cleanup_ctx.append(poller_ctx)
+    app.cleanup_ctx.append(follower_ctx)
     app.on_shutdown.append(ws.close_feeds)
     app.add_routes(pages.routes())
     app.add_routes(api.routes())
@@ -77,26 +78,17 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
     store.close()
 
 
-async def poller_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Watched tournaments catch up with other processes' writes (e.g. `livetb replay`)."""
-    task = None
-    if app[CONFIG].poll_interval > 0:
-        task = asyncio.create_task(poll(app, app[CONFIG].poll_interval))
+async def follower_ctx(app: web.Application) -> AsyncIterator[None]:
+    """The tournaments this node holds follow the other nodes' writes to the store (and
+    other processes', e.g. `livetb replay`), from the store's change signal."""
+    config = app[CONFIG]
+    follower = None
+    if config.poll_interval > 0:
+        follower = Follower(app[SERVICE], SqliteChanges(config.db_path, config.poll_interval))
+        follower.start()
     yield
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-
-async def poll(app: web.Application, interval: float) -> None:
-    while True:
-        await asyncio.sleep(interval)
-        for tid in app[HUB].watched():
-            try:
-                app[SERVICE].catch_up(tid)
-            except Exception:
-                log.exception("catching up with tournament %s", tid)
+    if follower is not None:
+        await follower.stop()
 
 
 @web.middleware

@@ -3,7 +3,7 @@ store's SQLite file, or the `tokens` table of its PostgreSQL schema: `livetb/web
 
     tokens = open_tokens("livetb.sqlite")       # livetb.events.open: a TokenStore here
     token = tokens.create("t-3f9c01ab", label="Anna")  # `livetb token create` prints this
-    authorize(f"Bearer {token}", tokens, "t-3f9c01ab")  # -> "arbiter:1a2b3c4d" (the actor)
+    await authorize(f"Bearer {token}", tokens, "t-3f9c01ab")  # -> "arbiter:1a2b3c4d"
     tokens.revoke(token)                         # `livetb token revoke`
 
 Writes need a token for their tournament: none, unknown or revoked is 401, another
@@ -14,6 +14,7 @@ for a browser's websocket).
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 import secrets
@@ -137,16 +138,16 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat()
 
 
-def authorize(
+async def authorize(
     header: str | None, tokens: Tokens, tournament_id: str, *, what: str = "writes"
 ) -> str:
     """The actor recorded for a write to `tournament_id` by the `Authorization` header's
-    bearer token; 401 or 403 otherwise."""
+    bearer token; 401 or 403 otherwise. The lookup runs in a thread, off the event loop."""
     scheme, _, token = (header or "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise NotAuthenticated(f"{what} need an arbiter token: Authorization: Bearer <token>")
-    scope = tokens.scope(token)
+    scope = await asyncio.to_thread(tokens.scope, token)
     if scope is None:
         raise NotAuthenticated("unknown or revoked token")
     if scope != tournament_id:

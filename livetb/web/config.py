@@ -20,7 +20,9 @@ class Config:
     ring_bytes: int = 8 << 20  # and at most about this many bytes of them
     send_timeout: float = 10.0  # a viewer that takes longer to accept one frame is dropped
     ws_compress: bool = False  # per-socket deflate costs CPU per viewer: off by default
-    poll_interval: float = 1.0  # seconds between catch-ups with other writers (0: never)
+    # Seconds between checks of SQLite's change counter for other nodes' writes (PostgreSQL
+    # notifies instead); 0: never follow other writers.
+    poll_interval: float = 0.01
     replays: int = 2  # time-travel replays (`?at_seq=`) running at once
     replay_processes: bool = True  # in worker processes (threads would share the loop's GIL)
     replay_cache: int = 32  # past standings kept, by (tournament, seq)

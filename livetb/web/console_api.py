@@ -11,6 +11,7 @@ name the arbiters.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import Iterator
 
@@ -172,7 +173,7 @@ def audit_entries(
 
 async def audit(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    authorize(
+    await authorize(
         request.headers.get(hdrs.AUTHORIZATION),
         request.app[TOKENS],
         tid,
@@ -182,11 +183,12 @@ async def audit(request: web.Request) -> web.Response:
     participant = int_query(request, "participant", low=1)
     after = int_query(request, "after") or 0
     limit = min(int_query(request, "limit", low=1) or 100, 1000)
-    store = request.app[STORE]
-    if store.head(tid) == 0:
+    store, tokens = request.app[STORE], request.app[TOKENS]
+    records, labels = await asyncio.to_thread(lambda: (list(store.read(tid)), tokens.labels(tid)))
+    if not records:
         raise UnknownTournament(tid)
     page: list[AuditEntry] = []
-    entries = audit_entries(store.read(tid), request.app[TOKENS].labels(tid), rnd, participant)
+    entries = audit_entries(iter(records), labels, rnd, participant)
     for entry in entries:
         if entry.seq <= after:
             continue

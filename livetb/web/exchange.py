@@ -5,6 +5,8 @@ Registered by `livetb/web/app.py`, documented by `openapi.py`."""
 
 from __future__ import annotations
 
+import asyncio
+
 import msgspec
 from aiohttp import hdrs, web
 
@@ -31,8 +33,8 @@ async def export_file(request: web.Request) -> web.Response:
     fmt = request.query.get("format", "trf26")
     if fmt not in FORMATS:
         raise InvalidInput(f"format={fmt!r}: expected one of {', '.join(FORMATS)}", path="format")
-    check_read(request, tid)
-    exported = export(request.app[STORE], tid, fmt)  # type: ignore[arg-type]
+    await check_read(request, tid)
+    exported = await asyncio.to_thread(export, request.app[STORE], tid, fmt)  # type: ignore[arg-type]
     return web.Response(
         body=exported.text.encode("utf-8"),
         content_type=exported.media_type,
@@ -62,7 +64,7 @@ class PgnReport(msgspec.Struct):
 async def pgn_results(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     rnd = int(request.match_info["round"])
-    actor = authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
+    actor = await authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
     corrections = request.query.get("corrections", "false")
     if corrections not in ("true", "false"):
         raise InvalidInput(f"corrections={corrections!r}: true or false", path="corrections")
@@ -71,19 +73,18 @@ async def pgn_results(request: web.Request) -> web.Response:
         games = pgn.read_games(data.decode("utf-8-sig"))
     except UnicodeDecodeError as err:
         raise InvalidInput(f"the PGN is not UTF-8 (byte {err.start})", path="body") from None
-    # The group commit's writes to this tournament first (`livetb/writes.py`), then the plan
-    # and its writes on the plain path, as the group commit does a create. Synchronous from
-    # here to the response: no await, so a shutdown cannot cut it.
-    await request.app[COMMITS].drain(tid)
-    service = request.app[SERVICE]
-    state = service.catch_up(tid).state
-    made = pgn.plan(state, games, round_=rnd, corrections=corrections == "true")
+    # Planned on the state the writes decided so far leave; each command then goes through
+    # the group commit, decided again there on the state the ones before it leave.
+    commits = request.app[COMMITS]
+    await commits.drain(tid)
+    projection = await request.app[SERVICE].current(tid)
+    made = pgn.plan(projection.state, games, round_=rnd, corrections=corrections == "true")
     recorded, refused = [], list(made.refused)
-    seq = service.projection(tid).seq
+    seq = projection.seq
     for command in made.commands:
         corrected = isinstance(command, pgn.CorrectResult)
         try:
-            seq, _ = service.execute(tid, command, actor=actor)
+            seq = await commits.execute(tid, command, actor=actor)
         except LivetbError as err:
             where = f"round {command.round} board {command.board}: {command.result}"
             refused.append(pgn.Unmatched(where, str(err)))

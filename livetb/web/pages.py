@@ -9,6 +9,7 @@ private tournament's page is served to anyone and asks for its token in the brow
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 from collections.abc import Awaitable, Callable
@@ -59,7 +60,8 @@ def tournament_page(page: str, title_key: str) -> Handler:
         tid = request.match_info["tid"]
         # An unknown and a private tournament get the same page, a 404 that asks for a token:
         # a visitor without one must not learn that a private tournament exists.
-        status = 200 if public_creation(request.app[STORE], tid) is not None else 404
+        created = await asyncio.to_thread(public_creation, request.app[STORE], tid)
+        status = 200 if created is not None else 404
         settings: dict[str, object] = {"tournament": tid}
         if "no" in request.match_info:
             text = request.match_info["no"]

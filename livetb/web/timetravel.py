@@ -61,7 +61,8 @@ class TimeTravel:
 
     async def standings(self, tournament_id: str, at_seq: int) -> tuple[int, bytes]:
         """The log position actually reached (at most the head) and the standings' JSON."""
-        key = (tournament_id, min(at_seq, self.store.head(tournament_id)))
+        head = await asyncio.to_thread(self.store.head, tournament_id)
+        key = (tournament_id, min(at_seq, head))
         body = self._cache.get(key)
         if body is not None:
             self._cache.move_to_end(key)

@@ -84,7 +84,7 @@ async def feed(request: web.Request) -> web.StreamResponse:
     since = int_query(request, "since")
     wanted = view_filter(request)
     service, hub, config = request.app[SERVICE], request.app[HUB], request.app[CONFIG]
-    checked = check_read(request, tid)  # unknown: 404, private without its token: 401/403
+    checked = await check_read(request, tid)  # unknown: 404, private without its token: 401/403
     private = checked.state.created is not None and checked.state.created.private
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat,
@@ -94,12 +94,12 @@ async def feed(request: web.Request) -> web.StreamResponse:
     )
     await ws.prepare(request)
     # No await from reading the projection to subscribing: nothing published in between.
-    projection = service.catch_up(tid)
+    projection = service.live(tid)
     view = hub.view(tid, wanted, projection)
     sub = Subscriber(
         AiohttpSocket(ws, request),
         hub.opening(tid, projection, since, view),
-        lambda: hub.snapshot(tid, service.catch_up(tid), view),
+        lambda: hub.snapshot(tid, service.live(tid), view),
         queue_size=config.queue_size,
         heartbeat=config.heartbeat,
         send_timeout=config.send_timeout,
@@ -131,7 +131,7 @@ async def close_when_revoked(
     """Close a private feed once its token is revoked (one indexed lookup per check)."""
     while not ws.closed:
         await asyncio.sleep(REVOCATION_CHECK)
-        if tokens.scope(token) != tid:
+        if await asyncio.to_thread(tokens.scope, token) != tid:
             await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"token revoked")
             return
 

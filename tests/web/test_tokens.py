@@ -50,14 +50,14 @@ def test_labels_list_every_token_revoked_or_not_as_its_actor(tokens: Tokens) -> 
     assert tokens.labels("t-3") == {}
 
 
-def test_authorize_by_the_bearer_header(tokens: Tokens) -> None:
+async def test_authorize_by_the_bearer_header(tokens: Tokens) -> None:
     token = tokens.create("t-1")
-    assert authorize(f"Bearer {token}", tokens, "t-1") == actor(fingerprint(token))
+    assert await authorize(f"Bearer {token}", tokens, "t-1") == actor(fingerprint(token))
     with pytest.raises(WrongTournament):
-        authorize(f"Bearer {token}", tokens, "t-2")
+        await authorize(f"Bearer {token}", tokens, "t-2")
     tokens.revoke(token)
     with pytest.raises(NotAuthenticated, match="unknown or revoked"):
-        authorize(f"Bearer {token}", tokens, "t-1")
+        await authorize(f"Bearer {token}", tokens, "t-1")
 
 
 def test_tokens_outlive_the_store_that_made_them(target: str) -> None:
