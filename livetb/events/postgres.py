@@ -230,7 +230,8 @@ def _become_role(conn: psycopg.Connection, url: str) -> None:
 
 class Session:
     """One connection to a store's schema, migrated on open, shared by threads under a lock,
-    and opened again after it broke (a restarted server): the next call works again."""
+    and opened again after it broke (a restarted server): the call that finds it broken
+    fails, the next one works again."""
 
     def __init__(self, url: str, application_name: str = "livetb") -> None:
         self.url = url
@@ -252,13 +253,21 @@ class Session:
 
     @contextlib.contextmanager
     def __call__(self) -> Iterator[psycopg.Connection]:
+        """The connection, for one call's work; a connection lost during it is a
+        `StoreUnavailable` (a 503, and one line in the CLI), not a driver error."""
         with self._lock:
             if self._conn.broken:
                 self._conn.close()
                 conn = connect(self.url, self._name)
                 self._serve_on(conn)
                 self._conn = conn
-            yield self._conn
+            try:
+                yield self._conn
+            except psycopg.OperationalError as err:
+                if not self._conn.broken:
+                    raise  # a deadlock, a cancelled query: the connection is fine
+                reason = " ".join(str(err).split())
+                raise StoreUnavailable(shown(self.url), f"connection lost: {reason}") from None
 
     def close(self) -> None:
         with self._lock:

@@ -312,7 +312,7 @@ def test_a_store_whose_connection_was_cut_opens_a_new_one(store: PostgresStore) 
         pid = conn.info.backend_pid
     with pg_admin() as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
-    with pytest.raises(psycopg.OperationalError):
+    with pytest.raises(StoreUnavailable, match=r"connection lost: .*terminating connection"):
         store.head("t-1")
     assert store.append("t-1", 2, [registered(2)], actor="a") == 3
     with store._db() as conn:
@@ -321,3 +321,19 @@ def test_a_store_whose_connection_was_cut_opens_a_new_one(store: PostgresStore) 
             ROLE,
             store.schema,
         )
+
+
+def test_changes_keep_trying_a_server_that_does_not_answer_and_stop_promptly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    heard = Heard()
+    changes = PostgresChanges("postgresql://nobody:secret@127.0.0.1:1/test", max_backoff=0.2)
+    with caplog.at_level(logging.WARNING):
+        changes.start(heard)
+        time.sleep(1.0)  # several attempts
+        began = time.monotonic()
+        changes.stop()
+    assert time.monotonic() - began < 0.5
+    assert heard.queue.empty()  # never connected: nothing to catch up on yet
+    (warning,) = [r.getMessage() for r in caplog.records if r.name == "livetb.events.postgres"]
+    assert "postgresql://nobody:***@127.0.0.1:1/test: change notifications lost" in warning
