@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from dataclasses import dataclass
 
 import msgspec
@@ -32,7 +33,8 @@ from livetb.service import TournamentService, decide_for, request_fingerprint
 
 log = logging.getLogger(__name__)
 
-RETRIES = 5  # decisions of one write that lost races to other nodes, before it gets a 409
+RETRIES = 12  # decisions of one write that lost races to other nodes, before it gets a 409
+RETRY_STEP = 0.002  # seconds: the n-th retry waits up to n times this
 
 
 @dataclass
@@ -85,6 +87,8 @@ class GroupCommit:
                 if expected_seq is not None or attempt == RETRIES:
                     raise
                 self.retried += 1
+                # Jittered, growing: two nodes that keep colliding fall out of step.
+                await asyncio.sleep(random.uniform(0, RETRY_STEP * attempt))
         raise AssertionError("unreachable")  # the last attempt returns or raises
 
     async def _execute(

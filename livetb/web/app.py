@@ -14,11 +14,10 @@ from collections.abc import AsyncIterator
 from aiohttp import hdrs, web
 
 from livetb.errors import LivetbError, NotAuthenticated
-from livetb.events.changes import SqliteChanges
-from livetb.events.sqlite import SqliteStore
+from livetb.events.changes import ChangeSignal, SqliteChanges
+from livetb.events.open import is_url, open_store, open_tokens
 from livetb.service import TournamentService
 from livetb.web import api, console_api, exchange, openapi, pages, redact, ws
-from livetb.web.auth import TokenStore
 from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import Hub
@@ -53,10 +52,11 @@ def create_app(config: Config | None = None) -> web.Application:
 
 
 async def service_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Open the store (WAL, synchronous=FULL) and the token table; close them last."""
+    """Open the store (a SQLite file or a PostgreSQL URL) and its token table; close them
+    last."""
     config = app[CONFIG]
-    store = SqliteStore(config.db_path)
-    tokens = TokenStore(config.db_path)
+    store = open_store(config.db_path)
+    tokens = open_tokens(config.db_path)
     app[STORE] = store
     app[TOKENS] = tokens
     app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, Collector())
@@ -84,11 +84,20 @@ async def follower_ctx(app: web.Application) -> AsyncIterator[None]:
     config = app[CONFIG]
     follower = None
     if config.poll_interval > 0:
-        follower = Follower(app[SERVICE], SqliteChanges(config.db_path, config.poll_interval))
+        follower = Follower(app[SERVICE], change_signal(config))
         follower.start()
     yield
     if follower is not None:
         await follower.stop()
+
+
+def change_signal(config: Config) -> ChangeSignal:
+    """PostgreSQL's notifications, or SQLite's change counter."""
+    if is_url(config.db_path):
+        from livetb.events.postgres import PostgresChanges
+
+        return PostgresChanges(config.db_path)
+    return SqliteChanges(config.db_path, config.poll_interval)
 
 
 @web.middleware

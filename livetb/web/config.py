@@ -9,7 +9,7 @@ DEFAULT_DB = "livetb.sqlite"
 
 @dataclass(frozen=True, kw_only=True)
 class Config:
-    db_path: str = DEFAULT_DB
+    db_path: str = DEFAULT_DB  # a SQLite file, or a postgresql:// URL
     max_body: int = 64 * 1024  # bytes of a request body (413 beyond), but for pairings:
     pairings_max_body: int = 4 << 20  # pairings, player lists: 9,998 players as TRF, ~2-3 MB
     body_timeout: float = 10.0  # seconds for a whole request body to arrive (408 beyond)

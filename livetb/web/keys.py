@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from livetb.events.sqlite import SqliteStore
+from livetb.events.store import EventStore
 from livetb.service import TournamentService
-from livetb.web.auth import TokenStore
+from livetb.web.auth import Tokens
 from livetb.web.config import Config
 from livetb.web.feed import Hub
 from livetb.web.timetravel import TimeTravel
 from livetb.writes import GroupCommit
 
 CONFIG = web.AppKey("config", Config)
-STORE = web.AppKey("store", SqliteStore)
+STORE = web.AppKey("store", EventStore)
 SERVICE = web.AppKey("service", TournamentService)
 HUB = web.AppKey("hub", Hub)
-TOKENS = web.AppKey("tokens", TokenStore)
+TOKENS = web.AppKey("tokens", Tokens)
 TIMETRAVEL = web.AppKey("timetravel", TimeTravel)
 COMMITS = web.AppKey("commits", GroupCommit)

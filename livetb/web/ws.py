@@ -16,7 +16,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from livetb.errors import InvalidInput
 from livetb.messages import DeltaMessage, PingMessage, SnapshotMessage
 from livetb.web.api import Endpoint, Query, check_read, credentials
-from livetb.web.auth import TokenStore
+from livetb.web.auth import Tokens
 from livetb.web.feed import Filter, Subscriber
 from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
 from livetb.web.limits import int_query, is_number
@@ -126,7 +126,7 @@ REVOCATION_CHECK = 0.5  # seconds: a revoked token's feeds close within this
 
 
 async def close_when_revoked(
-    ws: web.WebSocketResponse, tokens: TokenStore, token: str, tid: str
+    ws: web.WebSocketResponse, tokens: Tokens, token: str, tid: str
 ) -> None:
     """Close a private feed once its token is revoked (one indexed lookup per check)."""
     while not ws.closed:

@@ -55,9 +55,13 @@ async def play(
         keys = itertools.count()
         written: dict[str, tuple[int, int, str]] = {}
 
-        async def spread(jobs: list[tuple[str, str, object]]) -> None:
-            """Every job once, the clients taking them concurrently; none may be refused."""
+        async def spread(
+            jobs: list[tuple[str, str, object]], after: Callable[[int], None] | None = None
+        ) -> None:
+            """Every job once, the clients taking them concurrently; none may be refused.
+            `after(n)` once the n-th job is acknowledged."""
             queue = list(reversed(jobs))
+            done = itertools.count(1)
 
             async def worker(client: Client) -> None:
                 while queue:
@@ -69,6 +73,8 @@ async def play(
                         assert isinstance(body, dict)
                         rnd = int(path.split("/")[-2])
                         written[key] = (rnd, body["board"], body["result"])
+                    if after is not None:
+                        after(next(done))
 
             await asyncio.gather(*(worker(c) for c in writers))
 
@@ -90,13 +96,9 @@ async def play(
                 for b in boards(players, rnd)
             ]  # fmt: skip
             if kill is not None and rnd == 2:
-                half = len(results) // 2
-                spreading = asyncio.ensure_future(spread(results))
-                while len(written) < sum(1 for r in written.values() if r[0] < 2) + half:
-                    await asyncio.sleep(0.005)
-                nodes[kill].kill()
-                await spreading
-                nodes[kill].start()  # catches up from the store on its first read
+                victim, half = nodes[kill], len(results) // 2
+                await spread(results, lambda n, v=victim, h=half: v.kill() if n == h else None)
+                victim.start()  # catches up from the store on its first read
             else:
                 await spread(results)
             await spread([("POST", f"{base}/rounds/{rnd}/close", {})])

@@ -1,0 +1,36 @@
+"""Issue 12: three nodes on one PostgreSQL store, writes spread over them from concurrent
+clients, viewers on every node; one node SIGKILLed in the middle of a round and started
+again: no acknowledged write lost, the others keep serving, the restarted node catches up and
+every viewer's copy equals `GET standings` on every node."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from livetb.events.open import open_tokens
+from tests.nodes.cluster import Node
+from tests.nodes.scenario import play
+
+
+@pytest.fixture
+def nodes(pg_url: str) -> Iterator[list[Node]]:
+    started = [Node(pg_url).start() for _ in range(3)]
+    yield started
+    for node in started:
+        assert "Traceback" not in node.stop()
+
+
+async def test_three_postgres_nodes_survive_a_killed_node_and_agree(nodes: list[Node]) -> None:
+    with open_tokens(nodes[0].target) as tokens:
+        token = tokens.create("cluster")
+    outcome = await play(nodes, "cluster", token, players=40, rounds=3, clients=9, kill=2)
+    writes = 1 + 40 + 3 * 22  # create, registrations, 3 × (pairing + 20 results + close)
+    assert outcome.head == writes
+    acknowledged = [a for t in outcome.tallies for a in t.acknowledged]
+    assert len(acknowledged) == writes  # each write once: a retry after the kill is recalled
+    assert sorted(seq for _, seq in acknowledged) == list(range(1, writes + 1))
+    assert all(status == 201 for t in outcome.tallies for status in t.statuses)
+    assert sum(t.lost for t in outcome.tallies) >= 1  # the kill did cut some clients off
+    assert len(outcome.written) == 3 * 20
