@@ -140,11 +140,10 @@ async def test_writes_that_lose_a_race_to_another_node_are_decided_again_unless_
         writes.execute("t1", RecordResult(round=1, board=4, result="1/2-1/2")),
         return_exceptions=True,
     )
-    assert outcomes[0] == head + 2
+    assert {outcomes[0], outcomes[3]} == {head + 2, head + 3}  # retries wait a random while
     assert isinstance(outcomes[1], ConcurrencyConflict)
     assert isinstance(outcomes[2], BoardHasResult)  # decided again: the other node's result
-    assert outcomes[3] == head + 3
-    assert writes.retried == 3
+    assert writes.retried >= 3  # boards 1, 3 and 4 at least once (a retry may race again)
     games = service.projections["t1"].state.rounds[1].games
     assert [games[b].result for b in (1, 2, 3, 4)] == ["1-0", None, "0-1", "1/2-1/2"]
     projection = service.projections["t1"]
