@@ -38,9 +38,8 @@ from websockets.uri import parse_uri
 
 from bench.server import serving
 from livetb.demo import swiss_events
+from livetb.events.open import open_store, open_tokens
 from livetb.events.schema import AnyEvent, ResultRecorded, RoundPaired
-from livetb.events.sqlite import SqliteStore
-from livetb.web.auth import TokenStore
 
 TID = "bench"
 SEQ = re.compile(rb'^\{"type":"(\w+)","seq":(\d+)')
@@ -61,7 +60,7 @@ def prepare(
     )
     live = [e for e in events[paired + 1 :] if isinstance(e, ResultRecorded)]
     live = [e for e in live if e.round == live_round]
-    with SqliteStore(db) as store, TokenStore(db) as tokens:
+    with open_store(str(db)) as store, open_tokens(str(db)) as tokens:
         store.append(TID, 0, events[: paired + 1], actor="bench")
         return tokens.create(TID), live
 
