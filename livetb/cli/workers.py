@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-STARTUP = 5.0  # seconds: a worker that exits sooner could not start (port taken, bad store)
+STARTUP = 5.0  # seconds: a worker that exits sooner by itself could not start (port, store)
 STOP_GRACE = 10.0  # seconds a worker has to drain its writes before it is killed
 
 
@@ -45,7 +45,9 @@ def supervise(argv: Sequence[str], workers: int, out: io.TextIOBase, banner: str
                 if code is None or stopping:
                     continue
                 del started[proc]
-                if time.monotonic() - since < STARTUP:
+                # Killed by a signal: replaced. Exited on its own right after starting: it
+                # could not start (its error is above), and neither would another.
+                if code >= 0 and time.monotonic() - since < STARTUP:
                     raise WorkersFailed(f"worker {proc.pid} exited at start (status {code})")
                 print(f"livetb: worker {proc.pid} exited ({code}); starting another", file=out)
                 started[subprocess.Popen(command)] = time.monotonic()

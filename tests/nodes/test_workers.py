@@ -1,0 +1,107 @@
+"""Issue 12: `livetb serve --workers N`: N processes on one port over one store; viewers on any
+of them see every write; a worker that dies is replaced; SIGTERM stops them all."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import aiohttp
+
+from livetb.web.auth import TokenStore
+from tests.nodes.cluster import LIVETB, Node, Watcher, free_port, get_json
+
+
+def children(pid: int) -> set[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return {int(p) for p in found.split()}
+
+
+def wait_for(condition: object, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def answers(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base}/api/tournaments", timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+async def test_workers_share_a_port_replace_a_dead_one_and_stop_together(tmp_path: Path) -> None:
+    db, port = str(tmp_path / "w.sqlite"), free_port()
+    with TokenStore(db) as tokens:
+        token = tokens.create("w")
+    supervisor = subprocess.Popen(
+        [*LIVETB, "serve", "--db", db, "--port", str(port), "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    node = Node(db, port)  # (a handle on the shared port, not a process of its own)
+    try:
+        wait_for(lambda: answers(node.base) and len(children(supervisor.pid)) == 2)
+        first = children(supervisor.pid)
+        t, auth = f"{node.base}/api/tournaments/w", {"Authorization": f"Bearer {token}"}
+        async with aiohttp.ClientSession() as session:
+            body = {"name": "Workers Open", "rounds": 3, "tiebreaks": ["PTS", "BH"]}
+            async with session.put(t, json=body, headers=auth) as resp:
+                assert resp.status == 201
+            watchers = [Watcher(node, "w") for _ in range(8)]  # spread by the kernel
+            for no in range(1, 9):
+                person = {"start_no": no, "name": f"P{no}"}
+                async with session.post(f"{t}/participants", json=person, headers=auth) as resp:
+                    assert resp.status == 201, await resp.text()
+            head = (await get_json(session, t))["seq"]
+            assert head == 9
+            for w in watchers:
+                await w.reaches(head)
+            standings = await get_json(session, f"{t}/standings")
+            assert all(w.standings() == standings for w in watchers)
+            for w in watchers:
+                await w.close()
+        victim = min(first)
+        subprocess.run(["kill", "-KILL", str(victim)], check=True)
+        wait_for(lambda: len(children(supervisor.pid) - first) == 1 and answers(node.base))
+        assert len(children(supervisor.pid)) == 2
+    finally:
+        supervisor.send_signal(signal.SIGTERM)
+        out, err = supervisor.communicate(timeout=30)
+    assert supervisor.returncode == 0, err
+    assert "with 2 workers" in out
+    assert f"worker {victim} exited" in out
+    assert "Traceback" not in err
+    await asyncio.sleep(0)
+
+
+def test_workers_that_cannot_start_stop_the_lot_with_their_error(tmp_path: Path) -> None:
+    with socket.socket() as taken:  # a plain listener: SO_REUSEPORT cannot share it
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [*LIVETB, "serve", "--db", str(tmp_path / "w.sqlite"), "--port", str(port),
+             "--workers", "2"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert f"127.0.0.1:{port}: " in done.stderr  # the worker's own words
+    assert "exited at start" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_workers_flags_are_checked() -> None:
+    for flags, words in (
+        (["--workers", "0"], "--workers 0: 1 to 64"),
+        (["--workers", "2", "--port", "0"], "--port 0: the workers share one fixed port"),
+    ):
+        done = subprocess.run([*LIVETB, "serve", *flags], capture_output=True, text=True)
+        assert done.returncode == 2
+        assert words in done.stderr
