@@ -20,20 +20,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import msgspec
 
-from livetb.errors import ConcurrencyConflict
+from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused
 from livetb.events.commands import AnyCommand
 from livetb.events.schema import AnyEvent
 from livetb.events.state import TournamentState
-from livetb.events.store import Append
+from livetb.events.store import Append, Recalled
 from livetb.service import TournamentService, decide_for, request_fingerprint
 
 log = logging.getLogger(__name__)
 
 RETRIES = 12  # decisions of one write that lost races to other nodes, before it gets a 409
+SETTLED_KEPT = 10_000  # idempotency keys acknowledged here, remembered without a read
 RETRY_STEP = 0.002  # seconds: the n-th retry waits up to n times this
 
 
@@ -59,7 +61,8 @@ class GroupCommit:
         self._keys: dict[tuple[str, str], asyncio.Future[int]] = {}
         self._flusher: asyncio.Task[None] | None = None
         self._epoch: dict[str, int] = {}  # bumped when a staged state is dropped
-        self._deciding: dict[str, asyncio.Lock] = {}
+        self._last: dict[str, asyncio.Future[None]] = {}  # the turn of each one's last write
+        self._settled: OrderedDict[tuple[str, str], Recalled] = OrderedDict()
         self.retried = 0  # writes decided again after losing a race to another writer
 
     async def execute(
@@ -99,21 +102,26 @@ class GroupCommit:
         key: str | None,
         actor: str,
     ) -> int:
-        service = self.service
         fingerprint = None if key is None else request_fingerprint(command)
-        # Decided one at a time per tournament, in arrival order (the lock is first come,
-        # first served), though staging may wait for a read.
-        async with self._deciding.setdefault(tid, asyncio.Lock()):
-            while True:
-                if key is not None and (earlier := self._keys.get((tid, key))) is not None:
+        # Decided one at a time per tournament, in arrival order: each write waits for the
+        # one that arrived before it (a chain of turns), its own look-ups done meanwhile.
+        ahead = self._last.get(tid)
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._last[tid] = turn
+        try:
+            if key is not None and fingerprint is not None:  # a key this node has not seen lately
+                seq = await asyncio.to_thread(self.service.recalled, tid, key, fingerprint)
+                if seq is not None:
+                    return seq
+            if ahead is not None:
+                await asyncio.shield(ahead)
+            if key is not None and fingerprint is not None:
+                if (earlier := self._keys.get((tid, key))) is not None:
                     await asyncio.wait([earlier])  # a retry while the first try is in flight
-                if key is not None and fingerprint is not None:
-                    seq = await asyncio.to_thread(service.recalled, tid, key, fingerprint)
-                    if seq is not None:
-                        return seq
-                staged = await self._stage(tid)
-                if key is None or (tid, key) not in self._keys:
-                    break  # else a try with this key was decided while this one waited
+                seq = self._recalled(tid, key, fingerprint)
+                if seq is not None:
+                    return seq
+            staged = await self._stage(tid)
             if expected_seq is not None and expected_seq != staged.seq:
                 raise ConcurrencyConflict(tid, expected_seq, staged.seq)
             events = decide_for(tid, staged, command)  # a rejection stages nothing
@@ -129,6 +137,8 @@ class GroupCommit:
                 self._keys[(tid, key)] = done
             if self._flusher is None or self._flusher.done():
                 self._flusher = asyncio.create_task(self._flush())
+        finally:
+            self._pass_turn(tid, ahead, turn)
         # Shielded: a cancelled handler leaves its write to finish (and be told) as decided.
         return await asyncio.shield(done)
 
@@ -143,8 +153,8 @@ class GroupCommit:
         """A dry run: decided as `execute` would, once this tournament's writes decided so far
         are committed and applied; nothing is staged, queued or appended, and no idempotency
         key is recalled."""
-        async with self._deciding.setdefault(tournament_id, asyncio.Lock()):
-            pass  # the writes that arrived before this one are decided
+        if (last := self._last.get(tournament_id)) is not None:
+            await asyncio.shield(last)  # the writes that arrived before this one are decided
         await self.drain(tournament_id)
         projection = await self.service.current_or_new(tournament_id)
         if expected_seq is not None and expected_seq != projection.seq:
@@ -224,6 +234,28 @@ class GroupCommit:
             return [(tid, projection.seq, projection.snapshot())]
         return []
 
+    def _pass_turn(
+        self, tid: str, ahead: asyncio.Future[None] | None, turn: asyncio.Future[None]
+    ) -> None:
+        """The next write's turn: now, or (a write that left before its turn) once the one
+        ahead of it is decided."""
+        if ahead is None or ahead.done():
+            turn.set_result(None)
+        else:
+            ahead.add_done_callback(lambda _: turn.set_result(None))
+        if self._last.get(tid) is turn:
+            del self._last[tid]
+
+    def _recalled(self, tid: str, key: str, fingerprint: str) -> int | None:
+        """`TournamentService.recalled` for the keys this node acknowledged lately, which
+        the store may have recorded after this write's own look-up."""
+        known = self._settled.get((tid, key))
+        if known is None:
+            return None
+        if known.fingerprint != fingerprint:
+            raise IdempotencyKeyReused(tid, key)
+        return known.seq
+
     def _take(self) -> list[_Write]:
         queue, self._queue = self._queue, []
         return queue
@@ -236,4 +268,11 @@ class GroupCommit:
         if isinstance(outcome, Exception):
             write.done.set_exception(outcome)
         else:
+            if a.idempotency_key is not None and a.fingerprint is not None:
+                self._settled[(a.tournament_id, a.idempotency_key)] = Recalled(
+                    outcome,  # type: ignore[arg-type]
+                    a.fingerprint,
+                )
+                if len(self._settled) > SETTLED_KEPT:
+                    self._settled.popitem(last=False)
             write.done.set_result(outcome)  # type: ignore[arg-type]

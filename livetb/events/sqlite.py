@@ -82,7 +82,8 @@ class SqliteStore:
         self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
         self._db.enable_wal()
         self._db.execute("PRAGMA synchronous = FULL")
-        self._create_schema()
+        with writing(conn):  # several processes may open a new file at once
+            self._create_schema()
 
     def _create_schema(self) -> None:
         db = self._db
@@ -303,6 +304,12 @@ class SqliteStore:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+def writing(conn: sqlite3.Connection) -> _Transaction:
+    """A write transaction taken up front (`BEGIN IMMEDIATE`): concurrent writers wait
+    for each other (the busy timeout) instead of failing when one upgrades a read lock."""
+    return _Transaction(conn)
 
 
 class _Transaction:

@@ -26,7 +26,7 @@ from typing import Protocol
 from sqlite_utils import Database
 
 from livetb.errors import NotAuthenticated, WrongTournament
-from livetb.events.sqlite import create_private
+from livetb.events.sqlite import create_private, writing
 
 PREFIX = "ltb_"
 
@@ -76,6 +76,10 @@ class TokenStore:
         create_private(path)  # token hashes: owner only, like the events
         self._conn = sqlite3.connect(str(path), timeout=timeout, check_same_thread=False)
         self._db = Database(self._conn)
+        with writing(self._conn):  # several processes may open a new file at once
+            self._create_table()
+
+    def _create_table(self) -> None:
         self._db["tokens"].create(  # type: ignore[union-attr]
             {
                 "sha256": str,

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -166,3 +168,21 @@ def test_the_store_file_and_its_wal_and_shm_are_owner_only(tmp_path: Path, opene
             assert [oct(f.stat().st_mode & 0o777) for f in files] == ["0o600"] * 3
     finally:
         os.umask(old)
+
+
+def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> None:
+    """`serve --workers 4` on a new file: four processes create the schema at the same time
+    (one of them used to fail with "database is locked")."""
+    db = tmp_path / "new.sqlite"
+    opening = (
+        "import sys; from livetb.events.sqlite import SqliteStore; from livetb.web.auth import "
+        "TokenStore; SqliteStore(sys.argv[1]).close(); TokenStore(sys.argv[1]).close()"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", opening, str(db)], stderr=subprocess.PIPE)
+        for _ in range(6)
+    ]
+    errors = [p.communicate(timeout=60)[1].decode() for p in procs]
+    assert [p.returncode for p in procs] == [0] * 6, errors
+    with SqliteStore(db) as store:
+        assert store.tournaments() == []
