@@ -43,6 +43,7 @@ from livetb.events.store import (
     Recalled,
     check_snapshot_seq,
     digest,
+    each_append,
     encode_batch,
     pruned,
     utc_now,
@@ -315,34 +316,26 @@ class PostgresStore:
         """Each append as `append` would do it, all in one transaction (one commit); one that
         fails is rolled back alone (a savepoint) and its error returned in its place, and so
         are the later ones of its tournament."""
-        outcomes: list[int | LivetbError] = []
-        failed: set[str] = set()
         written: dict[str, None] = {}  # in order, once each
         with self._db() as conn, conn.transaction():
             self._serialise(conn, [a.tournament_id for a in appends])
-            for a in appends:
-                if a.tournament_id in failed:
-                    head = self._head(conn, a.tournament_id)
-                    outcomes.append(ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
-                    continue
-                try:
-                    with conn.transaction():
-                        head, wrote = self._append(
-                            conn,
-                            a.tournament_id,
-                            a.expected_seq,
-                            a.events,
-                            a.actor,
-                            a.idempotency_key,
-                            a.fingerprint,
-                        )
-                except LivetbError as err:
-                    outcomes.append(err)
-                    failed.add(a.tournament_id)
-                    continue
-                outcomes.append(head)
+
+            def attempt(a: Append) -> int:
+                with conn.transaction():  # a savepoint
+                    head, wrote = self._append(
+                        conn,
+                        a.tournament_id,
+                        a.expected_seq,
+                        a.events,
+                        a.actor,
+                        a.idempotency_key,
+                        a.fingerprint,
+                    )
                 if wrote:
                     written[a.tournament_id] = None
+                return head
+
+            outcomes = each_append(appends, attempt, lambda tid: self._head(conn, tid))
             self._notify(conn, written)
         return outcomes
 

@@ -31,6 +31,7 @@ from livetb.events.store import (
     Recalled,
     check_snapshot_seq,
     digest,
+    each_append,
     encode_batch,
     pruned,
     utc_now,
@@ -142,17 +143,12 @@ class SqliteStore:
         to disk) for the lot. An append that fails is rolled back alone (a savepoint) and its
         error returned in its place, and so are the later ones of its tournament; the others
         are durable once this returns."""
-        outcomes: list[int | LivetbError] = []
-        failed: set[str] = set()
         with self._lock, self._write() as conn:
-            for a in appends:
-                if a.tournament_id in failed:
-                    head = self._head(conn, a.tournament_id)
-                    outcomes.append(ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
-                    continue
+
+            def attempt(a: Append) -> int:
                 conn.execute("SAVEPOINT one")
                 try:
-                    head = self._append(
+                    return self._append(
                         conn,
                         a.tournament_id,
                         a.expected_seq,
@@ -161,14 +157,13 @@ class SqliteStore:
                         a.idempotency_key,
                         a.fingerprint,
                     )
-                except LivetbError as err:
+                except LivetbError:
                     conn.execute("ROLLBACK TO one")
-                    outcomes.append(err)
-                    failed.add(a.tournament_id)
-                else:
-                    outcomes.append(head)
-                conn.execute("RELEASE one")
-        return outcomes
+                    raise
+                finally:
+                    conn.execute("RELEASE one")
+
+            return each_append(appends, attempt, lambda tid: self._head(conn, tid))
 
     def _append(
         self,

@@ -109,6 +109,29 @@ class EventStore(Protocol):
     def close(self) -> None: ...
 
 
+def each_append(
+    appends: Sequence[Append],
+    attempt: Callable[[Append], int],
+    head: Callable[[str], int],
+) -> list[int | LivetbError]:
+    """`append_group`'s rule, for every store: each append in order (`attempt` makes one,
+    all or nothing, or raises), in its place its head or its error; after a failure the later
+    appends of its tournament are refused unread (`head` for their conflict's message)."""
+    outcomes: list[int | LivetbError] = []
+    failed: set[str] = set()
+    for a in appends:
+        if a.tournament_id in failed:
+            tid = a.tournament_id
+            outcomes.append(ConcurrencyConflict(tid, a.expected_seq, head(tid)))
+            continue
+        try:
+            outcomes.append(attempt(a))
+        except LivetbError as err:
+            outcomes.append(err)
+            failed.add(a.tournament_id)
+    return outcomes
+
+
 def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -234,28 +257,17 @@ class MemoryStore:
             return head
 
     def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
-        outcomes: list[int | LivetbError] = []
-        failed: set[str] = set()
-        for a in appends:  # nothing to sync: each append is atomic on its own
-            if a.tournament_id in failed:
-                head = self.head(a.tournament_id)
-                outcomes.append(ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
-                continue
-            try:
-                outcomes.append(
-                    self.append(
-                        a.tournament_id,
-                        a.expected_seq,
-                        a.events,
-                        actor=a.actor,
-                        idempotency_key=a.idempotency_key,
-                        fingerprint=a.fingerprint,
-                    )
-                )
-            except LivetbError as err:
-                outcomes.append(err)
-                failed.add(a.tournament_id)
-        return outcomes
+        def attempt(a: Append) -> int:  # nothing to sync: each append is atomic on its own
+            return self.append(
+                a.tournament_id,
+                a.expected_seq,
+                a.events,
+                actor=a.actor,
+                idempotency_key=a.idempotency_key,
+                fingerprint=a.fingerprint,
+            )
+
+        return each_append(appends, attempt, self.head)
 
     def recall(self, tournament_id: str, idempotency_key: str) -> Recalled | None:
         return self._keys.get((tournament_id, idempotency_key))
