@@ -15,7 +15,7 @@ from typing import Any
 
 import aiohttp
 
-from livetb.web.auth import TokenStore
+from livetb.events.open import open_tokens
 
 Step = tuple[str, str, dict[str, Any] | None]  # method, path, JSON body
 
@@ -27,21 +27,22 @@ def free_port() -> int:
 
 
 class Server:
-    """One `livetb serve` on `db`; its stderr (where a traceback would land) in `log`."""
+    """One `livetb serve` on `db` (a SQLite file or a PostgreSQL URL), on `port` (default: a
+    free one); its stderr (where a traceback would land) in `log` (default: beside the file)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str, port: int | None = None, log: Path | None = None) -> None:
         self.db = db
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = db.with_suffix(".log")
+        self.log = log or Path(db).with_suffix(".log")
         self.proc: subprocess.Popen[bytes] | None = None
         self.pids: list[int] = []
 
     def token(self, tournament_id: str) -> str:
-        with TokenStore(self.db) as tokens:
+        with open_tokens(str(self.db)) as tokens:
             return tokens.create(tournament_id)
 
-    async def start(self) -> None:
+    async def start(self) -> Server:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", "from livetb.cli import run; run()", "serve",
@@ -54,7 +55,7 @@ class Server:
                 with contextlib.suppress(aiohttp.ClientError):
                     async with session.get(f"{self.base}/api/tournaments") as resp:
                         if resp.status == 200:
-                            return
+                            return self
                 await asyncio.sleep(0.025)
         raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
 

@@ -7,13 +7,8 @@ import asyncio
 import contextlib
 import itertools
 import json
-import os
-import signal
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,60 +17,10 @@ import aiohttp
 import msgspec
 
 from livetb.client import LocalStandings, follow
+from tests.campaign.server import Server, free_port
 
 LIVETB = [sys.executable, "-m", "livetb"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Node:
-    """One `livetb serve --db TARGET` on its own loopback port."""
-
-    def __init__(self, target: str, port: int | None = None) -> None:
-        self.target = target
-        self.port = port or free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> Node:
-        cmd = [*LIVETB, "serve", "--db", self.target, "--port", str(self.port)]
-        env = os.environ | {"PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
-        )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.base}/api/tournaments", timeout=1):
-                    return self
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError(self.proc.stderr.read().decode()) from None  # type: ignore[union-attr]
-                time.sleep(0.05)
-        raise RuntimeError(f"livetb serve --db {self.target} did not answer within 20 s")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown, no drain: what a power cut leaves."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> str:
-        """SIGTERM; what the node wrote on stderr (its tracebacks, if any)."""
-        if self.proc is None:
-            return ""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        return self.proc.stderr.read().decode() if self.proc.stderr else ""
+__all__ = ["LIVETB", "Client", "Server", "Watcher", "free_port", "get_json"]
 
 
 @dataclass
@@ -95,7 +40,7 @@ class Client:
     """Writes with an arbiter token, spread over `nodes` in turn; a write whose node does not
     answer is sent again, same idempotency key, to the next node."""
 
-    def __init__(self, session: aiohttp.ClientSession, nodes: Sequence[Node], token: str) -> None:
+    def __init__(self, session: aiohttp.ClientSession, nodes: Sequence[Server], token: str) -> None:
         self.session = session
         self.nodes = nodes
         self.token = token
@@ -133,7 +78,7 @@ async def get_json(session: aiohttp.ClientSession, url: str) -> Any:
 class Watcher:
     """A viewer following one node's feed (reconnecting with since=, as a phone would)."""
 
-    def __init__(self, node: Node, tid: str) -> None:
+    def __init__(self, node: Server, tid: str) -> None:
         self.node = node
         self.local = LocalStandings()
         self.arrived: dict[int, float] = {}  # seq -> when its delta arrived (monotonic)

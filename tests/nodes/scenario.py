@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import aiohttp
 
-from tests.nodes.cluster import Client, Node, Tally, Watcher, get_json
+from tests.nodes.cluster import Client, Server, Tally, Watcher, get_json
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 
@@ -35,7 +35,7 @@ def boards(players: int, rnd: int) -> list[dict[str, int]]:
 
 
 async def play(
-    nodes: list[Node],
+    nodes: list[Server],
     tid: str,
     token: str,
     *,
@@ -98,7 +98,7 @@ async def play(
             if kill is not None and rnd == 2:
                 victim, half = nodes[kill], len(results) // 2
                 await spread(results, lambda n, v=victim, h=half: v.kill() if n == h else None)
-                victim.start()  # catches up from the store on its first read
+                await victim.start()  # catches up from the store on its first read
             else:
                 await spread(results)
             await spread([("POST", f"{base}/rounds/{rnd}/close", {})])

@@ -5,26 +5,26 @@ every viewer's copy equals `GET standings` on every node."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
-from livetb.events.open import open_tokens
-from tests.nodes.cluster import Node
+from tests.nodes.cluster import Server
 from tests.nodes.scenario import play
 
 
 @pytest.fixture
-def nodes(pg_url: str) -> Iterator[list[Node]]:
-    started = [Node(pg_url).start() for _ in range(3)]
+async def nodes(pg_url: str, tmp_path: Path) -> AsyncIterator[list[Server]]:
+    started = [await Server(pg_url, log=tmp_path / f"node{i}.log").start() for i in range(3)]
     yield started
     for node in started:
-        assert "Traceback" not in node.stop()
+        node.stop()
+        assert node.tracebacks() == 0
 
 
-async def test_three_postgres_nodes_survive_a_killed_node_and_agree(nodes: list[Node]) -> None:
-    with open_tokens(nodes[0].target) as tokens:
-        token = tokens.create("cluster")
+async def test_three_postgres_nodes_survive_a_killed_node_and_agree(nodes: list[Server]) -> None:
+    token = nodes[0].token("cluster")
     outcome = await play(nodes, "cluster", token, players=40, rounds=3, clients=9, kill=2)
     writes = 1 + 40 + 3 * 22  # create, registrations, 3 × (pairing + 20 results + close)
     assert outcome.head == writes

@@ -3,30 +3,29 @@ refused for losing a race, and every viewer of either node ends with `GET standi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from livetb.web.auth import TokenStore
-from tests.nodes.cluster import Node
+from tests.nodes.cluster import Server
 from tests.nodes.scenario import play
 
 
 @pytest.fixture
-def nodes(tmp_path: Path) -> Iterator[list[Node]]:
+async def nodes(tmp_path: Path) -> AsyncIterator[list[Server]]:
     db = str(tmp_path / "shared.sqlite")
-    started = [Node(db).start() for _ in range(2)]
+    started = [await Server(db, log=tmp_path / f"node{i}.log").start() for i in range(2)]
     yield started
     for node in started:
-        assert "Traceback" not in node.stop()
+        node.stop()
+        assert node.tracebacks() == 0
 
 
 async def test_two_sqlite_nodes_no_unrequested_conflicts_and_viewers_agree(
-    nodes: list[Node],
+    nodes: list[Server],
 ) -> None:
-    with TokenStore(nodes[0].target) as tokens:
-        token = tokens.create("cluster")
+    token = nodes[0].token("cluster")
     outcome = await play(nodes, "cluster", token, players=40, rounds=3, clients=8)
     statuses: dict[int, int] = {}
     for tally in outcome.tallies:

@@ -14,7 +14,7 @@ from pathlib import Path
 import aiohttp
 
 from livetb.web.auth import TokenStore
-from tests.nodes.cluster import LIVETB, Node, Watcher, free_port, get_json
+from tests.nodes.cluster import LIVETB, Server, Watcher, free_port, get_json
 
 
 def children(pid: int) -> set[int]:
@@ -45,7 +45,7 @@ async def test_workers_share_a_port_replace_a_dead_one_and_stop_together(tmp_pat
         [*LIVETB, "serve", "--db", db, "--port", str(port), "--workers", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    node = Node(db, port)  # (a handle on the shared port, not a process of its own)
+    node = Server(db, port)  # (a handle on the shared port, not a process of its own)
     try:
         wait_for(lambda: answers(node.base) and len(children(supervisor.pid)) == 2)
         first = children(supervisor.pid)
