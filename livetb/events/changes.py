@@ -34,20 +34,39 @@ class ChangeSignal(Protocol):
         ...
 
 
-class SqliteChanges:
-    """`PRAGMA data_version` every `interval` seconds: another connection committed."""
+class ThreadedSignal:
+    """A `ChangeSignal`'s thread: `_run(notify)` until `_stopping` is set."""
 
-    def __init__(self, path: str, interval: float = 0.01) -> None:
-        self.path = path
-        self.interval = interval
+    thread_name = "livetb-changes"
+
+    def __init__(self) -> None:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self, notify: Notify) -> None:
         self._thread = threading.Thread(
-            target=self._run, args=(notify,), name="livetb-sqlite-changes", daemon=True
+            target=self._run, args=(notify,), name=self.thread_name, daemon=True
         )
         self._thread.start()
+
+    def _run(self, notify: Notify) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+class SqliteChanges(ThreadedSignal):
+    """`PRAGMA data_version` every `interval` seconds: another connection committed."""
+
+    thread_name = "livetb-sqlite-changes"
+
+    def __init__(self, path: str, interval: float = 0.01) -> None:
+        super().__init__()
+        self.path = path
+        self.interval = interval
 
     def _run(self, notify: Notify) -> None:
         conn = sqlite3.connect(self.path, check_same_thread=False)
@@ -65,8 +84,3 @@ class SqliteChanges:
                     notify(None)
         finally:
             conn.close()
-
-    def stop(self) -> None:
-        self._stopping.set()
-        if self._thread is not None:
-            self._thread.join()

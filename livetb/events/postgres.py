@@ -34,7 +34,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
 from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, LivetbError, StoreUnavailable
-from livetb.events.changes import Notify
+from livetb.events.changes import Notify, ThreadedSignal
 from livetb.events.open import shown
 from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
@@ -499,22 +499,17 @@ class PostgresStore:
         self._db.close()
 
 
-class PostgresChanges:
+class PostgresChanges(ThreadedSignal):
     """`LISTEN` on the channel of the URL's schema, on a connection of its own. Notifications
     sent while it is disconnected are lost, so it calls `notify(None)` after every connect."""
 
+    thread_name = "livetb-postgres-changes"
+
     def __init__(self, url: str, *, poll: float = 0.2, max_backoff: float = 5.0) -> None:
+        super().__init__()
         self.url = url
         self.poll = poll  # how long stop() may wait for the thread
         self.max_backoff = max_backoff
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self, notify: Notify) -> None:
-        self._thread = threading.Thread(
-            target=self._run, args=(notify,), name="livetb-postgres-changes", daemon=True
-        )
-        self._thread.start()
 
     def _run(self, notify: Notify) -> None:
         backoff = 0.1
@@ -544,7 +539,3 @@ class PostgresChanges:
                 self._stopping.wait(backoff)
                 backoff = min(backoff * 2, self.max_backoff)
 
-    def stop(self) -> None:
-        self._stopping.set()
-        if self._thread is not None:
-            self._thread.join()
