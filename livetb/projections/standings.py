@@ -59,7 +59,17 @@ from livetb.events.schema import (
 )
 from livetb.events.state import TournamentState
 from livetb.projections.contexts import Contexts, met_inside
-from livetb.projections.delta import Changes, Delta, Row, Value, ties_of
+from livetb.projections.delta import (
+    BH_CELL,
+    FB_CELL,
+    Cell,
+    Changes,
+    Delta,
+    Row,
+    RowChange,
+    Value,
+    ties_of,
+)
 from livetb.projections.ranking import Ranking, flip
 from livetb.projections.teams import TeamTable
 from livetb.projections.views import Status
@@ -125,6 +135,11 @@ _encode_snapshot = msgspec.msgpack.Encoder().encode
 _decode_snapshot = msgspec.msgpack.Decoder(Snapshot).decode
 
 Dirty = dict[int, Collection[int]]  # cell index (a tie-break's, or the two extra) -> start nos
+# The rows to build anew -> the cells an event changed in them, one bit each (an int, which
+# the garbage collector does not track): bit i for tie-break i, then the two extra cells, or
+# every cell of a row new or renamed.
+Touched = dict[int, int]
+_FB_BIT, _BH_BIT, _ANEW = 1 << 60, 1 << 61, 1 << 62
 
 
 class StandingsProjection:
@@ -412,10 +427,10 @@ class StandingsProjection:
         if everything:
             self.lines = lines = {}
             self._groups, self._group_of, self._tied = {}, {}, {}
-        touched: set[int] = set()  # rows to build anew
+        touched: Touched = {}  # rows to build anew, with their changed cells
         moved: set[int] = set()  # rows whose sort key changed
         for no in rows:
-            touched.add(no)
+            touched[no] = _ANEW
             if no not in lines:
                 lines[no] = _Line(n)
                 moved.add(no)
@@ -424,7 +439,7 @@ class StandingsProjection:
                 v, part = line.ahead[i]
                 if v != line.values[i]:
                     line.values[i] = v
-                    touched.add(no)
+                    touched[no] = touched.get(no, 0) | 1 << i
                     if part != line.parts[i]:
                         line.parts[i] = part
                         moved.add(no)
@@ -445,7 +460,7 @@ class StandingsProjection:
             return self._rank_all(moved, touched)
         return self._rank_moved(moved, touched)
 
-    def _compute(self, dirty: Dirty, touched: set[int], moved: set[int]) -> None:
+    def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
         assert ctx is not None
         lines = self.lines
@@ -469,12 +484,12 @@ class StandingsProjection:
                     values = [fmt(v) for v in known(ctx.fore, FB, nos)]
                 else:
                     values = [None] * len(nos)
-                attr = "bh" if i == PROJECTED_BH else "fb"
+                attr, bit = ("bh", _BH_BIT) if i == PROJECTED_BH else ("fb", _FB_BIT)
                 for no, v in zip(nos, values, strict=True):
                     line = lines[no]
                     if getattr(line, attr) != v:
                         setattr(line, attr, v)
-                        touched.add(no)
+                        touched[no] = touched.get(no, 0) | bit
                 continue
             if i >= AHEAD:
                 spec = self.specs[i - AHEAD]
@@ -489,14 +504,14 @@ class StandingsProjection:
                 line = lines[no]
                 if v != line.values[i]:
                     line.values[i] = v
-                    touched.add(no)
+                    touched[no] = touched.get(no, 0) | 1 << i
                     part = _NULL if raw is None else -raw
                     if part != line.parts[i]:
                         line.parts[i] = part
                         moved.add(no)
 
     def _direct_encounters(
-        self, i: int, touched: set[int], moved: set[int], games: Collection[int], everything: bool
+        self, i: int, touched: Touched, moved: set[int], games: Collection[int], everything: bool
     ) -> None:
         """DE (type A, column `i`) for every tied group a row left or joined, or whose members'
         games changed."""
@@ -525,7 +540,7 @@ class StandingsProjection:
                 line = lines[no]
                 if line.values[i] != 1:
                     line.values[i] = line.parts[i] = 1
-                    touched.add(no)
+                    touched[no] = touched.get(no, 0) | 1 << i
                     moved.add(no)
                 tied.add(prefix)
                 continue
@@ -542,7 +557,7 @@ class StandingsProjection:
                 line = lines[no]
                 if line.values[i] != place:
                     line.values[i] = line.parts[i] = place
-                    touched.add(no)
+                    touched[no] = touched.get(no, 0) | 1 << i
                     moved.add(no)
 
     def _regroup(self, i: int, nos: Iterable[int]) -> Regrouped:
@@ -600,7 +615,7 @@ class StandingsProjection:
         for no, line in self.lines.items():
             line.tail = (playoff.get(no, last), lots.get(no, 0))
 
-    def _rank_all(self, moved: set[int], touched: set[int]) -> None:
+    def _rank_all(self, moved: set[int], touched: Touched) -> None:
         """One sort of every row; new rows for the touched ones."""
         lines, ranking = self.lines, self._ranking
         for no in moved:
@@ -614,14 +629,15 @@ class StandingsProjection:
         renew = []
         for no, key, rank in ranking.reset(keyed, self._out):  # type: ignore[arg-type]
             lines[no].key = key
-            if no in touched:
-                renew.append((no, rank))
+            cells = touched.get(no)
+            if cells is not None:
+                renew.append((no, rank, cells))
         after = ranking.nos()
         if after != before:
             self._out.order = tuple(after)
         self._build(renew)
 
-    def _rank_moved(self, moved: set[int], touched: set[int]) -> None:
+    def _rank_moved(self, moved: set[int], touched: Touched) -> None:
         """Move each re-keyed row to its place (each move recorded for the feed), in O(log n)
         whatever the rows it passes: their ranks are read from the order, not rebuilt."""
         lines, ranking, moves, out = self.lines, self._ranking, self._out.moves, self._out
@@ -634,10 +650,12 @@ class StandingsProjection:
             if at is not None:
                 moves.append((no, at))
         ranked = sorted((ranking.rank(lines[no].key), no) for no in touched)  # type: ignore[arg-type]
-        self._build((no, rank) for rank, no in ranked)  # best first, as the feed lists them
+        # Best first, as the feed lists them.
+        self._build((no, rank, touched[no]) for rank, no in ranked)
 
-    def _build(self, renew: Iterable[tuple[int, int]]) -> None:
-        """New rows for the touched participants (recorded when their content differs)."""
+    def _build(self, renew: Iterable[tuple[int, int, int]]) -> None:
+        """New rows for the touched participants, recorded when their content differs: only
+        the cells the event changed are compared (a new or renamed row: all of them)."""
         rows, lines, names, statuses, out = (
             self.rows,
             self.lines,
@@ -645,13 +663,32 @@ class StandingsProjection:
             self._statuses,
             self._out,
         )
-        for no, rank in renew:
+        for no, rank, changed in renew:
             line = lines[no]
             row = Row(rank, no, names[no].name, tuple(line.values), statuses, line.fb, line.bh)
             old = rows.get(no)
-            if row != old:
-                rows[no] = row
+            rows[no] = row
+            if old is None or changed & _ANEW:
                 out.row(old, row)
+            else:
+                cells = _cells(old, row, changed)
+                if cells:
+                    out.changed(row, RowChange(no, None, cells))
+
+
+def _cells(old: Row, new: Row, changed: int) -> tuple[Cell, ...]:
+    """The cells among the `changed` bits whose value differs from `old`'s (a cell can change
+    and change back within one event), in `change_of`'s order."""
+    cells: list[Cell] = []
+    values, before = new.values, old.values
+    for i in range(min(changed.bit_length(), len(values))):
+        if changed >> i & 1 and values[i] != before[i]:
+            cells.append((i, values[i]))
+    if changed & _FB_BIT and new.fb_prediction != old.fb_prediction:
+        cells.append((FB_CELL, new.fb_prediction))
+    if changed & _BH_BIT and new.bh_projected != old.bh_projected:
+        cells.append((BH_CELL, new.bh_projected))
+    return tuple(cells)
 
 
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved
