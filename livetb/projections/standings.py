@@ -42,7 +42,7 @@ from livetb.engine.direct_encounter import direct_encounter
 from livetb.engine.editions import Edition
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers
+from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers, reach
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
@@ -333,33 +333,40 @@ class StandingsProjection:
         `projected` context did not change."""
         ctx = self.ctx
         assert ctx is not None
+        found: dict[tuple[int, int | None], frozenset[int]] = {}
+
+        def affected(source: Context, spec: Spec) -> frozenset[int]:
+            """`affected_by`, once per context and reach (BH, its cuts and FB: one hop)."""
+            key = (id(source), reach(spec))
+            nos = found.get(key)
+            if nos is None:
+                nos = found[key] = affected_by(source, spec, changed)
+            return nos
+
         cells: Dirty = {}
         for i, spec in enumerate(self.specs):
             if spec.code == "DE" or (spec.code == "FB" and fore_blind):
                 continue  # DE is recomputed per tied group while ranking
             if spec.code in TYPE_C:
                 if rnd <= ctx.closed:  # a correction to a closed round
-                    cells[i] = affected_by(ctx.done, spec, changed)
+                    cells[i] = affected(ctx.done, spec)
             else:
-                cells[i] = affected_by(ctx.live, spec, changed)
+                cells[i] = affected(ctx.live, spec)
         if projected:
-            cells[PROJECTED_BH] = affected_by(ctx.live, BH, changed)
+            cells[PROJECTED_BH] = affected(ctx.live, BH)
             if ctx.running:
-                cells.update(self._ahead(changed, affected=True))
+                cells.update(
+                    (AHEAD + i, affected(ctx.projected, spec))
+                    for i, spec in enumerate(self.specs)
+                    if spec.code in TYPE_C
+                )
         if not fore_blind:
-            cells[FB_PREDICTION] = affected_by(ctx.live, FB, changed)
+            cells[FB_PREDICTION] = affected(ctx.live, FB)
         return cells
 
-    def _ahead(self, nos: Collection[int], affected: bool = False) -> Dirty:
-        """The type-C cells kept ready for the running round's close, of `nos` (`affected`:
-        and of everyone their changed games reach)."""
-        ctx = self.ctx
-        assert ctx is not None
-        return {
-            AHEAD + i: affected_by(ctx.projected, spec, nos) if affected else nos
-            for i, spec in enumerate(self.specs)
-            if spec.code in TYPE_C
-        }
+    def _ahead(self, nos: Collection[int]) -> Dirty:
+        """The type-C cells of `nos` kept ready for the running round's close."""
+        return {AHEAD + i: nos for i, spec in enumerate(self.specs) if spec.code in TYPE_C}
 
     def _team_rows(self) -> None:
         """A team tournament's table (`livetb/projections/teams.py`), re-read whole."""
