@@ -33,12 +33,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Iterable
-from decimal import Decimal
 
 import msgspec
 
 from livetb.engine.context import Context
-from livetb.engine.direct_encounter import direct_encounter
 from livetb.engine.editions import Edition
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
@@ -58,18 +56,10 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
-from livetb.projections.contexts import Contexts, met_inside
-from livetb.projections.delta import (
-    BH_CELL,
-    FB_CELL,
-    Cell,
-    Changes,
-    Delta,
-    Row,
-    RowChange,
-    Value,
-    ties_of,
-)
+from livetb.projections.contexts import Contexts
+from livetb.projections.delta import Changes, Delta, Row, RowChange, Value, ties_of
+from livetb.projections.groups import DirectEncounters
+from livetb.projections.lines import ANEW, BH_BIT, FB_BIT, NULL, Line, Touched, cells, mark
 from livetb.projections.ranking import Ranking, flip
 from livetb.projections.teams import TeamTable
 from livetb.projections.views import Status
@@ -82,10 +72,6 @@ PROJECTED_BH, FB_PREDICTION = -1, -2
 # While a round runs, each type-C value as the round's close will make it (on the projected
 # context, which is the closed rounds' context once every game is finished): AHEAD + index.
 AHEAD = 1000
-Prefix = tuple[object, ...]  # the sort-key parts before a DE column: one tied group
-# DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
-Regrouped = tuple[dict[Prefix, set[int]], dict[int, Prefix], set[Prefix], dict[Prefix, list[int]]]
-_NULL = Decimal("Infinity")  # the sort-key part of a null value: after every defined one
 
 
 class OutOfOrder(Exception):
@@ -111,21 +97,6 @@ def _specs(created: TournamentCreated) -> tuple[Spec, ...]:
     return parse_list(created.tiebreaks, teams=created.kind == "team")
 
 
-class _Line:
-    """A row's cells as computed: the values shown, their sort-key parts, and its key."""
-
-    __slots__ = ("ahead", "bh", "fb", "key", "parts", "tail", "values")
-
-    def __init__(self, n: int) -> None:
-        self.values: list[Value] = [None] * n
-        self.parts: list[object] = [_NULL] * n  # -value (DE: +place), null: _NULL
-        self.tail: tuple[int, int] = (0, 0)  # playoff position, lot
-        self.key: tuple[object, ...] | None = None  # as placed in the ranking
-        self.fb: str | None = None
-        self.bh: str | None = None
-        self.ahead: dict[int, tuple[Value, object]] = {}  # tie-break index -> (value, part)
-
-
 class Snapshot(msgspec.Struct):
     seq: int
     state: TournamentState
@@ -135,11 +106,6 @@ _encode_snapshot = msgspec.msgpack.Encoder().encode
 _decode_snapshot = msgspec.msgpack.Decoder(Snapshot).decode
 
 Dirty = dict[int, Collection[int]]  # cell index (a tie-break's, or the two extra) -> start nos
-# The rows to build anew -> the cells an event changed in them, one bit each (an int, which
-# the garbage collector does not track): bit i for tie-break i, then the two extra cells, or
-# every cell of a row new or renamed.
-Touched = dict[int, int]
-_FB_BIT, _BH_BIT, _ANEW = 1 << 60, 1 << 61, 1 << 62
 
 
 class StandingsProjection:
@@ -150,15 +116,12 @@ class StandingsProjection:
         self.seq = 0
         self.specs: tuple[Spec, ...] = ()
         self.ctx: Contexts | None = None
-        self.lines: dict[int, _Line] = {}
+        self.lines: dict[int, Line] = {}
         self.rows: dict[int, Row] = {}  # as last published
         self._statuses: tuple[Status, ...] = ()  # the same for every row
         self._ranking = Ranking()  # the order and the ties; ranks are read from it
         self._out = Changes()  # what the event being folded changed
-        # DE index -> values before it -> the participants tied on them (one DE group)
-        self._groups: dict[int, dict[Prefix, set[int]]] = {}
-        self._group_of: dict[int, dict[int, Prefix]] = {}
-        self._tied: dict[int, set[Prefix]] = {}
+        self._de: dict[int, DirectEncounters] = {}  # DE index -> its tied groups
         self._teams = TeamTable()  # a team tournament's rows
 
     @classmethod
@@ -433,27 +396,28 @@ class StandingsProjection:
         lines, n = self.lines, len(self.specs)
         if everything:
             self.lines = lines = {}
-            self._groups, self._group_of, self._tied = {}, {}, {}
+            self._de = {}
         touched: Touched = {}  # rows to build anew, with their changed cells
         moved: set[int] = set()  # rows whose sort key changed
         for no in rows:
-            touched[no] = _ANEW
+            touched[no] = ANEW
             if no not in lines:
-                lines[no] = _Line(n)
+                lines[no] = Line(n)
                 moved.add(no)
         for i in ahead:
             for no, line in lines.items():
                 v, part = line.ahead[i]
                 if v != line.values[i]:
                     line.values[i] = v
-                    touched[no] = touched.get(no, 0) | 1 << i
+                    mark(touched, no, 1 << i)
                     if part != line.parts[i]:
                         line.parts[i] = part
                         moved.add(no)
         self._compute(dirty, touched, moved)
         for i, spec in enumerate(self.specs):
             if spec.code == "DE":
-                self._direct_encounters(i, touched, moved, games, everything)
+                de = self._de.get(i) or self._de.setdefault(i, DirectEncounters(i))
+                de.update(ctx, lines, touched, moved, games)
         if rekey or everything:
             self._tails()
             moved = set(lines)
@@ -491,127 +455,31 @@ class StandingsProjection:
                     values = [fmt(v) for v in known(ctx.fore, FB, nos)]
                 else:
                     values = [None] * len(nos)
-                attr, bit = ("bh", _BH_BIT) if i == PROJECTED_BH else ("fb", _FB_BIT)
+                attr, bit = ("bh", BH_BIT) if i == PROJECTED_BH else ("fb", FB_BIT)
                 for no, v in zip(nos, values, strict=True):
                     line = lines[no]
                     if getattr(line, attr) != v:
                         setattr(line, attr, v)
-                        touched[no] = touched.get(no, 0) | bit
+                        mark(touched, no, bit)
                 continue
             if i >= AHEAD:
                 spec = self.specs[i - AHEAD]
                 for no, raw in zip(nos, known(ctx.projected, spec, nos), strict=True):
-                    lines[no].ahead[i - AHEAD] = (fmt(raw), _NULL if raw is None else -raw)
+                    lines[no].ahead[i - AHEAD] = (fmt(raw), NULL if raw is None else -raw)
                 continue
             spec = self.specs[i]
             if spec.code == "DE":
-                continue  # decided per tied group, by `_direct_encounters`
+                continue  # decided per tied group (`groups.py`)
             for no, raw in zip(nos, known(ctx.source(spec), spec, nos), strict=True):
                 v = fmt(raw)
                 line = lines[no]
                 if v != line.values[i]:
                     line.values[i] = v
-                    touched[no] = touched.get(no, 0) | 1 << i
-                    part = _NULL if raw is None else -raw
+                    mark(touched, no, 1 << i)
+                    part = NULL if raw is None else -raw
                     if part != line.parts[i]:
                         line.parts[i] = part
                         moved.add(no)
-
-    def _direct_encounters(
-        self, i: int, touched: Touched, moved: set[int], games: Collection[int], everything: bool
-    ) -> None:
-        """DE (type A, column `i`) for every tied group a row left or joined, or whose members'
-        games changed."""
-        ctx = self.ctx
-        assert ctx is not None
-        lines = self.lines
-        tied = self._tied.setdefault(i, set())  # groups known to have place 1 throughout
-        if everything or 2 * len(touched) > len(lines):
-            groups, group_of, redo, joined = self._regroup_all(i, tied)
-        else:
-            groups, group_of, redo, joined = self._regroup(i, touched)
-        inseparable = ctx.inseparable
-        for no in games:
-            prefix = group_of.get(no)
-            if prefix is not None:
-                redo.add(prefix)
-        for prefix in redo:
-            members = groups.get(prefix)
-            if not members:
-                groups.pop(prefix, None)
-                tied.discard(prefix)
-                continue
-            size = len(members)
-            if size == 1:
-                (no,) = members
-                line = lines[no]
-                if line.values[i] != 1:
-                    line.values[i] = line.parts[i] = 1
-                    touched[no] = touched.get(no, 0) | 1 << i
-                    moved.add(no)
-                tied.add(prefix)
-                continue
-            if size >= inseparable or not met_inside(ctx.live, members):
-                if prefix in tied:  # only the rows joining it can differ
-                    places = dict.fromkeys(joined.get(prefix, ()), 1)
-                else:
-                    places = dict.fromkeys(members, 1)
-                    tied.add(prefix)
-            else:
-                tied.discard(prefix)
-                places = direct_encounter(ctx.live, sorted(members))
-            for no, place in places.items():
-                line = lines[no]
-                if line.values[i] != place:
-                    line.values[i] = line.parts[i] = place
-                    touched[no] = touched.get(no, 0) | 1 << i
-                    moved.add(no)
-
-    def _regroup(self, i: int, nos: Iterable[int]) -> Regrouped:
-        """Move `nos` to the DE groups (column `i`) of their current values: the groups, each
-        row's group, the groups that changed and the rows that joined each."""
-        lines = self.lines
-        groups = self._groups.setdefault(i, {})
-        group_of = self._group_of.setdefault(i, {})
-        redo: set[Prefix] = set()
-        joined: dict[Prefix, list[int]] = {}
-        for no in nos:
-            # Numeric parts, not shown text: "1.0" and "1.00" are the same tie (as in `rank`).
-            prefix = tuple(lines[no].parts[:i])
-            old = group_of.get(no)
-            if old != prefix:
-                if old is not None:
-                    groups[old].discard(no)
-                    redo.add(old)
-                groups.setdefault(prefix, set()).add(no)
-                group_of[no] = prefix
-                joined.setdefault(prefix, []).append(no)
-                redo.add(prefix)
-        return groups, group_of, redo, joined
-
-    def _regroup_all(self, i: int, tied: set[Prefix]) -> Regrouped:
-        """`_regroup` of every row at once (a close re-keys nearly everybody): the groups made
-        afresh, compared with the previous ones as wholes."""
-        previous = self._groups.get(i, {})
-        groups: dict[Prefix, set[int]] = {}
-        for no, line in self.lines.items():
-            prefix = tuple(line.parts[:i])
-            members = groups.get(prefix)
-            if members is None:
-                groups[prefix] = {no}
-            else:
-                members.add(no)
-        redo: set[Prefix] = set()
-        joined: dict[Prefix, list[int]] = {}
-        for prefix, members in groups.items():
-            old = previous.get(prefix)
-            if old != members:
-                redo.add(prefix)
-                joined[prefix] = list(members - old) if old else list(members)
-        tied.difference_update(previous.keys() - groups.keys())
-        group_of = {no: prefix for prefix, members in groups.items() for no in members}
-        self._groups[i], self._group_of[i] = groups, group_of
-        return groups, group_of, redo, joined
 
     def _tails(self) -> None:
         """Each row's playoff position and lot: after the whole list, a playoff, then lots."""
@@ -675,27 +543,12 @@ class StandingsProjection:
             row = Row(rank, no, names[no].name, tuple(line.values), statuses, line.fb, line.bh)
             old = rows.get(no)
             rows[no] = row
-            if old is None or changed & _ANEW:
+            if old is None or changed & ANEW:
                 out.row(old, row)
             else:
-                cells = _cells(old, row, changed)
-                if cells:
-                    out.changed(row, RowChange(no, None, cells))
-
-
-def _cells(old: Row, new: Row, changed: int) -> tuple[Cell, ...]:
-    """The cells among the `changed` bits whose value differs from `old`'s (a cell can change
-    and change back within one event), in `change_of`'s order."""
-    cells: list[Cell] = []
-    values, before = new.values, old.values
-    for i in range(min(changed.bit_length(), len(values))):
-        if changed >> i & 1 and values[i] != before[i]:
-            cells.append((i, values[i]))
-    if changed & _FB_BIT and new.fb_prediction != old.fb_prediction:
-        cells.append((FB_CELL, new.fb_prediction))
-    if changed & _BH_BIT and new.bh_projected != old.bh_projected:
-        cells.append((BH_CELL, new.bh_projected))
-    return tuple(cells)
+                changes = cells(old, row, changed)
+                if changes:
+                    out.changed(row, RowChange(no, None, changes))
 
 
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved
