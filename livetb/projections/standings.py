@@ -404,15 +404,17 @@ class StandingsProjection:
             if no not in lines:
                 lines[no] = Line(n)
                 moved.add(no)
-        for i in ahead:
+        if ahead:
             for no, line in lines.items():
-                v, part = line.ahead[i]
-                if v != line.values[i]:
-                    line.values[i] = v
-                    mark(touched, no, 1 << i)
-                    if part != line.parts[i]:
-                        line.parts[i] = part
-                        moved.add(no)
+                kept, values, parts = line.ahead, line.values, line.parts
+                for i in ahead:
+                    v, part = kept[i]
+                    if v != values[i]:
+                        values[i] = v
+                        mark(touched, no, 1 << i)
+                        if part != parts[i]:
+                            parts[i] = part
+                            moved.add(no)
         self._compute(dirty, touched, moved)
         for i, spec in enumerate(self.specs):
             if spec.code == "DE":
@@ -501,16 +503,15 @@ class StandingsProjection:
             keyed = [(lines[no].key, no) for no in before]  # nearly sorted already
         else:
             keyed = [(line.key, no) for no, line in lines.items()]
-        renew = []
-        for no, key, rank in ranking.reset(keyed, self._out):  # type: ignore[arg-type]
+        order, ranks = ranking.reset(keyed, self._out)  # type: ignore[arg-type]
+        for key, no in order:
             lines[no].key = key
-            cells = touched.get(no)
-            if cells is not None:
-                renew.append((no, rank, cells))
-        after = ranking.nos()
+        after = [no for _, no in order]
         if after != before:
             self._out.order = tuple(after)
-        self._build(renew)
+        self._build(
+            (no, rank, touched[no]) for no, rank in zip(after, ranks, strict=True) if no in touched
+        )
 
     def _rank_moved(self, moved: set[int], touched: Touched) -> None:
         """Move each re-keyed row to its place (each move recorded for the feed), in O(log n)
