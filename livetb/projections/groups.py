@@ -9,7 +9,7 @@ from collections.abc import Collection, Iterable
 
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.projections.contexts import Contexts, met_inside
-from livetb.projections.lines import Line, Touched, mark
+from livetb.projections.lines import ANEW, Line, Touched, mark
 
 Prefix = tuple[object, ...]  # the sort-key parts before the DE column: one tied group
 # DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
@@ -33,12 +33,16 @@ class DirectEncounters:
         moved: set[int],
         games: Collection[int],
     ) -> None:
-        """DE for every tied group a row left or joined, or whose members' games changed."""
+        """DE for every tied group a row left or joined, or whose members' games changed. Only
+        the rows with a changed value before the column (or new) can have changed groups: a
+        pairing, which changes values after it for everybody, regroups nobody else."""
         i, tied = self.i, self.tied
-        if 2 * len(touched) > len(lines):
+        before = (1 << i) - 1 | ANEW
+        nos = [no for no, bits in touched.items() if bits & before]
+        if 2 * len(nos) > len(lines):
             redo, joined = self._regroup_all(lines)
         else:
-            redo, joined = self._regroup(lines, touched)
+            redo, joined = self._regroup(lines, nos)
         groups, group_of, bit = self.groups, self.group_of, 1 << i
         inseparable = ctx.inseparable
         for no in games:
