@@ -26,7 +26,10 @@ only the cells an event can affect:
   FB when the final round closes: the prediction was the value), every status;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
-  everything once when many rows moved; the statuses, the same for every row, are told once.
+  everything once when many rows moved; the statuses, the same for every row, are told once;
+- a row is built anew only when a cell changed, and only the changed cells (a bit each,
+  `lines.py`) are compared with the published row; DE regroups only the rows with a changed
+  value before its column (`groups.py`).
 """
 
 from __future__ import annotations
