@@ -50,6 +50,11 @@ class Round(msgspec.Struct, frozen=True, gc=False):
 _VOLUNTARY = frozenset({Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS})
 
 
+def _paired(code: Code, opponent: int | None) -> bool:
+    """A round with a pairing: an opponent, or a PAB."""
+    return opponent is not None or code is Code.PAB
+
+
 class Context:
     """A tournament after round `upto`, under one edition's rules."""
 
@@ -132,23 +137,41 @@ class Context:
         self.__dict__.pop("rated", None)
 
     def seed_rounds(self, previous: Context) -> None:
-        """Take the rounds `previous` has built, when its participants' entries for rounds
-        1..previous.upto are this context's (the caller's promise: the same tournament, at
-        most one round earlier). A round K+1 is read from this context's entries."""
+        """Take the rounds `previous` has built, and the scores and last available and paired
+        rounds read from them, when its participants' entries for rounds 1..previous.upto are
+        this context's (the caller's promise: the same tournament, at most one round earlier).
+        A round K+1 is read from this context's entries."""
         assert self.upto - 1 <= previous.upto <= self.upto and not self._rounds
         if previous.upto == self.upto:
             self._rounds.update(previous._rounds)
             self._met.update(previous._met)
+            self._score.update(previous._score)
+            self._last_available.update(previous._last_available)
+            self._last_paired.update(previous._last_paired)
             return
         rnd, points, by_no = self.upto, self._points, self.by_no
+        scores, availables = previous._score, previous._last_available
+        paireds = previous._last_paired
         for no, old in previous._rounds.items():
             p = by_no.get(no)
             if p is not None:
                 e = p.entry(rnd)
-                self._rounds[no] = (*old, Round(rnd, e.code, e.opponent, e.colour, points[e.code]))
+                got = points[e.code]
+                self._rounds[no] = (*old, Round(rnd, e.code, e.opponent, e.colour, got))
                 met = previous._met.get(no)
                 if met is not None:
                     self._met[no] = met | {e.opponent} if e.code.played else met
+                # `score`'s sum goes on with one more term (the same Decimal); the last
+                # available and paired rounds are round K+1's or stay.
+                score = scores.get(no)
+                if score is not None:
+                    self._score[no] = score + got
+                available = availables.get(no)
+                if available is not None:
+                    self._last_available[no] = available if e.code in _VOLUNTARY else rnd
+                paired = paireds.get(no)
+                if paired is not None:
+                    self._last_paired[no] = rnd if _paired(e.code, e.opponent) else paired
 
     def rounds(self, no: int) -> tuple[Round, ...]:
         """Rounds 1..K of participant `no`."""
@@ -191,10 +214,7 @@ class Context:
         """Last round with an opponent or a PAB, i.e. with a pairing."""
         cached = self._last_paired.get(no)
         if cached is None:
-            cached = max(
-                [r.rnd for r in self.rounds(no) if r.opponent is not None or r.code is Code.PAB],
-                default=0,
-            )
+            cached = max([r.rnd for r in self.rounds(no) if _paired(r.code, r.opponent)], default=0)
             self._last_paired[no] = cached
         return cached
 
@@ -226,12 +246,14 @@ class Context:
         included): available up to round K, or FB's round K game taken as a draw."""
         rounds = self.rounds(no)
         if rounds and self.edition is not Edition.LEGACY:
-            if fore and self.last_paired(no) == self.upto:
-                last = rounds[-1]
-                if last.rnd == self.upto and last.opponent is not None:
+            # Round K alone tells the usual cases (rounds are in order): it is the last paired
+            # one exactly when it is paired, the last available one when it is available.
+            last = rounds[-1]
+            if fore and last.rnd == self.upto and _paired(last.code, last.opponent):
+                if last.opponent is not None:
                     return sum([r.points for r in rounds[:-1]], ZERO) + self.draw
                 return self.score(no)  # every round up to K counts as followed
-            if self.last_available(no) >= rounds[-1].rnd:
+            if last.code not in _VOLUNTARY:
                 return self.score(no)
         return sum((self.adjusted_round(no, r, fore) for r in rounds), ZERO)
 

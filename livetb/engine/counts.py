@@ -21,6 +21,9 @@ from livetb.engine.model import Code
 from livetb.engine.result import Part, Value
 from livetb.engine.spec import Spec
 
+# The counts test `played` (a property of a property) last: the live standings count every
+# participant's rounds on each pairing.
+
 
 def _count(ctx: Context, rounds: list[Round]) -> Value:
     """How many of `rounds` (the ones a count selects)."""
@@ -45,19 +48,19 @@ def wins(ctx: Context, spec: Spec, no: int) -> Value:
 def games_won(ctx: Context, spec: Spec, no: int) -> Value:
     """WON, 2024 7.2: games won over the board."""
     win = ctx.win
-    return _count(ctx, [r for r in ctx.rounds(no) if r.played and r.points == win])
+    return _count(ctx, [r for r in ctx.rounds(no) if r.points == win and r.played])
 
 
 def black_games(ctx: Context, spec: Spec, no: int) -> Value:
     """BPG, 2024 7.3: games played over the board with Black."""
-    return _count(ctx, [r for r in ctx.rounds(no) if r.played and r.colour == "b"])
+    return _count(ctx, [r for r in ctx.rounds(no) if r.colour == "b" and r.played])
 
 
 def black_wins(ctx: Context, spec: Spec, no: int) -> Value:
     """BWG, 2024 7.4: games won over the board with Black."""
     win = ctx.win
     return _count(
-        ctx, [r for r in ctx.rounds(no) if r.played and r.colour == "b" and r.points == win]
+        ctx, [r for r in ctx.rounds(no) if r.colour == "b" and r.points == win and r.played]
     )
 
 

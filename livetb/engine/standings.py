@@ -82,14 +82,20 @@ def affected_by(ctx: Context, spec: Spec, changed: Iterable[int]) -> frozenset[i
     their opponents too; averages of opponents' values (APRO, APPO) one hop, AOB two hops
     away; Koya and the group tie-break DE can move anyone.
     """
-    if spec.code in ("KS", "DE"):
+    hops = reach(spec)
+    if hops is None:
         return frozenset(ctx.start_nos)
     out = set(changed)
     frontier = set(out)
-    for _ in range(_HOPS.get(spec.code, 0)):
+    for _ in range(hops):
         frontier = {r.opponent for no in frontier for r in ctx.rounds(no) if r.opponent} - out
         out |= frontier
     return frozenset(out)
+
+
+def reach(spec: Spec) -> int | None:
+    """How many opponent hops `affected_by` goes for `spec` (None: to everybody)."""
+    return None if spec.code in ("KS", "DE") else _HOPS.get(spec.code, 0)
 
 
 _HOPS = {"BH": 1, "FB": 1, "SB": 1, "AOB": 2, "APRO": 1, "APPO": 1}

@@ -71,10 +71,12 @@ class Ranking:
         self._retie(at + 1, out)
         return key, None if at == gone else at
 
-    def reset(self, keyed: Iterable[tuple[Key, int]], out: Changes) -> list[tuple[int, Key, int]]:
+    def reset(
+        self, keyed: Iterable[tuple[Key, int]], out: Changes
+    ) -> tuple[list[tuple[Key, int]], list[int]]:
         """Every row sorted at once (`keyed`: (key, start no), best nearly sorted already);
-        equal keys made one object. Returns (start no, key as placed, rank) best first; tie
-        flips go to `out`."""
+        equal keys made one object. Returns the order ((key as placed, start no), best first)
+        and the rank at each position; tie flips go to `out`."""
         order = sorted(keyed)  # type: ignore[type-var]
         previous: Key | None = None
         for position, (key, no) in enumerate(order):
@@ -84,7 +86,7 @@ class Ranking:
                 previous = key
         self._order = SortedList()
         self._order.update(order)
-        ranked: list[tuple[int, Key, int]] = []
+        ranks: list[int] = []
         shares, rank, previous = self.shares, 0, None
         for position, (key, no) in enumerate(order, 1):
             tied = key is previous
@@ -92,8 +94,8 @@ class Ranking:
                 rank, previous = position, key
             if tied != (no in shares):
                 flip(shares, no, tied, out)
-            ranked.append((no, key, rank))
-        return ranked
+            ranks.append(rank)
+        return order, ranks
 
     def _retie(self, position: int, out: Changes) -> None:
         order = self._order

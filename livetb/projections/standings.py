@@ -26,23 +26,24 @@ only the cells an event can affect:
   FB when the final round closes: the prediction was the value), every status;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
-  everything once when many rows moved; the statuses, the same for every row, are told once.
+  everything once when many rows moved; the statuses, the same for every row, are told once;
+- a row is built anew only when a cell changed, and only the changed cells (a bit each,
+  `lines.py`) are compared with the published row; DE regroups only the rows with a changed
+  value before its column (`groups.py`).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Iterable
-from decimal import Decimal
 
 import msgspec
 
 from livetb.engine.context import Context
-from livetb.engine.direct_encounter import direct_encounter
 from livetb.engine.editions import Edition
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers
+from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers, reach
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
@@ -58,8 +59,10 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
-from livetb.projections.contexts import Contexts, met_inside
-from livetb.projections.delta import Changes, Delta, Row, Value, ties_of
+from livetb.projections.contexts import Contexts
+from livetb.projections.delta import Changes, Delta, Row, RowChange, Value, ties_of
+from livetb.projections.groups import DirectEncounters
+from livetb.projections.lines import ANEW, BH_BIT, FB_BIT, NULL, Line, Touched, cells, mark
 from livetb.projections.ranking import Ranking, flip
 from livetb.projections.teams import TeamTable
 from livetb.projections.views import Status
@@ -72,10 +75,6 @@ PROJECTED_BH, FB_PREDICTION = -1, -2
 # While a round runs, each type-C value as the round's close will make it (on the projected
 # context, which is the closed rounds' context once every game is finished): AHEAD + index.
 AHEAD = 1000
-Prefix = tuple[object, ...]  # the sort-key parts before a DE column: one tied group
-# DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
-Regrouped = tuple[dict[Prefix, set[int]], dict[int, Prefix], set[Prefix], dict[Prefix, list[int]]]
-_NULL = Decimal("Infinity")  # the sort-key part of a null value: after every defined one
 
 
 class OutOfOrder(Exception):
@@ -101,21 +100,6 @@ def _specs(created: TournamentCreated) -> tuple[Spec, ...]:
     return parse_list(created.tiebreaks, teams=created.kind == "team")
 
 
-class _Line:
-    """A row's cells as computed: the values shown, their sort-key parts, and its key."""
-
-    __slots__ = ("ahead", "bh", "fb", "key", "parts", "tail", "values")
-
-    def __init__(self, n: int) -> None:
-        self.values: list[Value] = [None] * n
-        self.parts: list[object] = [_NULL] * n  # -value (DE: +place), null: _NULL
-        self.tail: tuple[int, int] = (0, 0)  # playoff position, lot
-        self.key: tuple[object, ...] | None = None  # as placed in the ranking
-        self.fb: str | None = None
-        self.bh: str | None = None
-        self.ahead: dict[int, tuple[Value, object]] = {}  # tie-break index -> (value, part)
-
-
 class Snapshot(msgspec.Struct):
     seq: int
     state: TournamentState
@@ -135,15 +119,12 @@ class StandingsProjection:
         self.seq = 0
         self.specs: tuple[Spec, ...] = ()
         self.ctx: Contexts | None = None
-        self.lines: dict[int, _Line] = {}
+        self.lines: dict[int, Line] = {}
         self.rows: dict[int, Row] = {}  # as last published
         self._statuses: tuple[Status, ...] = ()  # the same for every row
         self._ranking = Ranking()  # the order and the ties; ranks are read from it
         self._out = Changes()  # what the event being folded changed
-        # DE index -> values before it -> the participants tied on them (one DE group)
-        self._groups: dict[int, dict[Prefix, set[int]]] = {}
-        self._group_of: dict[int, dict[int, Prefix]] = {}
-        self._tied: dict[int, set[Prefix]] = {}
+        self._de: dict[int, DirectEncounters] = {}  # DE index -> its tied groups
         self._teams = TeamTable()  # a team tournament's rows
 
     @classmethod
@@ -318,33 +299,40 @@ class StandingsProjection:
         `projected` context did not change."""
         ctx = self.ctx
         assert ctx is not None
+        found: dict[tuple[int, int | None], frozenset[int]] = {}
+
+        def affected(source: Context, spec: Spec) -> frozenset[int]:
+            """`affected_by`, once per context and reach (BH, its cuts and FB: one hop)."""
+            key = (id(source), reach(spec))
+            nos = found.get(key)
+            if nos is None:
+                nos = found[key] = affected_by(source, spec, changed)
+            return nos
+
         cells: Dirty = {}
         for i, spec in enumerate(self.specs):
             if spec.code == "DE" or (spec.code == "FB" and fore_blind):
                 continue  # DE is recomputed per tied group while ranking
             if spec.code in TYPE_C:
                 if rnd <= ctx.closed:  # a correction to a closed round
-                    cells[i] = affected_by(ctx.done, spec, changed)
+                    cells[i] = affected(ctx.done, spec)
             else:
-                cells[i] = affected_by(ctx.live, spec, changed)
+                cells[i] = affected(ctx.live, spec)
         if projected:
-            cells[PROJECTED_BH] = affected_by(ctx.live, BH, changed)
+            cells[PROJECTED_BH] = affected(ctx.live, BH)
             if ctx.running:
-                cells.update(self._ahead(changed, affected=True))
+                cells.update(
+                    (AHEAD + i, affected(ctx.projected, spec))
+                    for i, spec in enumerate(self.specs)
+                    if spec.code in TYPE_C
+                )
         if not fore_blind:
-            cells[FB_PREDICTION] = affected_by(ctx.live, FB, changed)
+            cells[FB_PREDICTION] = affected(ctx.live, FB)
         return cells
 
-    def _ahead(self, nos: Collection[int], affected: bool = False) -> Dirty:
-        """The type-C cells kept ready for the running round's close, of `nos` (`affected`:
-        and of everyone their changed games reach)."""
-        ctx = self.ctx
-        assert ctx is not None
-        return {
-            AHEAD + i: affected_by(ctx.projected, spec, nos) if affected else nos
-            for i, spec in enumerate(self.specs)
-            if spec.code in TYPE_C
-        }
+    def _ahead(self, nos: Collection[int]) -> Dirty:
+        """The type-C cells of `nos` kept ready for the running round's close."""
+        return {AHEAD + i: nos for i, spec in enumerate(self.specs) if spec.code in TYPE_C}
 
     def _team_rows(self) -> None:
         """A team tournament's table (`livetb/projections/teams.py`), re-read whole."""
@@ -411,27 +399,30 @@ class StandingsProjection:
         lines, n = self.lines, len(self.specs)
         if everything:
             self.lines = lines = {}
-            self._groups, self._group_of, self._tied = {}, {}, {}
-        touched: set[int] = set()  # rows to build anew
+            self._de = {}
+        touched: Touched = {}  # rows to build anew, with their changed cells
         moved: set[int] = set()  # rows whose sort key changed
         for no in rows:
-            touched.add(no)
+            touched[no] = ANEW
             if no not in lines:
-                lines[no] = _Line(n)
+                lines[no] = Line(n)
                 moved.add(no)
-        for i in ahead:
+        if ahead:
             for no, line in lines.items():
-                v, part = line.ahead[i]
-                if v != line.values[i]:
-                    line.values[i] = v
-                    touched.add(no)
-                    if part != line.parts[i]:
-                        line.parts[i] = part
-                        moved.add(no)
+                kept, values, parts = line.ahead, line.values, line.parts
+                for i in ahead:
+                    v, part = kept[i]
+                    if v != values[i]:
+                        values[i] = v
+                        mark(touched, no, 1 << i)
+                        if part != parts[i]:
+                            parts[i] = part
+                            moved.add(no)
         self._compute(dirty, touched, moved)
         for i, spec in enumerate(self.specs):
             if spec.code == "DE":
-                self._direct_encounters(i, touched, moved, games, everything)
+                de = self._de.get(i) or self._de.setdefault(i, DirectEncounters(i))
+                de.update(ctx, lines, touched, moved, games)
         if rekey or everything:
             self._tails()
             moved = set(lines)
@@ -445,7 +436,7 @@ class StandingsProjection:
             return self._rank_all(moved, touched)
         return self._rank_moved(moved, touched)
 
-    def _compute(self, dirty: Dirty, touched: set[int], moved: set[int]) -> None:
+    def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
         assert ctx is not None
         lines = self.lines
@@ -469,127 +460,31 @@ class StandingsProjection:
                     values = [fmt(v) for v in known(ctx.fore, FB, nos)]
                 else:
                     values = [None] * len(nos)
-                attr = "bh" if i == PROJECTED_BH else "fb"
+                attr, bit = ("bh", BH_BIT) if i == PROJECTED_BH else ("fb", FB_BIT)
                 for no, v in zip(nos, values, strict=True):
                     line = lines[no]
                     if getattr(line, attr) != v:
                         setattr(line, attr, v)
-                        touched.add(no)
+                        mark(touched, no, bit)
                 continue
             if i >= AHEAD:
                 spec = self.specs[i - AHEAD]
                 for no, raw in zip(nos, known(ctx.projected, spec, nos), strict=True):
-                    lines[no].ahead[i - AHEAD] = (fmt(raw), _NULL if raw is None else -raw)
+                    lines[no].ahead[i - AHEAD] = (fmt(raw), NULL if raw is None else -raw)
                 continue
             spec = self.specs[i]
             if spec.code == "DE":
-                continue  # decided per tied group, by `_direct_encounters`
+                continue  # decided per tied group (`groups.py`)
             for no, raw in zip(nos, known(ctx.source(spec), spec, nos), strict=True):
                 v = fmt(raw)
                 line = lines[no]
                 if v != line.values[i]:
                     line.values[i] = v
-                    touched.add(no)
-                    part = _NULL if raw is None else -raw
+                    mark(touched, no, 1 << i)
+                    part = NULL if raw is None else -raw
                     if part != line.parts[i]:
                         line.parts[i] = part
                         moved.add(no)
-
-    def _direct_encounters(
-        self, i: int, touched: set[int], moved: set[int], games: Collection[int], everything: bool
-    ) -> None:
-        """DE (type A, column `i`) for every tied group a row left or joined, or whose members'
-        games changed."""
-        ctx = self.ctx
-        assert ctx is not None
-        lines = self.lines
-        tied = self._tied.setdefault(i, set())  # groups known to have place 1 throughout
-        if everything or 2 * len(touched) > len(lines):
-            groups, group_of, redo, joined = self._regroup_all(i, tied)
-        else:
-            groups, group_of, redo, joined = self._regroup(i, touched)
-        inseparable = ctx.inseparable
-        for no in games:
-            prefix = group_of.get(no)
-            if prefix is not None:
-                redo.add(prefix)
-        for prefix in redo:
-            members = groups.get(prefix)
-            if not members:
-                groups.pop(prefix, None)
-                tied.discard(prefix)
-                continue
-            size = len(members)
-            if size == 1:
-                (no,) = members
-                line = lines[no]
-                if line.values[i] != 1:
-                    line.values[i] = line.parts[i] = 1
-                    touched.add(no)
-                    moved.add(no)
-                tied.add(prefix)
-                continue
-            if size >= inseparable or not met_inside(ctx.live, members):
-                if prefix in tied:  # only the rows joining it can differ
-                    places = dict.fromkeys(joined.get(prefix, ()), 1)
-                else:
-                    places = dict.fromkeys(members, 1)
-                    tied.add(prefix)
-            else:
-                tied.discard(prefix)
-                places = direct_encounter(ctx.live, sorted(members))
-            for no, place in places.items():
-                line = lines[no]
-                if line.values[i] != place:
-                    line.values[i] = line.parts[i] = place
-                    touched.add(no)
-                    moved.add(no)
-
-    def _regroup(self, i: int, nos: Iterable[int]) -> Regrouped:
-        """Move `nos` to the DE groups (column `i`) of their current values: the groups, each
-        row's group, the groups that changed and the rows that joined each."""
-        lines = self.lines
-        groups = self._groups.setdefault(i, {})
-        group_of = self._group_of.setdefault(i, {})
-        redo: set[Prefix] = set()
-        joined: dict[Prefix, list[int]] = {}
-        for no in nos:
-            # Numeric parts, not shown text: "1.0" and "1.00" are the same tie (as in `rank`).
-            prefix = tuple(lines[no].parts[:i])
-            old = group_of.get(no)
-            if old != prefix:
-                if old is not None:
-                    groups[old].discard(no)
-                    redo.add(old)
-                groups.setdefault(prefix, set()).add(no)
-                group_of[no] = prefix
-                joined.setdefault(prefix, []).append(no)
-                redo.add(prefix)
-        return groups, group_of, redo, joined
-
-    def _regroup_all(self, i: int, tied: set[Prefix]) -> Regrouped:
-        """`_regroup` of every row at once (a close re-keys nearly everybody): the groups made
-        afresh, compared with the previous ones as wholes."""
-        previous = self._groups.get(i, {})
-        groups: dict[Prefix, set[int]] = {}
-        for no, line in self.lines.items():
-            prefix = tuple(line.parts[:i])
-            members = groups.get(prefix)
-            if members is None:
-                groups[prefix] = {no}
-            else:
-                members.add(no)
-        redo: set[Prefix] = set()
-        joined: dict[Prefix, list[int]] = {}
-        for prefix, members in groups.items():
-            old = previous.get(prefix)
-            if old != members:
-                redo.add(prefix)
-                joined[prefix] = list(members - old) if old else list(members)
-        tied.difference_update(previous.keys() - groups.keys())
-        group_of = {no: prefix for prefix, members in groups.items() for no in members}
-        self._groups[i], self._group_of[i] = groups, group_of
-        return groups, group_of, redo, joined
 
     def _tails(self) -> None:
         """Each row's playoff position and lot: after the whole list, a playoff, then lots."""
@@ -600,7 +495,7 @@ class StandingsProjection:
         for no, line in self.lines.items():
             line.tail = (playoff.get(no, last), lots.get(no, 0))
 
-    def _rank_all(self, moved: set[int], touched: set[int]) -> None:
+    def _rank_all(self, moved: set[int], touched: Touched) -> None:
         """One sort of every row; new rows for the touched ones."""
         lines, ranking = self.lines, self._ranking
         for no in moved:
@@ -611,17 +506,17 @@ class StandingsProjection:
             keyed = [(lines[no].key, no) for no in before]  # nearly sorted already
         else:
             keyed = [(line.key, no) for no, line in lines.items()]
-        renew = []
-        for no, key, rank in ranking.reset(keyed, self._out):  # type: ignore[arg-type]
+        order, ranks = ranking.reset(keyed, self._out)  # type: ignore[arg-type]
+        for key, no in order:
             lines[no].key = key
-            if no in touched:
-                renew.append((no, rank))
-        after = ranking.nos()
+        after = [no for _, no in order]
         if after != before:
             self._out.order = tuple(after)
-        self._build(renew)
+        self._build(
+            (no, rank, touched[no]) for no, rank in zip(after, ranks, strict=True) if no in touched
+        )
 
-    def _rank_moved(self, moved: set[int], touched: set[int]) -> None:
+    def _rank_moved(self, moved: set[int], touched: Touched) -> None:
         """Move each re-keyed row to its place (each move recorded for the feed), in O(log n)
         whatever the rows it passes: their ranks are read from the order, not rebuilt."""
         lines, ranking, moves, out = self.lines, self._ranking, self._out.moves, self._out
@@ -634,10 +529,12 @@ class StandingsProjection:
             if at is not None:
                 moves.append((no, at))
         ranked = sorted((ranking.rank(lines[no].key), no) for no in touched)  # type: ignore[arg-type]
-        self._build((no, rank) for rank, no in ranked)  # best first, as the feed lists them
+        # Best first, as the feed lists them.
+        self._build((no, rank, touched[no]) for rank, no in ranked)
 
-    def _build(self, renew: Iterable[tuple[int, int]]) -> None:
-        """New rows for the touched participants (recorded when their content differs)."""
+    def _build(self, renew: Iterable[tuple[int, int, int]]) -> None:
+        """New rows for the touched participants, recorded when their content differs: only
+        the cells the event changed are compared (a new or renamed row: all of them)."""
         rows, lines, names, statuses, out = (
             self.rows,
             self.lines,
@@ -645,13 +542,17 @@ class StandingsProjection:
             self._statuses,
             self._out,
         )
-        for no, rank in renew:
+        for no, rank, changed in renew:
             line = lines[no]
             row = Row(rank, no, names[no].name, tuple(line.values), statuses, line.fb, line.bh)
             old = rows.get(no)
-            if row != old:
-                rows[no] = row
+            rows[no] = row
+            if old is None or changed & ANEW:
                 out.row(old, row)
+            else:
+                changes = cells(old, row, changed)
+                if changes:
+                    out.changed(row, RowChange(no, None, changes))
 
 
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved

@@ -1,0 +1,129 @@
+"""DE (direct encounter, type A) in the live standings: one column's tied groups, kept from
+event to event so that only the groups a row left or joined, or whose members' games changed,
+are decided again (`direct_encounter` on the group; the shortcuts for big groups are in
+`contexts.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+
+from livetb.engine.direct_encounter import direct_encounter
+from livetb.projections.contexts import Contexts, met_inside
+from livetb.projections.lines import ANEW, Line, Touched, mark
+
+Prefix = tuple[object, ...]  # the sort-key parts before the DE column: one tied group
+# DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
+Regrouped = tuple[dict[Prefix, set[int]], dict[int, Prefix], set[Prefix], dict[Prefix, list[int]]]
+
+
+class DirectEncounters:
+    """The tied groups of DE column `i`: the participants tied on the values before it."""
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+        self.groups: dict[Prefix, set[int]] = {}
+        self.group_of: dict[int, Prefix] = {}
+        self.tied: set[Prefix] = set()  # groups known to have place 1 throughout
+
+    def update(
+        self,
+        ctx: Contexts,
+        lines: dict[int, Line],
+        touched: Touched,
+        moved: set[int],
+        games: Collection[int],
+    ) -> None:
+        """DE for every tied group a row left or joined, or whose members' games changed. Only
+        the rows with a changed value before the column (or new) can have changed groups: a
+        pairing, which changes values after it for everybody, regroups nobody else."""
+        i, tied = self.i, self.tied
+        before = (1 << i) - 1 | ANEW
+        nos = [no for no, bits in touched.items() if bits & before]
+        if 2 * len(nos) > len(lines):
+            redo, joined = self._regroup_all(lines)
+        else:
+            redo, joined = self._regroup(lines, nos)
+        groups, group_of, bit = self.groups, self.group_of, 1 << i
+        inseparable = ctx.inseparable
+        for no in games:
+            prefix = group_of.get(no)
+            if prefix is not None:
+                redo.add(prefix)
+        for prefix in redo:
+            members = groups.get(prefix)
+            if not members:
+                groups.pop(prefix, None)
+                tied.discard(prefix)
+                continue
+            size = len(members)
+            if size == 1:
+                (no,) = members
+                line = lines[no]
+                if line.values[i] != 1:
+                    line.values[i] = line.parts[i] = 1
+                    mark(touched, no, bit)
+                    moved.add(no)
+                tied.add(prefix)
+                continue
+            if size >= inseparable or not met_inside(ctx.live, members):
+                if prefix in tied:  # only the rows joining it can differ
+                    places = dict.fromkeys(joined.get(prefix, ()), 1)
+                else:
+                    places = dict.fromkeys(members, 1)
+                    tied.add(prefix)
+            else:
+                tied.discard(prefix)
+                places = direct_encounter(ctx.live, sorted(members))
+            for no, place in places.items():
+                line = lines[no]
+                if line.values[i] != place:
+                    line.values[i] = line.parts[i] = place
+                    mark(touched, no, bit)
+                    moved.add(no)
+
+    def _regroup(
+        self, lines: dict[int, Line], nos: Iterable[int]
+    ) -> tuple[set[Prefix], dict[Prefix, list[int]]]:
+        """Move `nos` to the groups of their current values: the groups that changed and the
+        rows that joined each."""
+        i, groups, group_of = self.i, self.groups, self.group_of
+        redo: set[Prefix] = set()
+        joined: dict[Prefix, list[int]] = {}
+        for no in nos:
+            # Numeric parts, not shown text: "1.0" and "1.00" are the same tie (as in `rank`).
+            prefix = tuple(lines[no].parts[:i])
+            old = group_of.get(no)
+            if old != prefix:
+                if old is not None:
+                    groups[old].discard(no)
+                    redo.add(old)
+                groups.setdefault(prefix, set()).add(no)
+                group_of[no] = prefix
+                joined.setdefault(prefix, []).append(no)
+                redo.add(prefix)
+        return redo, joined
+
+    def _regroup_all(self, lines: dict[int, Line]) -> tuple[set[Prefix], dict[Prefix, list[int]]]:
+        """`_regroup` of every row at once (a close re-keys nearly everybody): the groups made
+        afresh, compared with the previous ones as wholes; a group whose membership did not
+        change is not decided again."""
+        i, previous = self.i, self.groups
+        groups: dict[Prefix, set[int]] = {}
+        for no, line in lines.items():
+            prefix = tuple(line.parts[:i])
+            members = groups.get(prefix)
+            if members is None:
+                groups[prefix] = {no}
+            else:
+                members.add(no)
+        redo: set[Prefix] = set()
+        joined: dict[Prefix, list[int]] = {}
+        for prefix, members in groups.items():
+            old = previous.get(prefix)
+            if old != members:
+                redo.add(prefix)
+                joined[prefix] = list(members - old) if old else list(members)
+        self.tied.difference_update(previous.keys() - groups.keys())
+        self.groups = groups
+        self.group_of = {no: prefix for prefix, members in groups.items() for no in members}
+        return redo, joined

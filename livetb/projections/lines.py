@@ -1,0 +1,51 @@
+"""A row's cells as the projection computes them (`Line`), and which of them one event changed
+(`Touched`): the rows to build anew and, for each, only the cells to compare with the published
+row (`cells`), not every cell of every row a close or a pairing reaches."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from livetb.projections.delta import BH_CELL, FB_CELL, Cell, Row, Value
+
+NULL = Decimal("Infinity")  # the sort-key part of a null value: after every defined one
+# The rows to build anew -> the cells an event changed in them, one bit each (an int, which
+# the garbage collector does not track): bit i for tie-break i, then the two extra cells, or
+# every cell of a row new or renamed.
+Touched = dict[int, int]
+FB_BIT, BH_BIT, ANEW = 1 << 60, 1 << 61, 1 << 62
+
+
+class Line:
+    """A row's cells as computed: the values shown, their sort-key parts, and its key."""
+
+    __slots__ = ("ahead", "bh", "fb", "key", "parts", "tail", "values")
+
+    def __init__(self, n: int) -> None:
+        self.values: list[Value] = [None] * n
+        self.parts: list[object] = [NULL] * n  # -value (DE: +place), null: NULL
+        self.tail: tuple[int, int] = (0, 0)  # playoff position, lot
+        self.key: tuple[object, ...] | None = None  # as placed in the ranking
+        self.fb: str | None = None
+        self.bh: str | None = None
+        self.ahead: dict[int, tuple[Value, object]] = {}  # tie-break index -> (value, part)
+
+
+def mark(touched: Touched, no: int, bit: int) -> None:
+    """Row `no` is to be built anew: its cell `bit` changed."""
+    touched[no] = touched.get(no, 0) | bit
+
+
+def cells(old: Row, new: Row, changed: int) -> tuple[Cell, ...]:
+    """The cells among the `changed` bits whose value differs from `old`'s (a cell can change
+    and change back within one event), in `change_of`'s order."""
+    out: list[Cell] = []
+    values, before = new.values, old.values
+    for i in range(min(changed.bit_length(), len(values))):
+        if changed >> i & 1 and values[i] != before[i]:
+            out.append((i, values[i]))
+    if changed & FB_BIT and new.fb_prediction != old.fb_prediction:
+        out.append((FB_CELL, new.fb_prediction))
+    if changed & BH_BIT and new.bh_projected != old.bh_projected:
+        out.append((BH_CELL, new.bh_projected))
+    return tuple(out)
