@@ -18,6 +18,7 @@ import datetime as dt
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -81,7 +82,7 @@ class SqliteStore:
         self._db = Database(conn)  # turns recursive_triggers on: REPLACE fires DELETE triggers
         self._conn = conn
         self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        self._db.enable_wal()
+        enable_wal(conn, timeout)
         self._db.execute("PRAGMA synchronous = FULL")
         with writing(conn):  # several processes may open a new file at once
             self._create_schema()
@@ -299,6 +300,20 @@ class SqliteStore:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+def enable_wal(conn: sqlite3.Connection, timeout: float) -> None:
+    """Switch a file to WAL. The switch needs the file to itself and SQLite does not wait for
+    it (no busy handler), so processes opening a new file at once try again for `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = wal")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
 
 
 def writing(conn: sqlite3.Connection) -> _Transaction:
