@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from livetb.cli.output import language
-from livetb.cli.parsers import TOKEN_ENV
+from livetb.cli.parsers import DB_ENV, TOKEN_ENV
 from livetb.errors import LivetbError
 
 COMMANDS = ("serve", "demo", "watch", "token")
@@ -102,10 +102,12 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
         raise ServerUsageError(f"--workers {args.workers}: 1 to 64")
     if not 1 <= args.port <= 65535:
         raise ServerUsageError(f"--port {args.port}: the workers share one fixed port, 1-65535")
-    argv = ["serve", "--db", args.db, "--host", args.host, "--port", str(args.port)]
+    # The store reaches the workers in their environment: a URL's password stays out of the
+    # process list.
+    argv = ["serve", "--host", args.host, "--port", str(args.port), "--reuse-port"]
     banner = f"livetb: serving {shown(args.db)} on {url} with {args.workers} workers (Ctrl-C stops)"
     try:
-        return supervise([*argv, "--reuse-port"], args.workers, out, banner)
+        return supervise(argv, args.workers, out, banner, {DB_ENV: args.db})
     except WorkersFailed as err:
         raise ServerUsageError(str(err)) from None
 

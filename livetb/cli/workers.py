@@ -9,6 +9,7 @@ only starts them, restarts one that dies, and stops them all on Ctrl-C or SIGTER
 from __future__ import annotations
 
 import io
+import os
 import signal
 import subprocess
 import sys
@@ -23,9 +24,13 @@ class WorkersFailed(Exception):
     """A worker could not start: its own error is above, on stderr."""
 
 
-def supervise(argv: Sequence[str], workers: int, out: io.TextIOBase, banner: str) -> int:
-    """Run `workers` copies of `python -m livetb <argv>` until a signal stops this process."""
+def supervise(
+    argv: Sequence[str], workers: int, out: io.TextIOBase, banner: str, env: dict[str, str]
+) -> int:
+    """Run `workers` copies of `python -m livetb <argv>` (with `env` added to this process's
+    environment) until a signal stops this process."""
     command = [sys.executable, "-m", "livetb", *argv]
+    environment = os.environ | env
     stopping = False
 
     def stop(signum: int, _frame: object) -> None:
@@ -36,7 +41,7 @@ def supervise(argv: Sequence[str], workers: int, out: io.TextIOBase, banner: str
     started: dict[subprocess.Popen[bytes], float] = {}
     try:
         for _ in range(workers):
-            started[subprocess.Popen(command)] = time.monotonic()
+            started[subprocess.Popen(command, env=environment)] = time.monotonic()
         print(banner, file=out, flush=True)
         while not stopping:
             time.sleep(0.2)
@@ -50,7 +55,7 @@ def supervise(argv: Sequence[str], workers: int, out: io.TextIOBase, banner: str
                 if code >= 0 and time.monotonic() - since < STARTUP:
                     raise WorkersFailed(f"worker {proc.pid} exited at start (status {code})")
                 print(f"livetb: worker {proc.pid} exited ({code}); starting another", file=out)
-                started[subprocess.Popen(command)] = time.monotonic()
+                started[subprocess.Popen(command, env=environment)] = time.monotonic()
     finally:
         _stop_all(list(started))
         for s, handler in previous.items():

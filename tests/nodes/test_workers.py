@@ -49,6 +49,8 @@ async def test_workers_share_a_port_replace_a_dead_one_and_stop_together(tmp_pat
     try:
         wait_for(lambda: answers(node.base) and len(children(supervisor.pid)) == 2)
         first = children(supervisor.pid)
+        for pid in first:  # the store (a URL may carry a password) is not in the process list
+            assert db.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
         t, auth = f"{node.base}/api/tournaments/w", {"Authorization": f"Bearer {token}"}
         async with aiohttp.ClientSession() as session:
             body = {"name": "Workers Open", "rounds": 3, "tiebreaks": ["PTS", "BH"]}
