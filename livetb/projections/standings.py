@@ -21,7 +21,8 @@ only the cells an event can affect:
 
 - a result: the two players' own-result cells, the projected BH of them and their opponents
   (not after a draw, which the projection already counted), their DE groups; FB predictions
-  do not read the running round's results (except under the legacy rules);
+  do not read the running round's results (except under the legacy rules); the type-C values
+  kept for the close are only marked stale, and brought up to date at the close;
 - a pairing: everything but type C (rounds 1..C do not change); a close: type C and FB (not
   FB when the final round closes: the prediction was the value), every status;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
@@ -128,7 +129,7 @@ class StandingsProjection:
         self._teams = TeamTable()  # a team tournament's rows
         # Rows whose type-C values kept for the close (`Line.ahead`) are out of date: brought
         # up to date at the close, once per row, not at each of the ~7 results a round that
-        # reach a row (half of a decisive result's cost).
+        # reach a row (a fifth to a quarter of a decisive result's cost).
         self._stale: set[int] = set()
 
     @classmethod
