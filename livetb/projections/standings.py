@@ -21,7 +21,8 @@ only the cells an event can affect:
 
 - a result: the two players' own-result cells, the projected BH of them and their opponents
   (not after a draw, which the projection already counted), their DE groups; FB predictions
-  do not read the running round's results (except under the legacy rules);
+  do not read the running round's results (except under the legacy rules); the type-C values
+  kept for the close are only marked stale, and brought up to date at the close;
 - a pairing: everything but type C (rounds 1..C do not change); a close: type C and FB (not
   FB when the final round closes: the prediction was the value), every status;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
@@ -126,6 +127,10 @@ class StandingsProjection:
         self._out = Changes()  # what the event being folded changed
         self._de: dict[int, DirectEncounters] = {}  # DE index -> its tied groups
         self._teams = TeamTable()  # a team tournament's rows
+        # Rows whose type-C values kept for the close (`Line.ahead`) are out of date: brought
+        # up to date at the close, once per row, not at each of the ~7 results a round that
+        # reach a row (a fifth to a quarter of a decisive result's cost).
+        self._stale: set[int] = set()
 
     @classmethod
     def rebuild(cls, records: Iterable[Recorded]) -> StandingsProjection:
@@ -296,7 +301,8 @@ class StandingsProjection:
     ) -> Dirty:
         """The cells a change to round `rnd` of `changed` can affect: not FB when the change is
         one `fore_blind` (FB predictions do not read it), not the projected BH when the
-        `projected` context did not change."""
+        `projected` context did not change (when it did, the type-C values kept for the close
+        go stale)."""
         ctx = self.ctx
         assert ctx is not None
         found: dict[tuple[int, int | None], frozenset[int]] = {}
@@ -320,12 +326,10 @@ class StandingsProjection:
                 cells[i] = affected(ctx.live, spec)
         if projected:
             cells[PROJECTED_BH] = affected(ctx.live, BH)
-            if ctx.running:
-                cells.update(
-                    (AHEAD + i, affected(ctx.projected, spec))
-                    for i, spec in enumerate(self.specs)
-                    if spec.code in TYPE_C
-                )
+            if ctx.running:  # `projected` has `live`'s pairings: the same rows are reached
+                for spec in self.specs:
+                    if spec.code in TYPE_C:
+                        self._stale.update(affected(ctx.live, spec))
         if not fore_blind:
             cells[FB_PREDICTION] = affected(ctx.live, FB)
         return cells
@@ -408,6 +412,7 @@ class StandingsProjection:
                 lines[no] = Line(n)
                 moved.add(no)
         if ahead:
+            self._catch_up(ahead)
             for no, line in lines.items():
                 kept, values, parts = line.ahead, line.values, line.parts
                 for i in ahead:
@@ -435,6 +440,13 @@ class StandingsProjection:
         if everything or len(moved) > max(_FEW, len(lines) // _RESORT):
             return self._rank_all(moved, touched)
         return self._rank_moved(moved, touched)
+
+    def _catch_up(self, ahead: Iterable[int]) -> None:
+        """The stale rows' kept values of the tie-breaks `ahead`, on the projected context as
+        the results left it."""
+        if self._stale:
+            stale = list(self._stale)
+            self._compute({AHEAD + i: stale for i in ahead}, {}, set())
 
     def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
@@ -471,6 +483,7 @@ class StandingsProjection:
                 spec = self.specs[i - AHEAD]
                 for no, raw in zip(nos, known(ctx.projected, spec, nos), strict=True):
                     lines[no].ahead[i - AHEAD] = (fmt(raw), NULL if raw is None else -raw)
+                self._stale.difference_update(nos)
                 continue
             spec = self.specs[i]
             if spec.code == "DE":
