@@ -238,13 +238,17 @@ class GroupCommit:
         self, tid: str, ahead: asyncio.Future[None] | None, turn: asyncio.Future[None]
     ) -> None:
         """The next write's turn: now, or (a write that left before its turn) once the one
-        ahead of it is decided."""
-        if ahead is None or ahead.done():
+        ahead of it is decided; a write arriving meanwhile still waits behind this turn."""
+
+        def passed(_: object = None) -> None:
             turn.set_result(None)
+            if self._last.get(tid) is turn:
+                del self._last[tid]
+
+        if ahead is None or ahead.done():
+            passed()
         else:
-            ahead.add_done_callback(lambda _: turn.set_result(None))
-        if self._last.get(tid) is turn:
-            del self._last[tid]
+            ahead.add_done_callback(passed)
 
     def _recalled(self, tid: str, key: str, fingerprint: str) -> int | None:
         """`TournamentService.recalled` for the keys this node acknowledged lately, which

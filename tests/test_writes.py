@@ -221,3 +221,30 @@ async def test_a_dry_run_decides_after_the_writes_in_flight_and_appends_nothing(
         await writes.rehearse("t1", RecordResult(round=1, board=2, result="0-1"), expected_seq=head)
     assert store.groups == groups and store.head("t1") == head + 1  # nothing appended
     assert await writes.execute("t1", RecordResult(round=1, board=2, result="0-1")) == head + 2
+
+
+async def test_a_write_waits_behind_one_that_returned_early_until_the_one_before_is_decided(
+    service: TournamentService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow to stage (its read takes a while), B a retry answered at once from the store, C
+    after B: C is still decided after A (arrival order), not beside it."""
+    writes = GroupCommit(service)
+    retry = RecordResult(round=1, board=2, result="1-0")
+    head = await writes.execute("t1", retry, idempotency_key="b")
+    await writes.drain()
+    current, calls = service.current_or_new, []
+
+    async def slow_first(tid: str) -> StandingsProjection:
+        calls.append(tid)
+        if len(calls) == 1:
+            await asyncio.sleep(0.05)
+        return await current(tid)
+
+    monkeypatch.setattr(service, "current_or_new", slow_first)
+    a = asyncio.ensure_future(writes.execute("t1", RecordResult(round=1, board=1, result="1-0")))
+    await asyncio.sleep(0)
+    assert await writes.execute("t1", retry, idempotency_key="b") == head  # B, at once
+    c = asyncio.ensure_future(writes.execute("t1", RecordResult(round=1, board=1, result="0-1")))
+    assert await a == head + 1
+    with pytest.raises(BoardHasResult):
+        await c
