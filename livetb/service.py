@@ -281,7 +281,8 @@ class TournamentService:
             if loaded is None:
                 return None
             projection = self.projections.get(tournament_id)
-            if projection is None or projection.seq < loaded.seq:
+            # One that went live meanwhile stays (its viewers follow it): the tail catches it up.
+            if projection is None or projection.seq == 0:
                 projection = self.projections[tournament_id] = loaded
         tail = await asyncio.to_thread(_read, self.store, tournament_id, projection.seq)
         if self.projections.get(tournament_id) is projection:  # not dropped meanwhile
