@@ -3,9 +3,12 @@ a snapshot, then every delta, must give exactly what `GET …/standings` returns
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import msgspec
 
 from livetb.client import LocalStandings
+from livetb.events.schema import Recorded
 from livetb.messages import decode_message, delta_message, encode, round_info, snapshot_message
 from livetb.projections.delta import Delta, content_changed
 from livetb.projections.standings import Row, StandingsProjection
@@ -35,3 +38,26 @@ class Viewer:
 def changed_rows(before: dict[int, Row], after: list[Row]) -> set[int]:
     """Rows whose content (not rank or statuses, which the delta tells otherwise) changed."""
     return {r.start_no for r in after if content_changed(before.get(r.start_no), r)}
+
+
+def follow_log(
+    log: Sequence[Recorded], rebuilt_at: Callable[[int, Recorded], bool] = lambda k, rec: True
+) -> None:
+    """Apply `log` event by event to a live projection. After event k (1-based): its delta is
+    seq k's and carries exactly the rows whose content changed, a viewer fed the wire messages
+    has what GET would return, and where `rebuilt_at(k, record)` the standings equal a rebuild
+    of the first k events from scratch."""
+    live = StandingsProjection()
+    live.apply(log[0])
+    viewer = Viewer(live)
+    before = {row.start_no: row for row in live.standings()}
+    for k, rec in enumerate(log[1:], start=2):
+        delta = live.apply(rec)
+        after = live.standings()
+        if rebuilt_at(k, rec):
+            scratch = StandingsProjection.rebuild(log[:k])
+            assert after == scratch.standings(), f"after event {k}: {rec.event}"
+        assert {r.start_no for r in delta.rows} == changed_rows(before, after), f"event {k}"
+        assert delta.seq == rec.seq
+        viewer.take(delta, live)
+        before = {row.start_no: row for row in after}

@@ -25,7 +25,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.projections.standings import StandingsProjection
-from tests.wire import Viewer, changed_rows
+from tests.wire import follow_log
 
 RESULTS = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
 CATALOGUE = [
@@ -124,20 +124,7 @@ def recorded(events: list[AnyEvent]) -> list[Recorded]:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tournaments())
 def test_incremental_equals_recomputation_after_every_event(events: list[AnyEvent]) -> None:
-    log = recorded(events)
-    live = StandingsProjection()
-    live.apply(log[0])
-    viewer = Viewer(live)
-    before = {row.start_no: row for row in live.standings()}
-    for k, rec in enumerate(log[1:], start=2):
-        delta = live.apply(rec)
-        scratch = StandingsProjection.rebuild(log[:k])
-        assert live.standings() == scratch.standings(), f"after event {k}: {rec.event}"
-        after = live.standings()
-        assert {r.start_no for r in delta.rows} == changed_rows(before, after), f"event {k}"
-        assert delta.seq == rec.seq
-        viewer.take(delta, live)
-        before = {row.start_no: row for row in after}
+    follow_log(recorded(events))
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
@@ -147,19 +134,8 @@ def test_a_large_field_keeps_its_order_and_ties_incrementally(events: list[AnyEv
     both ends of each move (`ranking.py`). Recomputed from scratch at every close and every
     37th event (all of them would take minutes); the delta and the viewer after every event."""
     log = recorded(events)
-    live = StandingsProjection()
-    live.apply(log[0])
-    viewer = Viewer(live)
-    before = {row.start_no: row for row in live.standings()}
-    for k, rec in enumerate(log[1:], start=2):
-        delta = live.apply(rec)
-        after = live.standings()
-        if k % 37 == 0 or k == len(log) or isinstance(rec.event, RoundClosed):
-            scratch = StandingsProjection.rebuild(log[:k])
-            assert after == scratch.standings(), f"after event {k}: {rec.event}"
-        assert {r.start_no for r in delta.rows} == changed_rows(before, after), f"event {k}"
-        viewer.take(delta, live)
-        before = {row.start_no: row for row in after}
+    last = len(log)
+    follow_log(log, lambda k, rec: k % 37 == 0 or k == last or isinstance(rec.event, RoundClosed))
 
 
 @settings(max_examples=20, deadline=None)

@@ -15,10 +15,9 @@ from livetb.engine.teams import Roster, build_team_event, rebuild_round
 from livetb.events.importer import events_from_tournament
 from livetb.events.schema import AnyEvent, Recorded, ResultCorrected, ResultRecorded, RoundClosed
 from livetb.events.state import TournamentState
-from livetb.projections.standings import StandingsProjection
 from livetb.trf import load_trf
 from tests.conformance import CORPUS
-from tests.wire import Viewer, changed_rows
+from tests.wire import follow_log
 
 AT = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 FILES = [CORPUS / "team-swiss" / "team-swiss-1202.trf", CORPUS / "team-rr" / "team-rr-1301.trf"]
@@ -51,19 +50,7 @@ def recorded(events: list[AnyEvent]) -> list[Recorded]:
 def test_every_event_equals_the_table_from_scratch(
     path: Path, tiebreaks: tuple[str, ...] | None
 ) -> None:
-    log = recorded(log_of(path, tiebreaks))
-    live = StandingsProjection()
-    live.apply(log[0])
-    viewer = Viewer(live)
-    previous = {row.start_no: row for row in live.standings()}
-    for n, rec in enumerate(log[1:], start=2):
-        delta = live.apply(rec)
-        fresh = StandingsProjection.rebuild(log[:n]).standings()
-        assert live.standings() == fresh, f"after event {n} ({type(rec.event).__name__})"
-        changed = changed_rows(previous, fresh)
-        assert {row.start_no for row in delta.rows} == changed, f"delta of event {n}"
-        viewer.take(delta, live)
-        previous = {row.start_no: row for row in fresh}
+    follow_log(recorded(log_of(path, tiebreaks)))
 
 
 def test_rebuilding_one_round_equals_building_every_round() -> None:
