@@ -91,8 +91,16 @@ def request_fingerprint(command: AnyCommand) -> str:
     return "command:" + hashlib.sha256(msgspec.json.encode(command)).hexdigest()
 
 
-def decide_for(tournament_id: str, state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
-    """`decide`, its refusals naming the tournament."""
+def decide_for(
+    tournament_id: str,
+    state: TournamentState,
+    command: AnyCommand,
+    expected_seq: int | None = None,
+) -> list[AnyEvent]:
+    """`decide` on `state`, once it is at the head the writer expects (`expected_seq`, if
+    named: else 409); its refusals name the tournament."""
+    if expected_seq is not None and expected_seq != state.seq:
+        raise ConcurrencyConflict(tournament_id, expected_seq, state.seq)
     try:
         return decide(state, command)
     except UnknownTournament:
@@ -179,9 +187,7 @@ class TournamentService:
             if seq is not None:
                 return seq, []
         projection = self._current(tournament_id)
-        if expected_seq is not None and expected_seq != projection.seq:
-            raise ConcurrencyConflict(tournament_id, expected_seq, projection.seq)
-        events = decide_for(tournament_id, projection.state, command)
+        events = decide_for(tournament_id, projection.state, command, expected_seq)
         if dry_run:
             return events
         head = self.store.append(

@@ -122,9 +122,7 @@ class GroupCommit:
                 if seq is not None:
                     return seq
             staged = await self._stage(tid)
-            if expected_seq is not None and expected_seq != staged.seq:
-                raise ConcurrencyConflict(tid, expected_seq, staged.seq)
-            events = decide_for(tid, staged, command)  # a rejection stages nothing
+            events = decide_for(tid, staged, command, expected_seq)  # a refusal stages nothing
             after = staged.seq
             for event in events:
                 staged.apply(event)
@@ -157,9 +155,7 @@ class GroupCommit:
             await asyncio.shield(last)  # the writes that arrived before this one are decided
         await self.drain(tournament_id)
         projection = await self.service.current_or_new(tournament_id)
-        if expected_seq is not None and expected_seq != projection.seq:
-            raise ConcurrencyConflict(tournament_id, expected_seq, projection.seq)
-        return decide_for(tournament_id, projection.state, command)
+        return decide_for(tournament_id, projection.state, command, expected_seq)
 
     async def drain(self, tournament_id: str | None = None) -> None:
         """Wait until every write (of one tournament) decided so far is acknowledged; for
