@@ -15,7 +15,7 @@ forfeits are ordinary games and rest rounds contribute nothing (2024 16.2).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 from decimal import Decimal
 
 import msgspec
@@ -93,27 +93,39 @@ def _raw_terms(ctx: Context, no: int, fore: bool) -> Terms:
     fore = fore and ctx.final
     cache = ctx.bh_terms[fore]
     cached = cache.get(no)
-    if cached is None:
-        rr, upto, adjusted = ctx.rr, ctx.upto, ctx.adjusted
-        known = ctx.adjusted_cache[fore].get  # `adjusted`, once computed
-        scores: list[Decimal] = []
-        voluntary: list[bool] = []
-        points: list[Decimal] = []
-        for r in ctx.rounds(no):
-            opp = r.opponent
-            if opp is not None and (r.code in _PLAYED or rr or (fore and r.rnd == upto)):
-                score = known(opp)  # `_term`'s first case
-                scores.append(adjusted(opp, fore) if score is None else score)
-                voluntary.append(False)
-            else:
-                term = _term(ctx, no, r, fore)
-                if term is None:
-                    continue
-                scores.append(term[0])
-                voluntary.append(term[1])
-            points.append(r.points)
-        cached = cache[no] = (tuple(scores), tuple(voluntary), tuple(points))
+    if cached is not None:
+        return cached
+    adjusted, known = ctx.adjusted, ctx.adjusted_cache[fore]
+    opps = ctx.term_opponents(no, fore)
+    if opps is not None:  # the usual row: every term an opponent's score, none voluntary
+        try:
+            scores = tuple(map(known.__getitem__, opps))
+        except KeyError:  # `adjusted` not computed yet for one of them
+            scores = tuple([adjusted(opp, fore) for opp in opps])
+        cached = cache[no] = (scores, _NOT_VOLUNTARY[: len(opps)], None)
+        return cached
+    rr, upto = ctx.rr, ctx.upto
+    terms: list[Decimal] = []
+    voluntary: list[bool] = []
+    points: list[Decimal] = []
+    for r in ctx.rounds(no):
+        opp = r.opponent
+        if opp is not None and (r.code in _PLAYED or rr or (fore and r.rnd == upto)):
+            score = known.get(opp)  # `_term`'s first case
+            terms.append(adjusted(opp, fore) if score is None else score)
+            voluntary.append(False)
+        else:
+            term = _term(ctx, no, r, fore)
+            if term is None:
+                continue
+            terms.append(term[0])
+            voluntary.append(term[1])
+        points.append(r.points)
+    cached = cache[no] = (tuple(terms), tuple(voluntary), tuple(points))
     return cached
+
+
+_NOT_VOLUNTARY = (False,) * 256  # sliced: more rounds than any tournament has
 
 
 def _virtual_opponent(ctx: Context, no: int, r: Round) -> Decimal:
@@ -174,21 +186,27 @@ def total_of(ctx: Context, spec: Spec, no: int, fore: bool, sb: bool) -> Decimal
     return totals_of(ctx, spec, (no,), fore, sb)[0]
 
 
-def totals_of(ctx: Context, spec: Spec, nos: Iterable[int], fore: bool, sb: bool) -> list[Decimal]:
+def totals_of(
+    ctx: Context, spec: Spec, nos: Collection[int], fore: bool, sb: bool
+) -> list[Decimal]:
     """`total_of` for each of `nos`, in order (the cut and the cache key worked out once)."""
     fore = fore and ctx.final
     low = min(spec.cut_low, ctx.upto)
     high = min(spec.cut_high, ctx.upto - low)
     key = (low << 9) | (high << 1) | sb  # an int: the garbage collector skips such dicts
-    by_no = ctx.bh_sums[fore]
+    sums = ctx.bh_sums[fore].setdefault(key, {})
+    if 4 * len(nos) > len(ctx.by_no):
+        # Most rows (a pairing, a close): every score as an opponent first, so that each row's
+        # terms are read in one go (`_raw_terms`).
+        adjusted, known = ctx.adjusted, ctx.adjusted_cache[fore]
+        for no in ctx.by_no:
+            if no not in known:
+                adjusted(no, fore)
     out = []
     for no in nos:
-        sums = by_no.get(no)
-        if sums is None:
-            sums = by_no[no] = {}
-        cached = sums.get(key)
+        cached = sums.get(no)
         if cached is None:
-            cached = sums[key] = _total(ctx, no, fore, sb, low, high)
+            cached = sums[no] = _total(ctx, no, fore, sb, low, high)
         out.append(cached)
     return out
 
@@ -202,6 +220,8 @@ def _total(ctx: Context, no: int, fore: bool, sb: bool, low: int, high: int) -> 
             i = scores.index(min(scores))
             return sum(scores[:i] + scores[i + 1 :], ZERO)
         return _cut_scores(ctx, list(scores), list(voluntary), low, high)
+    if points is None:  # every round a term (`_raw_terms`' usual row)
+        points = tuple(r.points for r in ctx.rounds(no))
     products = [s * p for s, p in zip(scores, points, strict=True)]
     if not low and not high:
         return sum(products, ZERO)

@@ -17,9 +17,10 @@ from livetb.engine.editions import Edition, edition_for
 from livetb.engine.model import NOT_PAIRED, Code, Colour, Participant, Tournament
 
 ZERO = Decimal(0)
-# BH-family terms: scores, voluntary, points scored. Tuples of plain values, which the garbage
-# collector stops tracking, as the caches live long.
-Terms = tuple[tuple[Decimal, ...], tuple[bool, ...], tuple[Decimal, ...]]
+# BH-family terms: scores, voluntary, points scored (None when every round is a term: the
+# rounds' own points). Tuples of plain values, which the garbage collector stops tracking, as
+# the caches live long.
+Terms = tuple[tuple[Decimal, ...], tuple[bool, ...], tuple[Decimal, ...] | None]
 
 
 class Round(msgspec.Struct, frozen=True, gc=False):
@@ -48,6 +49,7 @@ class Round(msgspec.Struct, frozen=True, gc=False):
 
 
 _VOLUNTARY = frozenset({Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS})
+_PLAYED = frozenset(code for code in Code if code.played)
 
 
 def _paired(code: Code, opponent: int | None) -> bool:
@@ -92,7 +94,10 @@ class Context:
         # BH-family terms (buchholz.py), without and with FB's adjustment (indexed by `fore`):
         # shared by BH, its cuts, FB and SB.
         self.bh_terms: tuple[dict[int, Terms], dict[int, Terms]] = ({}, {})
-        # ... and their totals, by low cut, high cut and SB (`buchholz.total_of`).
+        # The opponents whose scores are all of a row's BH-family terms (None: some round is
+        # another kind of term), indexed by `fore` (`term_opponents`).
+        self._term_opps: tuple[dict[int, tuple[int, ...] | None], ...] = ({}, {})
+        # ... and their totals, by cut and SB (`buchholz.total_of`'s key), then participant.
         self.bh_sums: tuple[dict[int, dict[int, Decimal]], dict[int, dict[int, Decimal]]] = (
             {},
             {},
@@ -121,6 +126,8 @@ class Context:
             self._last_available.pop(no, None)
             self._last_paired.pop(no, None)
             self._met.pop(no, None)
+            self._term_opps[0].pop(no, None)
+            self._term_opps[1].pop(no, None)
             self.adjusted_cache[0].pop(no, None)
             self.adjusted_cache[1].pop(no, None)
             memo.pop(("TPR", no), None)
@@ -132,8 +139,8 @@ class Context:
             memo.pop(("BH", no), None)
             plain.pop(no, None)
             fore.pop(no, None)
-            plain_sums.pop(no, None)
-            fore_sums.pop(no, None)
+            for sums in (*plain_sums.values(), *fore_sums.values()):
+                sums.pop(no, None)
         self.__dict__.pop("rated", None)
 
     def seed_rounds(self, previous: Context) -> None:
@@ -148,10 +155,15 @@ class Context:
             self._score.update(previous._score)
             self._last_available.update(previous._last_available)
             self._last_paired.update(previous._last_paired)
+            if self.final == previous.final:  # the same terms: `fore` means the same
+                self._term_opps[0].update(previous._term_opps[0])
+                self._term_opps[1].update(previous._term_opps[1])
             return
         rnd, points, by_no = self.upto, self._points, self.by_no
         scores, availables = previous._score, previous._last_available
         paireds = previous._last_paired
+        opps_before, (plain_opps, fore_opps) = previous._term_opps[0], self._term_opps
+        rr = self.rr
         for no, old in previous._rounds.items():
             p = by_no.get(no)
             if p is not None:
@@ -172,6 +184,14 @@ class Context:
                 paired = paireds.get(no)
                 if paired is not None:
                     self._last_paired[no] = rnd if _paired(e.code, e.opponent) else paired
+                # Rounds 1..K's terms stay opponents' scores or not; round K+1 adds one.
+                if no in opps_before:
+                    opps, opp = opps_before[no], e.opponent
+                    if opps is None or opp is None:
+                        plain_opps[no] = fore_opps[no] = None
+                    else:
+                        fore_opps[no] = (*opps, opp)  # FB's final round: any pairing
+                        plain_opps[no] = fore_opps[no] if e.code in _PLAYED or rr else None
 
     def rounds(self, no: int) -> tuple[Round, ...]:
         """Rounds 1..K of participant `no`."""
@@ -186,6 +206,25 @@ class Context:
             )
             self._rounds[no] = cached
         return cached
+
+    def term_opponents(self, no: int, fore: bool) -> tuple[int, ...] | None:
+        """The opponents of rounds 1..K when each round's BH-family term is the opponent's
+        adjusted score (`buchholz._term`'s first case: a game played, any paired round of a
+        round robin, or FB's final round); None when some round is another kind of term.
+        `fore`: FB's adjustment in the final round (`fore and self.final`)."""
+        cache = self._term_opps[fore]
+        if no in cache:
+            return cache[no]
+        last = self.upto if fore else 0
+        rr, opps = self.rr, []
+        for r in self.rounds(no):
+            opp = r.opponent
+            if opp is None or not (r.code in _PLAYED or rr or r.rnd == last):
+                cache[no] = None
+                return None
+            opps.append(opp)
+        found = cache[no] = tuple(opps)
+        return found
 
     def met(self, no: int) -> frozenset[int]:
         """The opponents played over the board in rounds 1..K."""

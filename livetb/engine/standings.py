@@ -7,7 +7,7 @@ explicit, seeded operation (`draw_lots`), never an implicit fallback.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from decimal import Decimal
 
 import msgspec
@@ -61,7 +61,7 @@ def compute(ctx: Context, spec: Spec, no: int) -> Value:
     return CATALOGUE[spec.code](ctx, spec, no)
 
 
-def column(ctx: Context, spec: Spec, nos: Iterable[int]) -> list[Number | None]:
+def column(ctx: Context, spec: Spec, nos: Collection[int]) -> list[Number | None]:
     """`compute(ctx, spec, no).value` for each of `nos`, in order: what the live projections
     recompute in bulk (without explanations, BH, FB and SB skip the `Value` machinery)."""
     kind = _SUMS.get(spec.code)
