@@ -8,6 +8,10 @@ replay (rebuild from the log); then the ratio of the largest field's result p99 
 smallest's (issue 14: a result's cost must not grow with the field). Every event is applied
 in `--repeat` passes over the log; its time is its best pass (timeit's convention: the rest
 of the machine only ever adds time). `--scratch-samples` adds recomputing from scratch.
+
+Between events the projection is settled as the server settles it once a tournament is quiet
+(`StandingsProjection.settle`, `SETTLE_SLICE` rows a slice, each slice timed and its maximum
+printed); `--no-settle` measures every event with nothing settled before it.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 from bench.generate import as_log, swiss_events
 from livetb.events.schema import ResultRecorded, RoundClosed, RoundPaired
 from livetb.projections.standings import StandingsProjection
+from livetb.service import SETTLE_SLICE
 
 TIEBREAKS = ("PTS", "BH/C1", "BH", "DE", "WIN", "BWG", "FB")
 SIZES = ((500, 11), (2000, 11), (10000, 13))
@@ -41,6 +46,7 @@ class Measured:
     pair_ms: list[float]
     replay_s: float
     scratch_ms: list[float]
+    settle_ms: list[float]
 
     def line(self) -> str:
         c, p = self.close_ms, self.pair_ms
@@ -52,13 +58,14 @@ class Measured:
         )
 
 
-def measure(players: int, rounds: int, repeat: int, scratch_samples: int) -> Measured:
+def measure(players: int, rounds: int, repeat: int, scratch_samples: int, settle: bool) -> Measured:
     log = as_log(swiss_events(players, rounds, tiebreaks=TIEBREAKS))
     # The log is the benchmark's input (a server reads it from its store, a page at a time):
     # out of the collector's sight, so that full collections walk what the projection holds.
     gc.collect()
     gc.freeze()
     best = [float("inf")] * len(log)
+    settle_ms: list[float] = []
     live = StandingsProjection()
     for _ in range(repeat):
         live = StandingsProjection()
@@ -66,6 +73,10 @@ def measure(players: int, rounds: int, repeat: int, scratch_samples: int) -> Mea
             t0 = time.perf_counter()
             live.apply(rec)
             best[i] = min(best[i], (time.perf_counter() - t0) * 1000)
+            while settle and live.unsettled:
+                t0 = time.perf_counter()
+                live.settle(SETTLE_SLICE)
+                settle_ms.append((time.perf_counter() - t0) * 1000)
     kinds = [type(rec.event) for rec in log]
 
     def of(kind: type) -> list[float]:
@@ -95,6 +106,7 @@ def measure(players: int, rounds: int, repeat: int, scratch_samples: int) -> Mea
         of(RoundPaired),
         replay_s,
         scratch_ms,
+        settle_ms,
     )
 
 
@@ -104,9 +116,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--scratch-samples", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3, help="passes over the log")
+    parser.add_argument("--no-settle", action="store_true", help="nothing settled between events")
     args = parser.parse_args()
     sizes = ((args.players, args.rounds),) if args.players else SIZES
-    print(f"tie-breaks {', '.join(TIEBREAKS)}; each event's best of {args.repeat} passes")
+    settled = "nothing settled" if args.no_settle else "settled"
+    print(
+        f"tie-breaks {', '.join(TIEBREAKS)}; each event's best of {args.repeat} passes, "
+        f"{settled} between events"
+    )
     print()
     print(
         "| players × rounds | result p50 | result p99 | close mean / max "
@@ -115,7 +132,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|")
     done = []
     for players, rounds in sizes:
-        m = measure(players, rounds, args.repeat, args.scratch_samples)
+        m = measure(players, rounds, args.repeat, args.scratch_samples, not args.no_settle)
         done.append(m)
         print(m.line(), flush=True)
     if len(done) > 1:
@@ -123,6 +140,12 @@ def main() -> None:
         ratio = percentile(large.result_ms, 99) / percentile(small.result_ms, 99)
         print()
         print(f"result p99 ratio {large.players:,} / {small.players:,}: {ratio:.2f}")
+    for m in done:
+        if m.settle_ms:
+            print(
+                f"{m.players:,}: settling, {SETTLE_SLICE} rows a slice: "
+                f"p99 {percentile(m.settle_ms, 99):.2f} ms, max {max(m.settle_ms):.2f} ms"
+            )
     for m in done:
         if m.scratch_ms:
             mean = statistics.fmean(m.scratch_ms)

@@ -31,6 +31,10 @@ from livetb.events.store import EventStore, MemoryStore
 from livetb.projections.standings import Delta, StandingsProjection
 
 SNAPSHOT_EVERY = 500
+# Between events the values kept for a round's close are brought up to date: a quiet moment
+# after the last event (results a round reach each row ~7 times: once per burst, not per
+# result), then slices short enough (~1 ms) not to hold up what arrives meanwhile.
+SETTLE_AFTER, SETTLE_SLICE = 0.05, 128
 
 
 def load(store: EventStore, tournament_id: str, at_seq: int | None = None) -> StandingsProjection:
@@ -135,6 +139,7 @@ class TournamentService:
         self.feed = feed
         self.projections: dict[str, StandingsProjection] = {}
         self._loading: dict[str, asyncio.Future[StandingsProjection | None]] = {}
+        self._settling: dict[str, asyncio.TimerHandle] = {}
 
     def projection(self, tournament_id: str) -> StandingsProjection:
         projection = self.projections.get(tournament_id)
@@ -293,7 +298,23 @@ class TournamentService:
         tail = await asyncio.to_thread(_read, self.store, tournament_id, projection.seq)
         if self.projections.get(tournament_id) is projection:  # not dropped meanwhile
             self._apply(tournament_id, projection, tail)
+            if tail or (projection.unsettled and tournament_id not in self._settling):
+                self._settle_later(tournament_id)
         return self.projections.get(tournament_id, projection)
+
+    def _settle_later(self, tournament_id: str, delay: float = SETTLE_AFTER) -> None:
+        """`StandingsProjection.settle` once the tournament has been quiet for `delay`."""
+        pending = self._settling.pop(tournament_id, None)
+        if pending is not None:
+            pending.cancel()
+        loop = asyncio.get_running_loop()
+        self._settling[tournament_id] = loop.call_later(delay, self._settle, tournament_id)
+
+    def _settle(self, tournament_id: str) -> None:
+        del self._settling[tournament_id]
+        projection = self.projections.get(tournament_id)
+        if projection is not None and projection.unsettled and projection.settle(SETTLE_SLICE):
+            self._settle_later(tournament_id, 0)
 
 
 def _load_or_none(store: EventStore, tournament_id: str) -> StandingsProjection | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from livetb.events.schema import Board
 from livetb.events.sqlite import SqliteStore
 from livetb.events.store import MemoryStore, Recalled
 from livetb.projections.standings import Delta, StandingsProjection
-from livetb.service import TournamentService, load
+from livetb.service import SETTLE_AFTER, TournamentService, load
 
 
 def started(service: TournamentService) -> None:
@@ -134,3 +135,28 @@ def test_the_store_checks_the_command_when_the_early_recall_misses() -> None:
     with pytest.raises(IdempotencyKeyReused):
         service.execute("t1", RecordResult(round=1, board=2, result="0-1"), idempotency_key="K")
     assert store.head("t1") == 7
+
+
+async def test_the_server_brings_the_values_kept_for_the_close_up_to_date_between_events() -> None:
+    """What the close would catch up is done once the tournament is quiet (`settle`): the
+    pairing leaves every row's kept Buchholz out of date, a decisive result its players' and
+    their opponents'."""
+    store = MemoryStore()
+    writer = TournamentService(store)
+    started(writer)
+    service = TournamentService(store)
+    projection = await service.current("t1")  # loaded: computed whole, nothing to settle
+    assert not projection.unsettled
+    for board, result in ((1, "1-0"), (2, "0-1")):  # a draw: the projection had it already
+        writer.execute("t1", RecordResult(round=1, board=board, result=result))
+        assert await service.current("t1") is projection
+        assert projection.unsettled
+        await asyncio.sleep(3 * SETTLE_AFTER)
+        assert not projection.unsettled
+    writer.execute("t1", CloseRound(round=1))
+    writer.execute("t1", PairRound(round=2, boards=(Board(1, 1, 3), Board(2, 2, 4))))
+    await service.current("t1")
+    assert projection.unsettled
+    await asyncio.sleep(3 * SETTLE_AFTER)
+    assert not projection.unsettled
+    assert projection.standings() == load(store, "t1").standings()

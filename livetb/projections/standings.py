@@ -22,9 +22,12 @@ only the cells an event can affect:
 - a result: the two players' own-result cells, the projected BH of them and their opponents
   (not after a draw, which the projection already counted), their DE groups; FB predictions
   do not read the running round's results (except under the legacy rules); the type-C values
-  kept for the close are only marked stale, and brought up to date at the close;
-- a pairing: everything but type C (rounds 1..C do not change); a close: type C and FB (not
-  FB when the final round closes: the prediction was the value), every status;
+  kept for the close are only marked stale;
+- a pairing: everything but type C (rounds 1..C do not change), every kept type-C value marked
+  stale; a close: type C and FB (not FB when the final round closes: the prediction was the
+  value), every status;
+- stale kept values are brought up to date between events (`settle`: the server does it once a
+  tournament is quiet, a slice at a time), and whatever is left at the close;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
   everything once when many rows moved; the statuses, the same for every row, are told once;
@@ -231,11 +234,12 @@ class StandingsProjection:
                 if ctx is None:
                     return self._refresh_all()
                 # Own results, FB and the projected BH move, type C (rounds 1..C) cannot; DE
-                # sees one more round for everybody.
+                # sees one more round for everybody. The type-C values kept for the close are
+                # all out of date, and left to `settle` (or the close).
                 self.ctx = ctx
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
+                self._stale.update(state.participants)
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
-                dirty.update(self._ahead(state.participants.keys()))
                 return self._refresh(dirty, state.participants)
             case RoundClosed():
                 previous = self.ctx
@@ -447,6 +451,24 @@ class StandingsProjection:
         if self._stale:
             stale = list(self._stale)
             self._compute({AHEAD + i: stale for i in ahead}, {}, set())
+
+    @property
+    def unsettled(self) -> bool:
+        """Some rows' type-C values kept for the close are out of date (`settle`)."""
+        return bool(self._stale)
+
+    def settle(self, budget: int) -> bool:
+        """Bring the kept type-C values of up to `budget` stale rows up to date, so that the
+        close finds them ready: the server's work between events (`TournamentService`), a
+        slice at a time. Nothing a reader sees changes. True while stale rows remain."""
+        ctx = self.ctx
+        if ctx is None or not ctx.running:
+            self._stale.clear()  # read only at a running round's close (a pairing renews all)
+            return False
+        rows = list(itertools.islice(self._stale, budget))
+        ahead = [i for i, spec in enumerate(self.specs) if spec.code in TYPE_C]
+        self._compute({AHEAD + i: rows for i in ahead}, {}, set())
+        return bool(self._stale)
 
     def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
