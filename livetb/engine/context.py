@@ -86,6 +86,7 @@ class Context:
         # Per-participant facts, each computed once; `update` forgets exactly what it changes.
         self._rounds: dict[int, tuple[Round, ...]] = {}
         self._score: dict[int, Decimal] = {}
+        self._score_before_last: dict[int, Decimal] = {}  # rounds 1..K-1 (FB's adjustment)
         self._last_available: dict[int, int] = {}
         self._last_paired: dict[int, int] = {}
         self._met: dict[int, frozenset[int]] = {}
@@ -123,6 +124,7 @@ class Context:
             if old is not None:
                 touched.update(r.opponent for r in old if r.opponent is not None)
             self._score.pop(no, None)
+            self._score_before_last.pop(no, None)
             self._last_available.pop(no, None)
             self._last_paired.pop(no, None)
             self._met.pop(no, None)
@@ -153,6 +155,7 @@ class Context:
             self._rounds.update(previous._rounds)
             self._met.update(previous._met)
             self._score.update(previous._score)
+            self._score_before_last.update(previous._score_before_last)
             self._last_available.update(previous._last_available)
             self._last_paired.update(previous._last_paired)
             if self.final == previous.final:  # the same terms: `fore` means the same
@@ -178,6 +181,7 @@ class Context:
                 score = scores.get(no)
                 if score is not None:
                     self._score[no] = score + got
+                    self._score_before_last[no] = score
                 available = availables.get(no)
                 if available is not None:
                     self._last_available[no] = available if e.code in _VOLUNTARY else rnd
@@ -192,6 +196,13 @@ class Context:
                     else:
                         fore_opps[no] = (*opps, opp)  # FB's final round: any pairing
                         plain_opps[no] = fore_opps[no] if e.code in _PLAYED or rr else None
+
+    def take_fore_terms(self, other: Context) -> None:
+        """Take the FB terms' opponents `other` has carried forward (`seed_rounds`): a context
+        of the same round K whose entries for rounds 1..K-1 are this one's (the caller's
+        promise) and whose round K pairs the same participants."""
+        assert self.final and self.upto == other.upto
+        self._term_opps[1].update(other._term_opps[1])
 
     def rounds(self, no: int) -> tuple[Round, ...]:
         """Rounds 1..K of participant `no`."""
@@ -239,6 +250,14 @@ class Context:
         cached = self._score.get(no)
         if cached is None:
             cached = self._score[no] = sum([r.points for r in self.rounds(no)], ZERO)
+        return cached
+
+    def score_before_last(self, no: int) -> Decimal:
+        """Standings points after round K-1 (the same sum as `score`'s, one term shorter)."""
+        cached = self._score_before_last.get(no)
+        if cached is None:
+            rounds = self.rounds(no)[:-1]
+            cached = self._score_before_last[no] = sum([r.points for r in rounds], ZERO)
         return cached
 
     def last_available(self, no: int) -> int:
@@ -290,7 +309,7 @@ class Context:
             last = rounds[-1]
             if fore and last.rnd == self.upto and _paired(last.code, last.opponent):
                 if last.opponent is not None:
-                    return sum([r.points for r in rounds[:-1]], ZERO) + self.draw
+                    return self.score_before_last(no) + self.draw
                 return self.score(no)  # every round up to K counts as followed
             if last.code not in _VOLUNTARY:
                 return self.score(no)

@@ -95,6 +95,8 @@ class Contexts:
         fore.seed_rounds(live_ctx)
         projected = _context(state, drawn_t, paired)
         projected.seed_rounds(self.projected)
+        if state.closed == paired - 1:  # rounds 1..K-1 complete: no game counted as a draw
+            fore.take_fore_terms(projected)
         return Contexts(state, live_ctx, self.done, fore, projected)
 
     def after_close(self, state: TournamentState) -> Contexts | None:
