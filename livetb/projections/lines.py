@@ -4,6 +4,7 @@ row (`cells`), not every cell of every row a close or a pairing reaches."""
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
 
 from livetb.projections.delta import BH_CELL, FB_CELL, Cell, Row, Value
@@ -39,13 +40,23 @@ def mark(touched: Touched, no: int, bit: int) -> None:
 def cells(old: Row, new: Row, changed: int) -> tuple[Cell, ...]:
     """The cells among the `changed` bits whose value differs from `old`'s (a cell can change
     and change back within one event), in `change_of`'s order."""
-    out: list[Cell] = []
+    indices, fb, bh = _plan(changed)
     values, before = new.values, old.values
-    for i in range(min(changed.bit_length(), len(values))):
-        if changed >> i & 1 and values[i] != before[i]:
-            out.append((i, values[i]))
-    if changed & FB_BIT and new.fb_prediction != old.fb_prediction:
+    out: list[Cell] = []
+    for i in indices:
+        v = values[i]
+        if v != before[i]:
+            out.append((i, v))
+    if fb and new.fb_prediction != old.fb_prediction:
         out.append((FB_CELL, new.fb_prediction))
-    if changed & BH_BIT and new.bh_projected != old.bh_projected:
+    if bh and new.bh_projected != old.bh_projected:
         out.append((BH_CELL, new.bh_projected))
     return tuple(out)
+
+
+@functools.cache
+def _plan(changed: int) -> tuple[tuple[int, ...], bool, bool]:
+    """The tie-break indices and the two extra cells among the `changed` bits: a close or a
+    pairing gives most rows the same few bits, read once rather than bit by bit per row."""
+    indices = tuple(i for i in range(changed.bit_length()) if changed >> i & 1 and 1 << i < FB_BIT)
+    return indices, bool(changed & FB_BIT), bool(changed & BH_BIT)
