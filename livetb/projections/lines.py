@@ -32,6 +32,24 @@ class Line:
         self.ahead: dict[int, tuple[Value, object]] = {}  # tie-break index -> (value, part)
 
 
+# One object per sort-key part value: equal parts of two keys are then the same object, which
+# tuple comparisons (the sort of a close or a pairing, DE's groups, ties) pass by identity
+# instead of comparing Decimals. Shared by every projection; equal values only, so starting
+# over when it grows too big changes nothing but speed.
+_PARTS: dict[object, object] = {}
+_MOST_PARTS = 1 << 16
+
+
+def part_of(raw: object) -> object:
+    """The sort-key part of a value: -value (best first), null after every defined one."""
+    if raw is None:
+        return NULL
+    part = -raw  # type: ignore[operator]
+    if len(_PARTS) >= _MOST_PARTS:
+        _PARTS.clear()
+    return _PARTS.setdefault(part, part)
+
+
 def mark(touched: Touched, no: int, bit: int) -> None:
     """Row `no` is to be built anew: its cell `bit` changed."""
     touched[no] = touched.get(no, 0) | bit

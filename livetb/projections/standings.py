@@ -63,7 +63,16 @@ from livetb.events.state import TournamentState
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes, Delta, Row, RowChange, Value, ties_of
 from livetb.projections.groups import DirectEncounters
-from livetb.projections.lines import ANEW, BH_BIT, FB_BIT, NULL, Line, Touched, cells, mark
+from livetb.projections.lines import (
+    ANEW,
+    BH_BIT,
+    FB_BIT,
+    Line,
+    Touched,
+    cells,
+    mark,
+    part_of,
+)
 from livetb.projections.ranking import Ranking, flip
 from livetb.projections.teams import TeamTable
 from livetb.projections.views import Status
@@ -465,39 +474,53 @@ class StandingsProjection:
             return raw
 
         for i, nos in dirty.items():
-            if i in (PROJECTED_BH, FB_PREDICTION):
-                if i == PROJECTED_BH:
-                    values = [fmt(v) for v in known(ctx.projected, BH, nos)]
-                elif ctx.running:
-                    values = [fmt(v) for v in known(ctx.fore, FB, nos)]
-                else:
-                    values = [None] * len(nos)
-                attr, bit = ("bh", BH_BIT) if i == PROJECTED_BH else ("fb", FB_BIT)
-                for no, v in zip(nos, values, strict=True):
-                    line = lines[no]
-                    if getattr(line, attr) != v:
-                        setattr(line, attr, v)
-                        mark(touched, no, bit)
-                continue
-            if i >= AHEAD:
+            if i == PROJECTED_BH:
+                self._extra(nos, known(ctx.projected, BH, nos), touched, BH_BIT)
+            elif i == FB_PREDICTION:
+                raws = known(ctx.fore, FB, nos) if ctx.running else [None] * len(nos)
+                self._extra(nos, raws, touched, FB_BIT)
+            elif i >= AHEAD:
                 spec = self.specs[i - AHEAD]
                 for no, raw in zip(nos, known(ctx.projected, spec, nos), strict=True):
-                    lines[no].ahead[i - AHEAD] = (fmt(raw), NULL if raw is None else -raw)
+                    lines[no].ahead[i - AHEAD] = (fmt(raw), part_of(raw))
                 self._stale.difference_update(nos)
-                continue
-            spec = self.specs[i]
-            if spec.code == "DE":
-                continue  # decided per tied group (`groups.py`)
-            for no, raw in zip(nos, known(ctx.source(spec), spec, nos), strict=True):
-                v = fmt(raw)
-                line = lines[no]
-                if v != line.values[i]:
-                    line.values[i] = v
-                    mark(touched, no, 1 << i)
-                    part = NULL if raw is None else -raw
-                    if part != line.parts[i]:
-                        line.parts[i] = part
-                        moved.add(no)
+            elif self.specs[i].code != "DE":  # DE: decided per tied group (`groups.py`)
+                spec = self.specs[i]
+                self._cells(i, nos, known(ctx.source(spec), spec, nos), touched, moved)
+
+    def _cells(
+        self,
+        i: int,
+        nos: Collection[int],
+        raws: list[Number | None],
+        touched: Touched,
+        moved: set[int],
+    ) -> None:
+        """Tie-break `i`'s new values of `nos`: a changed value marks its row (`mark`, inlined:
+        a close or a pairing runs this for every row), a changed sort-key part moves it."""
+        lines, get, bit = self.lines, touched.get, 1 << i
+        for no, raw in zip(nos, raws, strict=True):
+            v = fmt(raw)
+            line = lines[no]
+            if v != line.values[i]:
+                line.values[i] = v
+                touched[no] = get(no, 0) | bit
+                part = part_of(raw)
+                if part != line.parts[i]:
+                    line.parts[i] = part
+                    moved.add(no)
+
+    def _extra(
+        self, nos: Collection[int], raws: list[Number | None], touched: Touched, bit: int
+    ) -> None:
+        """New values of one of the two extra cells (not sort keys), `bit` telling which."""
+        lines, get, attr = self.lines, touched.get, "bh" if bit == BH_BIT else "fb"
+        for no, raw in zip(nos, raws, strict=True):
+            v = fmt(raw)
+            line = lines[no]
+            if getattr(line, attr) != v:
+                setattr(line, attr, v)
+                touched[no] = get(no, 0) | bit
 
     def _tails(self) -> None:
         """Each row's playoff position and lot: after the whole list, a playoff, then lots."""
