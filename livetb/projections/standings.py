@@ -70,7 +70,6 @@ from livetb.projections.lines import (
     Line,
     Touched,
     cells,
-    mark,
     part_of,
 )
 from livetb.projections.ranking import Ranking, flip
@@ -422,13 +421,14 @@ class StandingsProjection:
                 moved.add(no)
         if ahead:
             self._catch_up(ahead)
+            get, bits = touched.get, [(i, 1 << i) for i in ahead]
             for no, line in lines.items():
                 kept, values, parts = line.ahead, line.values, line.parts
-                for i in ahead:
+                for i, bit in bits:
                     v, part = kept[i]
                     if v != values[i]:
                         values[i] = v
-                        mark(touched, no, 1 << i)
+                        touched[no] = get(no, 0) | bit  # `mark`, inlined: every row
                         if part != parts[i]:
                             parts[i] = part
                             moved.add(no)
