@@ -36,6 +36,7 @@ only the cells an event can affect:
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Collection, Iterable
 
 import msgspec
@@ -461,16 +462,23 @@ class StandingsProjection:
         ctx = self.ctx
         assert ctx is not None
         lines = self.lines
-        memo: dict[tuple[int, Spec], dict[int, Number | None]] = {}
+        memo: dict[tuple[int, Spec], tuple[Collection[int], list[Number | None]]] = {}
 
         def known(source: Context, spec: Spec, nos: Collection[int]) -> list[Number | None]:
             """`column`, once per context and tie-break within one event: the projected BH
-            is also the BH kept ready for the close, the FB prediction FB's running value."""
-            by_no = memo.get((id(source), spec))
-            if by_no is not None and all(no in by_no for no in nos):
-                return [by_no[no] for no in nos]
+            is also the BH kept ready for the close, the FB prediction FB's running value (a
+            pairing asks twice for every row in the same order: the values are reused as
+            they are, not looked up row by row)."""
+            got = memo.get((id(source), spec))
+            if got is not None:
+                done, raw = got
+                if done is nos or (len(done) == len(nos) and all(map(operator.eq, done, nos))):
+                    return raw
+                by_no = dict(zip(done, raw, strict=True))
+                if all(no in by_no for no in nos):
+                    return [by_no[no] for no in nos]
             raw = column(source, spec, nos)
-            memo.setdefault((id(source), spec), {}).update(zip(nos, raw, strict=True))
+            memo[id(source), spec] = (nos, raw)
             return raw
 
         for i, nos in dirty.items():
