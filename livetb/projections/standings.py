@@ -23,8 +23,10 @@ only the cells an event can affect:
   (not after a draw, which the projection already counted), their DE groups; FB predictions
   do not read the running round's results (except under the legacy rules); the type-C values
   kept for the close are only marked stale, and brought up to date at the close;
-- a pairing: everything but type C (rounds 1..C do not change); a close: type C and FB (not
-  FB when the final round closes: the prediction was the value), every status;
+- a pairing: everything but type C (rounds 1..C do not change), and the counts of wins only
+  for the participants whose new round is not an unfinished game (which does not score a
+  win); a close: type C and FB (not FB when the final round closes: the prediction was the
+  value), every status;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
   everything once when many rows moved; the statuses, the same for every row, are told once;
@@ -43,6 +45,7 @@ import msgspec
 
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
+from livetb.engine.model import Code
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers, reach
@@ -245,6 +248,7 @@ class StandingsProjection:
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
                 dirty.update(self._ahead(state.participants.keys()))
+                self._skip_unfinished(dirty, ctx.live)
                 return self._refresh(dirty, state.participants)
             case RoundClosed():
                 previous = self.ctx
@@ -304,6 +308,20 @@ class StandingsProjection:
         dirty: Dirty = {i: nos for i in cells if self.specs[i].code != "DE"}
         dirty.update((i, nos) for i in extra)
         return dirty
+
+    def _skip_unfinished(self, dirty: Dirty, live: Context) -> None:
+        """At a pairing, the counts of rounds scored as a win (`_WIN_COUNTS`) cannot change for
+        a participant whose new round is an unfinished game when such a game does not score a
+        win: only the other participants' (byes, forfeits) are recomputed."""
+        if live.scoring.points(Code.PENDING) == live.win:
+            return
+        by_no, rnd = live.by_no, live.upto
+        nos = [
+            no for no in self.state.participants if by_no[no].entry(rnd).code is not Code.PENDING
+        ]
+        for i, spec in enumerate(self.specs):
+            if spec.code in _WIN_COUNTS:
+                dirty[i] = nos
 
     def _affected_cells(
         self, changed: frozenset[int], rnd: int, fore_blind: bool, projected: bool
@@ -599,4 +617,7 @@ class StandingsProjection:
                     out.changed(row, RowChange(no, None, changes))
 
 
+# Counts of rounds scored as a win, whatever else they select (`livetb/engine/counts.py`):
+# their values read nothing but the participant's own rounds and what a win scores.
+_WIN_COUNTS = frozenset({"WIN", "WON", "BWG"})
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved
