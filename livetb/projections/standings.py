@@ -22,7 +22,8 @@ only the cells an event can affect:
 - a result: the two players' own-result cells, the projected BH of them and their opponents
   (not after a draw, which the projection already counted), their DE groups; FB predictions
   do not read the running round's results (except under the legacy rules); the type-C values
-  kept for the close are only marked stale, and brought up to date at the close;
+  kept for the close are only marked stale, and brought up to date at the close (a pairing
+  marks every row's: before the close, nearly every row gets a result reaching it);
 - a pairing: everything but type C (rounds 1..C do not change), and the counts of wins only
   for the participants whose new round is not an unfinished game (which does not score a
   win); a close: type C and FB (not FB when the final round closes: the prediction was the
@@ -243,11 +244,12 @@ class StandingsProjection:
                 if ctx is None:
                     return self._refresh_all()
                 # Own results, FB and the projected BH move, type C (rounds 1..C) cannot; DE
-                # sees one more round for everybody.
+                # sees one more round for everybody. The type-C values kept for the close are
+                # computed at the close: nearly every row gets a result reaching it before.
                 self.ctx = ctx
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
-                dirty.update(self._ahead(state.participants.keys()))
+                self._stale.update(state.participants)
                 self._skip_unfinished(dirty, ctx.live)
                 return self._refresh(dirty, state.participants)
             case RoundClosed():
