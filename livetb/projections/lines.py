@@ -20,7 +20,7 @@ FB_BIT, BH_BIT, ANEW = 1 << 60, 1 << 61, 1 << 62
 class Line:
     """A row's cells as computed: the values shown, their sort-key parts, and its key."""
 
-    __slots__ = ("ahead", "bh", "fb", "key", "parts", "tail", "values")
+    __slots__ = ("bh", "fb", "key", "parts", "tail", "values")
 
     def __init__(self, n: int) -> None:
         self.values: list[Value] = [None] * n
@@ -29,7 +29,6 @@ class Line:
         self.key: tuple[object, ...] | None = None  # as placed in the ranking
         self.fb: str | None = None
         self.bh: str | None = None
-        self.ahead: dict[int, tuple[Value, object]] = {}  # tie-break index -> (value, part)
 
 
 # One object per sort-key part value: equal parts of two keys are then the same object, which

@@ -21,13 +21,14 @@ only the cells an event can affect:
 
 - a result: the two players' own-result cells, the projected BH of them and their opponents
   (not after a draw, which the projection already counted), their DE groups; FB predictions
-  do not read the running round's results (except under the legacy rules); the type-C values
-  kept for the close are only marked stale, and brought up to date at the close (a pairing
-  marks every row's: before the close, nearly every row gets a result reaching it);
+  do not read the running round's results (except under the legacy rules);
 - a pairing: everything but type C (rounds 1..C do not change), and the counts of wins only
   for the participants whose new round is not an unfinished game (which does not score a
   win); a close: type C and FB (not FB when the final round closes: the prediction was the
-  value), every status;
+  value), every status. Closing the running round computes type C once for every row on the
+  projected context (`Contexts.after_close`), whose BH totals the results kept current, rather
+  than keeping each row's values ready while the round runs: nearly every row gets a result
+  reaching it before the close, which would compute them again anyway;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
   everything once when many rows moved; the statuses, the same for every row, are told once;
@@ -86,9 +87,6 @@ BH = Spec("BH")
 FB = Spec("FB")
 # Two more cells per row, next to the tie-break list's indices.
 PROJECTED_BH, FB_PREDICTION = -1, -2
-# While a round runs, each type-C value as the round's close will make it (on the projected
-# context, which is the closed rounds' context once every game is finished): AHEAD + index.
-AHEAD = 1000
 
 
 class OutOfOrder(Exception):
@@ -140,10 +138,6 @@ class StandingsProjection:
         self._out = Changes()  # what the event being folded changed
         self._de: dict[int, DirectEncounters] = {}  # DE index -> its tied groups
         self._teams = TeamTable()  # a team tournament's rows
-        # Rows whose type-C values kept for the close (`Line.ahead`) are out of date: brought
-        # up to date at the close, once per row, not at each of the ~7 results a round that
-        # reach a row (a fifth to a quarter of a decisive result's cost).
-        self._stale: set[int] = set()
 
     @classmethod
     def rebuild(cls, records: Iterable[Recorded]) -> StandingsProjection:
@@ -244,12 +238,10 @@ class StandingsProjection:
                 if ctx is None:
                     return self._refresh_all()
                 # Own results, FB and the projected BH move, type C (rounds 1..C) cannot; DE
-                # sees one more round for everybody. The type-C values kept for the close are
-                # computed at the close: nearly every row gets a result reaching it before.
+                # sees one more round for everybody.
                 self.ctx = ctx
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
-                self._stale.update(state.participants)
                 self._skip_unfinished(dirty, ctx.live)
                 return self._refresh(dirty, state.participants)
             case RoundClosed():
@@ -268,11 +260,6 @@ class StandingsProjection:
                     for i, s in enumerate(self.specs)
                     if s.code in TYPE_C or (s.code == "FB" and not fb_kept)
                 ]
-                if previous.running and not ctx.running and ctx.done is ctx.projected:
-                    # The running round closed: its type-C values were kept ready.
-                    ahead = [i for i in cells if self.specs[i].code in TYPE_C]
-                    cells = [i for i in cells if i not in ahead]
-                    return self._refresh(self._every(cells, FB_PREDICTION), ahead=ahead)
                 return self._refresh(self._every(cells, FB_PREDICTION))
             case ParticipantRegistered() | ParticipantUpdated():
                 if state.paired:
@@ -330,8 +317,7 @@ class StandingsProjection:
     ) -> Dirty:
         """The cells a change to round `rnd` of `changed` can affect: not FB when the change is
         one `fore_blind` (FB predictions do not read it), not the projected BH when the
-        `projected` context did not change (when it did, the type-C values kept for the close
-        go stale)."""
+        `projected` context did not change."""
         ctx = self.ctx
         assert ctx is not None
         found: dict[tuple[int, int | None], frozenset[int]] = {}
@@ -355,17 +341,9 @@ class StandingsProjection:
                 cells[i] = affected(ctx.live, spec)
         if projected:
             cells[PROJECTED_BH] = affected(ctx.live, BH)
-            if ctx.running:  # `projected` has `live`'s pairings: the same rows are reached
-                for spec in self.specs:
-                    if spec.code in TYPE_C:
-                        self._stale.update(affected(ctx.live, spec))
         if not fore_blind:
             cells[FB_PREDICTION] = affected(ctx.live, FB)
         return cells
-
-    def _ahead(self, nos: Collection[int]) -> Dirty:
-        """The type-C cells of `nos` kept ready for the running round's close."""
-        return {AHEAD + i: nos for i, spec in enumerate(self.specs) if spec.code in TYPE_C}
 
     def _team_rows(self) -> None:
         """A team tournament's table (`livetb/projections/teams.py`), re-read whole."""
@@ -405,11 +383,9 @@ class StandingsProjection:
         if created.kind == "team":
             self._teams.reset(self.state)
             return self._team_rows()
-        self.ctx = ctx = Contexts.fresh(self.state)
+        self.ctx = Contexts.fresh(self.state)
         nos = self.state.participants.keys()
         dirty: Dirty = {i: nos for i in range(-2, len(self.specs))}
-        if ctx.running:
-            dirty.update(self._ahead(nos))
         return self._refresh(dirty, nos, rows=nos, everything=True)
 
     def _refresh(
@@ -420,12 +396,11 @@ class StandingsProjection:
         rows: Collection[int] = (),
         rekey: bool = False,
         everything: bool = False,
-        ahead: Collection[int] = (),
     ) -> None:
         """Recompute the `dirty` cells and the DE groups of everyone whose `games` changed,
         then re-rank; return the rows that changed. `rows` are built anew whatever changed
         (new or renamed participants); `rekey` re-reads the playoffs and lots; `everything`
-        starts over; the tie-breaks `ahead` take the values kept ready for this close."""
+        starts over."""
         ctx = self.ctx
         if ctx is None or not self.specs:
             return
@@ -440,19 +415,6 @@ class StandingsProjection:
             if no not in lines:
                 lines[no] = Line(n)
                 moved.add(no)
-        if ahead:
-            self._catch_up(ahead)
-            get, bits = touched.get, [(i, 1 << i) for i in ahead]
-            for no, line in lines.items():
-                kept, values, parts = line.ahead, line.values, line.parts
-                for i, bit in bits:
-                    v, part = kept[i]
-                    if v != values[i]:
-                        values[i] = v
-                        touched[no] = get(no, 0) | bit  # `mark`, inlined: every row
-                        if part != parts[i]:
-                            parts[i] = part
-                            moved.add(no)
         self._compute(dirty, touched, moved)
         for i, spec in enumerate(self.specs):
             if spec.code == "DE":
@@ -471,24 +433,16 @@ class StandingsProjection:
             return self._rank_all(moved, touched)
         return self._rank_moved(moved, touched)
 
-    def _catch_up(self, ahead: Iterable[int]) -> None:
-        """The stale rows' kept values of the tie-breaks `ahead`, on the projected context as
-        the results left it."""
-        if self._stale:
-            stale = list(self._stale)
-            self._compute({AHEAD + i: stale for i in ahead}, {}, set())
-
     def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
         assert ctx is not None
-        lines = self.lines
         memo: dict[tuple[int, Spec], tuple[Collection[int], list[Number | None]]] = {}
 
         def known(source: Context, spec: Spec, nos: Collection[int]) -> list[Number | None]:
-            """`column`, once per context and tie-break within one event: the projected BH
-            is also the BH kept ready for the close, the FB prediction FB's running value (a
-            pairing asks twice for every row in the same order: the values are reused as
-            they are, not looked up row by row)."""
+            """`column`, once per context and tie-break within one event: the FB prediction
+            is FB's running value, and once every round is closed the projected BH is BH (a
+            pairing asks for FB twice, for every row in the same order: the values are reused
+            as they are, not looked up row by row)."""
             got = memo.get((id(source), spec))
             if got is not None:
                 done, raw = got
@@ -507,11 +461,6 @@ class StandingsProjection:
             elif i == FB_PREDICTION:
                 raws = known(ctx.fore, FB, nos) if ctx.running else [None] * len(nos)
                 self._extra(nos, raws, touched, FB_BIT)
-            elif i >= AHEAD:
-                spec = self.specs[i - AHEAD]
-                for no, raw in zip(nos, known(ctx.projected, spec, nos), strict=True):
-                    lines[no].ahead[i - AHEAD] = (fmt(raw), part_of(raw))
-                self._stale.difference_update(nos)
             elif self.specs[i].code != "DE":  # DE: decided per tied group (`groups.py`)
                 spec = self.specs[i]
                 self._cells(i, nos, known(ctx.source(spec), spec, nos), touched, moved)
