@@ -25,10 +25,10 @@ only the cells an event can affect:
 - a pairing: everything but type C (rounds 1..C do not change), and the counts of wins only
   for the participants whose new round is not an unfinished game (which does not score a
   win); a close: type C and FB (not FB when the final round closes: the prediction was the
-  value), every status. Closing the running round computes type C once for every row on the
-  projected context (`Contexts.after_close`), whose BH totals the results kept current, rather
-  than keeping each row's values ready while the round runs: nearly every row gets a result
-  reaching it before the close, which would compute them again anyway;
+  value), every status. Type C is computed at the close, for every row, on the closed rounds'
+  context (once every game is finished, the projected one, whose BH totals the results kept
+  current: `Contexts.after_close`), not kept ready while the round runs: nearly every row gets
+  a result reaching it before the close, which would compute it again anyway;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
   everything once when many rows moved; the statuses, the same for every row, are told once;
