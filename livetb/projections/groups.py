@@ -110,8 +110,9 @@ class DirectEncounters:
         change is not decided again."""
         previous, prefix_of = self.groups, self.prefix
         groups: dict[Prefix, set[int]] = {}
+        group_of: dict[int, Prefix] = {}
         for no, line in lines.items():
-            prefix = prefix_of(line.parts)
+            prefix = group_of[no] = prefix_of(line.parts)
             members = groups.get(prefix)
             if members is None:
                 groups[prefix] = {no}
@@ -126,7 +127,7 @@ class DirectEncounters:
                 joined[prefix] = list(members - old) if old else list(members)
         self.tied.difference_update(previous.keys() - groups.keys())
         self.groups = groups
-        self.group_of = {no: prefix for prefix, members in groups.items() for no in members}
+        self.group_of = group_of
         return redo, joined
 
 

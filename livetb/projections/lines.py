@@ -5,6 +5,7 @@ row (`cells`), not every cell of every row a close or a pairing reaches."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from decimal import Decimal
 
 from livetb.projections.delta import BH_CELL, FB_CELL, Cell, Row, Value
@@ -39,14 +40,13 @@ _PARTS: dict[object, object] = {}
 _MOST_PARTS = 1 << 16
 
 
-def part_of(raw: object) -> object:
-    """The sort-key part of a value: -value (best first), null after every defined one."""
-    if raw is None:
-        return NULL
-    part = -raw  # type: ignore[operator]
+def shared_parts() -> Callable[[object, object], object]:
+    """`setdefault` of the parts shared per value (a sort-key part is -value, best first; null
+    is `NULL`), the table started over first when it grew too big: once per column, not per
+    value."""
     if len(_PARTS) >= _MOST_PARTS:
         _PARTS.clear()
-    return _PARTS.setdefault(part, part)
+    return _PARTS.setdefault
 
 
 def mark(touched: Touched, no: int, bit: int) -> None:

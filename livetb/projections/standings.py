@@ -73,10 +73,11 @@ from livetb.projections.lines import (
     ANEW,
     BH_BIT,
     FB_BIT,
+    NULL,
     Line,
     Touched,
     cells,
-    part_of,
+    shared_parts,
 )
 from livetb.projections.ranking import Ranking, flip
 from livetb.projections.teams import TeamTable
@@ -474,15 +475,20 @@ class StandingsProjection:
         moved: set[int],
     ) -> None:
         """Tie-break `i`'s new values of `nos`: a changed value marks its row (`mark`, inlined:
-        a close or a pairing runs this for every row), a changed sort-key part moves it."""
-        lines, get, bit = self.lines, touched.get, 1 << i
+        a close or a pairing runs this for every row), a changed sort-key part (one object per
+        value: `shared_parts`) moves it."""
+        lines, get, bit, share = self.lines, touched.get, 1 << i, shared_parts()
         for no, raw in zip(nos, raws, strict=True):
             v = fmt(raw)
             line = lines[no]
             if v != line.values[i]:
                 line.values[i] = v
                 touched[no] = get(no, 0) | bit
-                part = part_of(raw)
+                if raw is None:
+                    part = NULL
+                else:
+                    part = -raw
+                    part = share(part, part)
                 if part != line.parts[i]:
                     line.parts[i] = part
                     moved.add(no)
