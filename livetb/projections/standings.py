@@ -42,6 +42,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Collection, Iterable
+from decimal import Decimal
 
 import msgspec
 
@@ -476,18 +477,26 @@ class StandingsProjection:
     ) -> None:
         """Tie-break `i`'s new values of `nos`: a changed value marks its row (`mark`, inlined:
         a close or a pairing runs this for every row), a changed sort-key part (one object per
-        value: `shared_parts`) moves it."""
+        value: `shared_parts`) moves it. Many rows share a value: a Decimal's text (exact:
+        sign, digits, exponent) finds the value shown and the part already made of it."""
         lines, get, bit, share = self.lines, touched.get, 1 << i, shared_parts()
+        made: dict[str, tuple[Value, object]] = {}  # a Decimal's text -> (shown, part)
         for no, raw in zip(nos, raws, strict=True):
-            v = fmt(raw)
+            if type(raw) is Decimal:
+                text = str(raw)
+                got = made.get(text)
+                if got is None:
+                    part = -raw
+                    got = made[text] = (fmt(raw), share(part, part))
+                v, part = got
+            else:  # an int or None: its part made only if it changed
+                v, part = fmt(raw), None
             line = lines[no]
             if v != line.values[i]:
                 line.values[i] = v
                 touched[no] = get(no, 0) | bit
-                if raw is None:
-                    part = NULL
-                else:
-                    part = -raw
+                if part is None:
+                    part = NULL if raw is None else -raw
                     part = share(part, part)
                 if part != line.parts[i]:
                     line.parts[i] = part
