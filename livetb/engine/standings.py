@@ -73,6 +73,9 @@ def column(ctx: Context, spec: Spec, nos: Collection[int]) -> list[Number | None
 
 
 _SUMS = {"BH": (False, False), "FB": (True, False), "SB": (False, True)}  # (fore, sb)
+# The tie-breaks whose values `column` keeps in the context (`buchholz.totals_of`): computed
+# once, read again until an update reaches them.
+CACHED = frozenset(_SUMS)
 
 
 def affected_by(ctx: Context, spec: Spec, changed: Iterable[int]) -> frozenset[int]:

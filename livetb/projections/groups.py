@@ -5,7 +5,8 @@ are decided again (`direct_encounter` on the group; the shortcuts for big groups
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+import operator
+from collections.abc import Callable, Collection, Iterable
 
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.projections.contexts import Contexts, met_inside
@@ -21,6 +22,7 @@ class DirectEncounters:
 
     def __init__(self, i: int) -> None:
         self.i = i
+        self.prefix = _prefix(i)
         self.groups: dict[Prefix, set[int]] = {}
         self.group_of: dict[int, Prefix] = {}
         self.tied: set[Prefix] = set()  # groups known to have place 1 throughout
@@ -86,12 +88,11 @@ class DirectEncounters:
     ) -> tuple[set[Prefix], dict[Prefix, list[int]]]:
         """Move `nos` to the groups of their current values: the groups that changed and the
         rows that joined each."""
-        i, groups, group_of = self.i, self.groups, self.group_of
+        groups, group_of, prefix_of = self.groups, self.group_of, self.prefix
         redo: set[Prefix] = set()
         joined: dict[Prefix, list[int]] = {}
         for no in nos:
-            # Numeric parts, not shown text: "1.0" and "1.00" are the same tie (as in `rank`).
-            prefix = tuple(lines[no].parts[:i])
+            prefix = prefix_of(lines[no].parts)
             old = group_of.get(no)
             if old != prefix:
                 if old is not None:
@@ -107,10 +108,11 @@ class DirectEncounters:
         """`_regroup` of every row at once (a close re-keys nearly everybody): the groups made
         afresh, compared with the previous ones as wholes; a group whose membership did not
         change is not decided again."""
-        i, previous = self.i, self.groups
+        previous, prefix_of = self.groups, self.prefix
         groups: dict[Prefix, set[int]] = {}
+        group_of: dict[int, Prefix] = {}
         for no, line in lines.items():
-            prefix = tuple(line.parts[:i])
+            prefix = group_of[no] = prefix_of(line.parts)
             members = groups.get(prefix)
             if members is None:
                 groups[prefix] = {no}
@@ -125,5 +127,13 @@ class DirectEncounters:
                 joined[prefix] = list(members - old) if old else list(members)
         self.tied.difference_update(previous.keys() - groups.keys())
         self.groups = groups
-        self.group_of = {no: prefix for prefix, members in groups.items() for no in members}
+        self.group_of = group_of
         return redo, joined
+
+
+def _prefix(i: int) -> Callable[[list[object]], Prefix]:
+    """The sort-key parts before column `i`, as a tuple: numeric parts, not shown text ("1.0"
+    and "1.00" are the same tie, as in `rank`)."""
+    if i >= 2:
+        return operator.itemgetter(*range(i))  # a tuple in one call, no list in between
+    return lambda parts: tuple(parts[:i])

@@ -1,11 +1,15 @@
-"""A row's cells as the projection computes them (`Line`), and which of them one event changed
-(`Touched`): the rows to build anew and, for each, only the cells to compare with the published
-row (`cells`), not every cell of every row a close or a pairing reaches."""
+"""A row's cells as the projection computes them (`Line`), how a column's new values land in
+them (`set_column`, `set_extra`: shown as `fmt` shows them), and which of them one event
+changed (`Touched`): the rows to build anew and, for each, only the cells to compare with the
+published row (`cells`), not every cell of every row a close or a pairing reaches."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Collection
 from decimal import Decimal
 
+from livetb.engine.result import Number
 from livetb.projections.delta import BH_CELL, FB_CELL, Cell, Row, Value
 
 NULL = Decimal("Infinity")  # the sort-key part of a null value: after every defined one
@@ -19,7 +23,7 @@ FB_BIT, BH_BIT, ANEW = 1 << 60, 1 << 61, 1 << 62
 class Line:
     """A row's cells as computed: the values shown, their sort-key parts, and its key."""
 
-    __slots__ = ("ahead", "bh", "fb", "key", "parts", "tail", "values")
+    __slots__ = ("bh", "fb", "key", "parts", "tail", "values")
 
     def __init__(self, n: int) -> None:
         self.values: list[Value] = [None] * n
@@ -28,7 +32,91 @@ class Line:
         self.key: tuple[object, ...] | None = None  # as placed in the ranking
         self.fb: str | None = None
         self.bh: str | None = None
-        self.ahead: dict[int, tuple[Value, object]] = {}  # tie-break index -> (value, part)
+
+
+# One object per sort-key part value: equal parts of two keys are then the same object, which
+# tuple comparisons (the sort of a close or a pairing, DE's groups, ties) pass by identity
+# instead of comparing Decimals. Shared by every projection; equal values only, so starting
+# over when it grows too big changes nothing but speed.
+_PARTS: dict[object, object] = {}
+_MOST_PARTS = 1 << 16
+
+
+def shared_parts() -> Callable[[object, object], object]:
+    """`setdefault` of the parts shared per value (a sort-key part is -value, best first; null
+    is `NULL`), the table started over first when it grew too big: once per column, not per
+    value."""
+    if len(_PARTS) >= _MOST_PARTS:
+        _PARTS.clear()
+    return _PARTS.setdefault
+
+
+def fmt(v: Number | None) -> Value:
+    """Decimals as strings, counts and ratings as ints (the CLI's JSON contract)."""
+    if v is None or isinstance(v, int):
+        return v
+    s = str(v)
+    if "E" not in s:  # plain notation: a "." exactly when the exponent < 0
+        if "." in s:
+            return s
+        if v.is_finite():
+            return s + ".0"
+    if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
+        return f"{v:.1f}"
+    return s
+
+
+def set_column(
+    lines: dict[int, Line],
+    i: int,
+    nos: Collection[int],
+    raws: list[Number | None],
+    touched: Touched,
+    moved: set[int],
+) -> None:
+    """Tie-break `i`'s new values of `nos`: a changed value marks its row (`mark`, inlined: a
+    close or a pairing runs this for every row), a changed sort-key part (one object per value:
+    `shared_parts`) moves it. Many rows share a value: a Decimal's text (exact: sign, digits,
+    exponent) finds the value shown and the part already made of it."""
+    get, bit, share = touched.get, 1 << i, shared_parts()
+    made: dict[str, tuple[Value, object]] = {}  # a Decimal's text -> (shown, part)
+    for no, raw in zip(nos, raws, strict=True):
+        if type(raw) is Decimal:
+            text = str(raw)
+            got = made.get(text)
+            if got is None:
+                part = -raw
+                got = made[text] = (fmt(raw), share(part, part))
+            v, part = got
+        else:  # an int or None: its part made only if it changed
+            v, part = fmt(raw), None
+        line = lines[no]
+        if v != line.values[i]:
+            line.values[i] = v
+            touched[no] = get(no, 0) | bit
+            if part is None:
+                part = NULL if raw is None else -raw
+                part = share(part, part)
+            if part != line.parts[i]:
+                line.parts[i] = part
+                moved.add(no)
+
+
+def set_extra(
+    lines: dict[int, Line],
+    nos: Collection[int],
+    raws: list[Number | None],
+    touched: Touched,
+    bit: int,
+) -> None:
+    """New values of one of the two extra cells (not sort keys), `bit` telling which."""
+    get, attr = touched.get, "bh" if bit == BH_BIT else "fb"
+    for no, raw in zip(nos, raws, strict=True):
+        v = fmt(raw)
+        line = lines[no]
+        if getattr(line, attr) != v:
+            setattr(line, attr, v)
+            touched[no] = get(no, 0) | bit
 
 
 def mark(touched: Touched, no: int, bit: int) -> None:
@@ -39,13 +127,23 @@ def mark(touched: Touched, no: int, bit: int) -> None:
 def cells(old: Row, new: Row, changed: int) -> tuple[Cell, ...]:
     """The cells among the `changed` bits whose value differs from `old`'s (a cell can change
     and change back within one event), in `change_of`'s order."""
-    out: list[Cell] = []
+    indices, fb, bh = _plan(changed)
     values, before = new.values, old.values
-    for i in range(min(changed.bit_length(), len(values))):
-        if changed >> i & 1 and values[i] != before[i]:
-            out.append((i, values[i]))
-    if changed & FB_BIT and new.fb_prediction != old.fb_prediction:
+    out: list[Cell] = []
+    for i in indices:
+        v = values[i]
+        if v != before[i]:
+            out.append((i, v))
+    if fb and new.fb_prediction != old.fb_prediction:
         out.append((FB_CELL, new.fb_prediction))
-    if changed & BH_BIT and new.bh_projected != old.bh_projected:
+    if bh and new.bh_projected != old.bh_projected:
         out.append((BH_CELL, new.bh_projected))
     return tuple(out)
+
+
+@functools.cache
+def _plan(changed: int) -> tuple[tuple[int, ...], bool, bool]:
+    """The tie-break indices and the two extra cells among the `changed` bits: a close or a
+    pairing gives most rows the same few bits, read once rather than bit by bit per row."""
+    indices = tuple(i for i in range(changed.bit_length()) if changed >> i & 1 and 1 << i < FB_BIT)
+    return indices, bool(changed & FB_BIT), bool(changed & BH_BIT)

@@ -78,23 +78,19 @@ class Ranking:
         equal keys made one object. Returns the order ((key as placed, start no), best first)
         and the rank at each position; tie flips go to `out`."""
         order = sorted(keyed)  # type: ignore[type-var]
-        previous: Key | None = None
-        for position, (key, no) in enumerate(order):
-            if key == previous:
-                order[position] = (previous, no)
-            else:
-                previous = key
-        self._order = SortedList()
-        self._order.update(order)
         ranks: list[int] = []
-        shares, rank, previous = self.shares, 0, None
-        for position, (key, no) in enumerate(order, 1):
-            tied = key is previous
-            if not tied:
-                rank, previous = position, key
+        previous: Key | None = None
+        shares, rank = self.shares, 0
+        for position, (key, no) in enumerate(order):
+            tied = key == previous
+            if tied:
+                order[position] = (previous, no)  # type: ignore[assignment]
+            else:
+                rank, previous = position + 1, key
             if tied != (no in shares):
                 flip(shares, no, tied, out)
             ranks.append(rank)
+        self._order = SortedList(order)
         return order, ranks
 
     def _retie(self, position: int, out: Changes) -> None:

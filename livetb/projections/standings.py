@@ -21,13 +21,17 @@ only the cells an event can affect:
 
 - a result: the two players' own-result cells, the projected BH of them and their opponents
   (not after a draw, which the projection already counted), their DE groups; FB predictions
-  do not read the running round's results (except under the legacy rules); the type-C values
-  kept for the close are only marked stale;
-- a pairing: everything but type C (rounds 1..C do not change), every kept type-C value marked
-  stale; a close: type C and FB (not FB when the final round closes: the prediction was the
-  value), every status;
-- stale kept values are brought up to date between events (`settle`: the server does it once a
-  tournament is quiet, a slice at a time), and whatever is left at the close;
+  do not read the running round's results (except under the legacy rules);
+- a pairing: everything but type C (rounds 1..C do not change), and the counts of wins only
+  for the participants whose new round is not an unfinished game (which does not score a
+  win); a close: type C and FB (not FB when the final round closes: the prediction was the
+  value), every status. Type C is computed at the close, for every row, on the closed rounds'
+  context (once every game is finished, the projected one, whose BH totals the results kept
+  current: `Contexts.after_close`), not kept ready at each result: nearly every row gets a
+  result reaching it before the close, which would compute it again anyway. Between events
+  (`settle`: the server's work once a tournament is quiet, a slice at a time) the Buchholz-type
+  totals the close will read are computed into that context's cache, so that the close finds
+  them there;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
   everything once when many rows moved; the statuses, the same for every row, are told once;
@@ -39,15 +43,17 @@ only the cells an event can affect:
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Collection, Iterable
 
 import msgspec
 
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
+from livetb.engine.model import Code
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers, reach
+from livetb.engine.standings import CACHED, TYPE_C, affected_by, column, lot_numbers, reach
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
@@ -66,7 +72,17 @@ from livetb.events.state import TournamentState
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes, Delta, Row, RowChange, Value, ties_of
 from livetb.projections.groups import DirectEncounters
-from livetb.projections.lines import ANEW, BH_BIT, FB_BIT, NULL, Line, Touched, cells, mark
+from livetb.projections.lines import (
+    ANEW,
+    BH_BIT,
+    FB_BIT,
+    Line,
+    Touched,
+    cells,
+    fmt,
+    set_column,
+    set_extra,
+)
 from livetb.projections.ranking import Ranking, flip
 from livetb.projections.teams import TeamTable
 from livetb.projections.views import Status
@@ -76,28 +92,10 @@ BH = Spec("BH")
 FB = Spec("FB")
 # Two more cells per row, next to the tie-break list's indices.
 PROJECTED_BH, FB_PREDICTION = -1, -2
-# While a round runs, each type-C value as the round's close will make it (on the projected
-# context, which is the closed rounds' context once every game is finished): AHEAD + index.
-AHEAD = 1000
 
 
 class OutOfOrder(Exception):
     """An event applied out of sequence: a bug in the caller, never user input."""
-
-
-def fmt(v: Number | None) -> Value:
-    """Decimals as strings, counts and ratings as ints (the CLI's JSON contract)."""
-    if v is None or isinstance(v, int):
-        return v
-    s = str(v)
-    if "E" not in s:  # plain notation: a "." exactly when the exponent < 0
-        if "." in s:
-            return s
-        if v.is_finite():
-            return s + ".0"
-    if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
-        return f"{v:.1f}"
-    return s
 
 
 def _specs(created: TournamentCreated) -> tuple[Spec, ...]:
@@ -130,10 +128,9 @@ class StandingsProjection:
         self._out = Changes()  # what the event being folded changed
         self._de: dict[int, DirectEncounters] = {}  # DE index -> its tied groups
         self._teams = TeamTable()  # a team tournament's rows
-        # Rows whose type-C values kept for the close (`Line.ahead`) are out of date: brought
-        # up to date at the close, once per row, not at each of the ~7 results a round that
-        # reach a row (a fifth to a quarter of a decisive result's cost).
-        self._stale: set[int] = set()
+        # Rows whose Buchholz-type totals for the close are not in the projected context's
+        # cache (a pairing: every row; a result: the rows it reaches): `settle`.
+        self._unsettled: set[int] = set()
 
     @classmethod
     def rebuild(cls, records: Iterable[Recorded]) -> StandingsProjection:
@@ -234,12 +231,12 @@ class StandingsProjection:
                 if ctx is None:
                     return self._refresh_all()
                 # Own results, FB and the projected BH move, type C (rounds 1..C) cannot; DE
-                # sees one more round for everybody. The type-C values kept for the close are
-                # all out of date, and left to `settle` (or the close).
+                # sees one more round for everybody.
                 self.ctx = ctx
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
-                self._stale.update(state.participants)
+                self._unsettled.update(state.participants)
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
+                self._skip_unfinished(dirty, ctx.live)
                 return self._refresh(dirty, state.participants)
             case RoundClosed():
                 previous = self.ctx
@@ -257,11 +254,6 @@ class StandingsProjection:
                     for i, s in enumerate(self.specs)
                     if s.code in TYPE_C or (s.code == "FB" and not fb_kept)
                 ]
-                if previous.running and not ctx.running and ctx.done is ctx.projected:
-                    # The running round closed: its type-C values were kept ready.
-                    ahead = [i for i in cells if self.specs[i].code in TYPE_C]
-                    cells = [i for i in cells if i not in ahead]
-                    return self._refresh(self._every(cells, FB_PREDICTION), ahead=ahead)
                 return self._refresh(self._every(cells, FB_PREDICTION))
             case ParticipantRegistered() | ParticipantUpdated():
                 if state.paired:
@@ -300,13 +292,26 @@ class StandingsProjection:
         dirty.update((i, nos) for i in extra)
         return dirty
 
+    def _skip_unfinished(self, dirty: Dirty, live: Context) -> None:
+        """At a pairing, the counts of rounds scored as a win (`_WIN_COUNTS`) cannot change for
+        a participant whose new round is an unfinished game when such a game does not score a
+        win: only the other participants' (byes, forfeits) are recomputed."""
+        if live.scoring.points(Code.PENDING) == live.win:
+            return
+        by_no, rnd = live.by_no, live.upto
+        nos = [
+            no for no in self.state.participants if by_no[no].entry(rnd).code is not Code.PENDING
+        ]
+        for i, spec in enumerate(self.specs):
+            if spec.code in _WIN_COUNTS:
+                dirty[i] = nos
+
     def _affected_cells(
         self, changed: frozenset[int], rnd: int, fore_blind: bool, projected: bool
     ) -> Dirty:
         """The cells a change to round `rnd` of `changed` can affect: not FB when the change is
         one `fore_blind` (FB predictions do not read it), not the projected BH when the
-        `projected` context did not change (when it did, the type-C values kept for the close
-        go stale)."""
+        `projected` context did not change."""
         ctx = self.ctx
         assert ctx is not None
         found: dict[tuple[int, int | None], frozenset[int]] = {}
@@ -331,16 +336,35 @@ class StandingsProjection:
         if projected:
             cells[PROJECTED_BH] = affected(ctx.live, BH)
             if ctx.running:  # `projected` has `live`'s pairings: the same rows are reached
-                for spec in self.specs:
-                    if spec.code in TYPE_C:
-                        self._stale.update(affected(ctx.live, spec))
+                for spec in self._settled_specs():
+                    self._unsettled.update(affected(ctx.live, spec))
         if not fore_blind:
             cells[FB_PREDICTION] = affected(ctx.live, FB)
         return cells
 
-    def _ahead(self, nos: Collection[int]) -> Dirty:
-        """The type-C cells of `nos` kept ready for the running round's close."""
-        return {AHEAD + i: nos for i, spec in enumerate(self.specs) if spec.code in TYPE_C}
+    def _settled_specs(self) -> list[Spec]:
+        """The type-C tie-breaks the engine keeps computed in a context (`settle`)."""
+        return [spec for spec in self.specs if spec.code in TYPE_C and spec.code in CACHED]
+
+    @property
+    def unsettled(self) -> bool:
+        """Some totals the round's close will read are not computed yet (`settle`)."""
+        return bool(self._unsettled)
+
+    def settle(self, budget: int) -> bool:
+        """Compute the Buchholz-type totals of up to `budget` unsettled rows on the projected
+        context, the one the close reads once every game is finished, so that the close finds
+        them in its cache: the server's work between events (`TournamentService`), a slice at a
+        time. Nothing a reader sees changes. True while unsettled rows remain."""
+        ctx, specs = self.ctx, self._settled_specs()
+        if ctx is None or not ctx.running or not specs:
+            self._unsettled.clear()  # only a running round's close reads them
+            return False
+        rows = list(itertools.islice(self._unsettled, budget))
+        for spec in specs:
+            column(ctx.projected, spec, rows)
+        self._unsettled.difference_update(rows)
+        return bool(self._unsettled)
 
     def _team_rows(self) -> None:
         """A team tournament's table (`livetb/projections/teams.py`), re-read whole."""
@@ -380,11 +404,9 @@ class StandingsProjection:
         if created.kind == "team":
             self._teams.reset(self.state)
             return self._team_rows()
-        self.ctx = ctx = Contexts.fresh(self.state)
+        self.ctx = Contexts.fresh(self.state)
         nos = self.state.participants.keys()
         dirty: Dirty = {i: nos for i in range(-2, len(self.specs))}
-        if ctx.running:
-            dirty.update(self._ahead(nos))
         return self._refresh(dirty, nos, rows=nos, everything=True)
 
     def _refresh(
@@ -395,12 +417,11 @@ class StandingsProjection:
         rows: Collection[int] = (),
         rekey: bool = False,
         everything: bool = False,
-        ahead: Collection[int] = (),
     ) -> None:
         """Recompute the `dirty` cells and the DE groups of everyone whose `games` changed,
         then re-rank; return the rows that changed. `rows` are built anew whatever changed
         (new or renamed participants); `rekey` re-reads the playoffs and lots; `everything`
-        starts over; the tie-breaks `ahead` take the values kept ready for this close."""
+        starts over."""
         ctx = self.ctx
         if ctx is None or not self.specs:
             return
@@ -415,18 +436,6 @@ class StandingsProjection:
             if no not in lines:
                 lines[no] = Line(n)
                 moved.add(no)
-        if ahead:
-            self._catch_up(ahead)
-            for no, line in lines.items():
-                kept, values, parts = line.ahead, line.values, line.parts
-                for i in ahead:
-                    v, part = kept[i]
-                    if v != values[i]:
-                        values[i] = v
-                        mark(touched, no, 1 << i)
-                        if part != parts[i]:
-                            parts[i] = part
-                            moved.add(no)
         self._compute(dirty, touched, moved)
         for i, spec in enumerate(self.specs):
             if spec.code == "DE":
@@ -445,81 +454,38 @@ class StandingsProjection:
             return self._rank_all(moved, touched)
         return self._rank_moved(moved, touched)
 
-    def _catch_up(self, ahead: Iterable[int]) -> None:
-        """The stale rows' kept values of the tie-breaks `ahead`, on the projected context as
-        the results left it."""
-        if self._stale:
-            stale = list(self._stale)
-            self._compute({AHEAD + i: stale for i in ahead}, {}, set())
-
-    @property
-    def unsettled(self) -> bool:
-        """Some rows' type-C values kept for the close are out of date (`settle`)."""
-        return bool(self._stale)
-
-    def settle(self, budget: int) -> bool:
-        """Bring the kept type-C values of up to `budget` stale rows up to date, so that the
-        close finds them ready: the server's work between events (`TournamentService`), a
-        slice at a time. Nothing a reader sees changes. True while stale rows remain."""
-        ctx = self.ctx
-        if ctx is None or not ctx.running:
-            self._stale.clear()  # read only at a running round's close (a pairing renews all)
-            return False
-        rows = list(itertools.islice(self._stale, budget))
-        ahead = [i for i, spec in enumerate(self.specs) if spec.code in TYPE_C]
-        self._compute({AHEAD + i: rows for i in ahead}, {}, set())
-        return bool(self._stale)
-
     def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
         assert ctx is not None
-        lines = self.lines
-        memo: dict[tuple[int, Spec], dict[int, Number | None]] = {}
+        memo: dict[tuple[int, Spec], tuple[Collection[int], list[Number | None]]] = {}
 
         def known(source: Context, spec: Spec, nos: Collection[int]) -> list[Number | None]:
-            """`column`, once per context and tie-break within one event: the projected BH
-            is also the BH kept ready for the close, the FB prediction FB's running value."""
-            by_no = memo.get((id(source), spec))
-            if by_no is not None and all(no in by_no for no in nos):
-                return [by_no[no] for no in nos]
+            """`column`, once per context and tie-break within one event: the FB prediction
+            is FB's running value, and once every round is closed the projected BH is BH (a
+            pairing asks for FB twice, for every row in the same order: the values are reused
+            as they are, not looked up row by row)."""
+            got = memo.get((id(source), spec))
+            if got is not None:
+                done, raw = got
+                if done is nos or (len(done) == len(nos) and all(map(operator.eq, done, nos))):
+                    return raw
+                by_no = dict(zip(done, raw, strict=True))
+                if all(no in by_no for no in nos):
+                    return [by_no[no] for no in nos]
             raw = column(source, spec, nos)
-            memo.setdefault((id(source), spec), {}).update(zip(nos, raw, strict=True))
+            memo[id(source), spec] = (nos, raw)
             return raw
 
         for i, nos in dirty.items():
-            if i in (PROJECTED_BH, FB_PREDICTION):
-                if i == PROJECTED_BH:
-                    values = [fmt(v) for v in known(ctx.projected, BH, nos)]
-                elif ctx.running:
-                    values = [fmt(v) for v in known(ctx.fore, FB, nos)]
-                else:
-                    values = [None] * len(nos)
-                attr, bit = ("bh", BH_BIT) if i == PROJECTED_BH else ("fb", FB_BIT)
-                for no, v in zip(nos, values, strict=True):
-                    line = lines[no]
-                    if getattr(line, attr) != v:
-                        setattr(line, attr, v)
-                        mark(touched, no, bit)
-                continue
-            if i >= AHEAD:
-                spec = self.specs[i - AHEAD]
-                for no, raw in zip(nos, known(ctx.projected, spec, nos), strict=True):
-                    lines[no].ahead[i - AHEAD] = (fmt(raw), NULL if raw is None else -raw)
-                self._stale.difference_update(nos)
-                continue
-            spec = self.specs[i]
-            if spec.code == "DE":
-                continue  # decided per tied group (`groups.py`)
-            for no, raw in zip(nos, known(ctx.source(spec), spec, nos), strict=True):
-                v = fmt(raw)
-                line = lines[no]
-                if v != line.values[i]:
-                    line.values[i] = v
-                    mark(touched, no, 1 << i)
-                    part = NULL if raw is None else -raw
-                    if part != line.parts[i]:
-                        line.parts[i] = part
-                        moved.add(no)
+            if i == PROJECTED_BH:
+                set_extra(self.lines, nos, known(ctx.projected, BH, nos), touched, BH_BIT)
+            elif i == FB_PREDICTION:
+                raws = known(ctx.fore, FB, nos) if ctx.running else [None] * len(nos)
+                set_extra(self.lines, nos, raws, touched, FB_BIT)
+            elif self.specs[i].code != "DE":  # DE: decided per tied group (`groups.py`)
+                spec = self.specs[i]
+                raws = known(ctx.source(spec), spec, nos)
+                set_column(self.lines, i, nos, raws, touched, moved)
 
     def _tails(self) -> None:
         """Each row's playoff position and lot: after the whole list, a playoff, then lots."""
@@ -590,4 +556,7 @@ class StandingsProjection:
                     out.changed(row, RowChange(no, None, changes))
 
 
+# Counts of rounds scored as a win, whatever else they select (`livetb/engine/counts.py`):
+# their values read nothing but the participant's own rounds and what a win scores.
+_WIN_COUNTS = frozenset({"WIN", "WON", "BWG"})
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved

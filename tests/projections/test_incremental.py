@@ -5,7 +5,9 @@ changed, and a viewer applying the feed's v2 messages has exactly what GET would
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
+import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +24,7 @@ from livetb.events.schema import (
     ResultRecorded,
     RoundClosed,
     RoundPaired,
+    ScoringSpec,
     TournamentCreated,
 )
 from livetb.projections.standings import StandingsProjection
@@ -125,6 +128,21 @@ def recorded(events: list[AnyEvent]) -> list[Recorded]:
 @given(tournaments())
 def test_incremental_equals_recomputation_after_every_event(events: list[AnyEvent]) -> None:
     follow_log(recorded(events))
+
+
+@settings(max_examples=30, deadline=None)
+@given(tournaments(), st.sampled_from([Decimal(0), Decimal(1)]))
+def test_counts_of_wins_after_a_pairing_whatever_an_unfinished_game_scores(
+    events: list[AnyEvent], absent: Decimal
+) -> None:
+    """A pairing recomputes the counts of wins only for the participants whose new round is not
+    an unfinished game, which scores what an absence does: here nothing, or a win."""
+    created = events[0]
+    assert isinstance(created, TournamentCreated)
+    created = msgspec.structs.replace(
+        created, scoring=ScoringSpec(absent=absent), tiebreaks=("WIN", "WON", "BWG", "PTS")
+    )
+    follow_log(recorded([created, *events[1:]]))
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
