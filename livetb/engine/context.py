@@ -166,7 +166,7 @@ class Context:
         scores, availables = previous._score, previous._last_available
         paireds = previous._last_paired
         opps_before, (plain_opps, fore_opps) = previous._term_opps[0], self._term_opps
-        rr = self.rr
+        rr, adjusted, usual = self.rr, self.adjusted_cache[0], self.edition is not Edition.LEGACY
         for no, old in previous._rounds.items():
             p = by_no.get(no)
             if p is not None:
@@ -182,6 +182,8 @@ class Context:
                 if score is not None:
                     self._score[no] = score + got
                     self._score_before_last[no] = score
+                    if usual and e.code not in _VOLUNTARY:  # `_adjusted_sum`'s first case
+                        adjusted[no] = self._score[no]
                 available = availables.get(no)
                 if available is not None:
                     self._last_available[no] = available if e.code in _VOLUNTARY else rnd
