@@ -59,8 +59,10 @@ def main() -> None:
                 server.stop()
         browser.close()
     print(f"{args.boards} boards typed, {args.runs} runs")
-    print(f"last key to last confirmation: {', '.join(f'{x:.0f}' for x in tails)} ms "
-          f"(median {statistics.median(tails):.0f} ms)")
+    print(
+        f"last key to last confirmation: {', '.join(f'{x:.0f}' for x in tails)} ms "
+        f"(median {statistics.median(tails):.0f} ms)"
+    )
     print(f"whole round typed and confirmed: {', '.join(f'{x:.1f}' for x in wholes)} s")
 
 

@@ -142,9 +142,7 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     return 2 if failed else 0
 
 
-def write(
-    projection: StandingsProjection, fmt: str, out: io.TextIOBase, lang: str = "en"
-) -> None:
+def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase, lang: str = "en") -> None:
     data = to_json(projection)
     if fmt == "json":
         out.write(msgspec.json.encode(data).decode() + "\n")

@@ -187,8 +187,7 @@ def _server(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         type=int,
         default=1,
         metavar="N",
-        help="N server processes on one port over one store, so viewers use every core "
-        "(default 1)",
+        help="N server processes on one port over one store, so viewers use every core (default 1)",
     )
     serve.add_argument(
         "--reuse-port",

@@ -538,4 +538,3 @@ class PostgresChanges(ThreadedSignal):
                     )
                 self._stopping.wait(backoff)
                 backoff = min(backoff * 2, self.max_backoff)
-

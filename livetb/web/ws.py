@@ -159,7 +159,6 @@ ENDPOINTS = [
             Query("top", "only the first N rows (deltas `drop` the rows that leave them)"),
             Query("participants", "only these start numbers, e.g. 1,5,9", "string"),
             Query("access_token", "a token of a private tournament", "string"),
-
         ),
     )
 ]
