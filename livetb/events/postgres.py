@@ -322,15 +322,7 @@ class PostgresStore:
 
             def attempt(a: Append) -> int:
                 with conn.transaction():  # a savepoint
-                    head, wrote = self._append(
-                        conn,
-                        a.tournament_id,
-                        a.expected_seq,
-                        a.events,
-                        a.actor,
-                        a.idempotency_key,
-                        a.fingerprint,
-                    )
+                    head, wrote = self._append(conn, *a)
                 if wrote:
                     written[a.tournament_id] = None
                 return head

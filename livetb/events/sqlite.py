@@ -149,15 +149,7 @@ class SqliteStore:
             def attempt(a: Append) -> int:
                 conn.execute("SAVEPOINT one")
                 try:
-                    return self._append(
-                        conn,
-                        a.tournament_id,
-                        a.expected_seq,
-                        a.events,
-                        a.actor,
-                        a.idempotency_key,
-                        a.fingerprint,
-                    )
+                    return self._append(conn, *a)
                 except LivetbError:
                     conn.execute("ROLLBACK TO one")
                     raise

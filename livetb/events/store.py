@@ -33,7 +33,8 @@ Clock = Callable[[], dt.datetime]
 
 
 class Append(NamedTuple):
-    """One `EventStore.append` call, as a value (for `append_group`)."""
+    """One `EventStore.append` call, as a value (for `append_group`); its fields are in the
+    order of the stores' `_append` arguments, which take it as `*append`."""
 
     tournament_id: str
     expected_seq: int
