@@ -22,7 +22,7 @@ import msgspec
 
 from livetb.engine.context import ZERO, Context, Round, Terms
 from livetb.engine.editions import Edition
-from livetb.engine.model import Code
+from livetb.engine.model import PLAYED
 from livetb.engine.result import Part, Value, average
 from livetb.engine.spec import Spec
 
@@ -82,9 +82,6 @@ def _term(ctx: Context, no: int, r: Round, fore: bool) -> tuple[Decimal, bool, i
     return score, r.voluntary, _OWN
 
 
-_PLAYED = frozenset(code for code in Code if code.played)
-
-
 def _raw_terms(ctx: Context, no: int, fore: bool) -> Terms:
     """Every term's score, whether it is an own voluntarily unplayed round, and the points
     scored in its round, cached in the context: what BH, its cuts, FB and SB share when
@@ -110,7 +107,7 @@ def _raw_terms(ctx: Context, no: int, fore: bool) -> Terms:
     points: list[Decimal] = []
     for r in ctx.rounds(no):
         opp = r.opponent
-        if opp is not None and (r.code in _PLAYED or rr or (fore and r.rnd == upto)):
+        if opp is not None and (r.code in PLAYED or rr or (fore and r.rnd == upto)):
             score = known.get(opp)  # `_term`'s first case
             terms.append(adjusted(opp, fore) if score is None else score)
             voluntary.append(False)

@@ -14,7 +14,7 @@ from functools import cached_property
 import msgspec
 
 from livetb.engine.editions import Edition, edition_for
-from livetb.engine.model import NOT_PAIRED, Code, Colour, Participant, Tournament
+from livetb.engine.model import NOT_PAIRED, PLAYED, Code, Colour, Participant, Tournament
 
 ZERO = Decimal(0)
 # BH-family terms: scores, voluntary, points scored (None when every round is a term: the
@@ -49,7 +49,6 @@ class Round(msgspec.Struct, frozen=True, gc=False):
 
 
 _VOLUNTARY = frozenset({Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS})
-_PLAYED = frozenset(code for code in Code if code.played)
 
 
 def _paired(code: Code, opponent: int | None) -> bool:
@@ -136,12 +135,12 @@ class Context:
             memo.pop(("PTP", no), None)
             touched.update(r.opponent for r in self.rounds(no) if r.opponent is not None)
         plain, fore = self.bh_terms
-        plain_sums, fore_sums = self.bh_sums
+        sums_by_cut = (*self.bh_sums[0].values(), *self.bh_sums[1].values())
         for no in touched:  # BH-type values read the opponents' scores
             memo.pop(("BH", no), None)
             plain.pop(no, None)
             fore.pop(no, None)
-            for sums in (*plain_sums.values(), *fore_sums.values()):
+            for sums in sums_by_cut:
                 sums.pop(no, None)
         self.__dict__.pop("rated", None)
 
@@ -197,7 +196,7 @@ class Context:
                         plain_opps[no] = fore_opps[no] = None
                     else:
                         fore_opps[no] = (*opps, opp)  # FB's final round: any pairing
-                        plain_opps[no] = fore_opps[no] if e.code in _PLAYED or rr else None
+                        plain_opps[no] = fore_opps[no] if e.code in PLAYED or rr else None
 
     def take_fore_terms(self, other: Context) -> None:
         """Take the FB terms' opponents `other` has carried forward (`seed_rounds`): a context
@@ -232,7 +231,7 @@ class Context:
         rr, opps = self.rr, []
         for r in self.rounds(no):
             opp = r.opponent
-            if opp is None or not (r.code in _PLAYED or rr or r.rnd == last):
+            if opp is None or not (r.code in PLAYED or rr or r.rnd == last):
                 cache[no] = None
                 return None
             opps.append(opp)

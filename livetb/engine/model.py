@@ -37,11 +37,11 @@ class Code(StrEnum):
     @property
     def played(self) -> bool:
         """Played over the board (C.07: the only rounds with a real opponent in BH/SB/ARO)."""
-        return self in _PLAYED
+        return self in PLAYED
 
     @property
     def has_opponent(self) -> bool:
-        return self in _PLAYED or self in (Code.FORFEIT_WIN, Code.FORFEIT_LOSS, Code.PENDING)
+        return self in PLAYED or self in (Code.FORFEIT_WIN, Code.FORFEIT_LOSS, Code.PENDING)
 
     @property
     def requested_bye(self) -> bool:
@@ -49,7 +49,7 @@ class Code(StrEnum):
         return self in (Code.HALF_BYE, Code.ZERO_BYE)
 
 
-_PLAYED = frozenset(
+PLAYED = frozenset(  # the codes of a game played over the board
     {Code.WIN, Code.DRAW, Code.LOSS, Code.SHORT_WIN, Code.SHORT_DRAW, Code.SHORT_LOSS, Code.UNKNOWN}
 )
 
