@@ -88,7 +88,7 @@ class Context:
         self._score_before_last: dict[int, Decimal] = {}  # rounds 1..K-1 (FB's adjustment)
         self._last_available: dict[int, int] = {}
         self._last_paired: dict[int, int] = {}
-        self._met: dict[int, frozenset[int]] = {}
+        self._met: dict[int, tuple[int, ...]] = {}
         # Scores as an opponent, without and with FB's adjustment (indexed by `fore`).
         self.adjusted_cache: tuple[dict[int, Decimal], dict[int, Decimal]] = ({}, {})
         # BH-family terms (buchholz.py), without and with FB's adjustment (indexed by `fore`):
@@ -172,9 +172,9 @@ class Context:
                 e = p.entry(rnd)
                 got = points[e.code]
                 self._rounds[no] = (*old, Round(rnd, e.code, e.opponent, e.colour, got))
-                met = previous._met.get(no)
+                met, opp = previous._met.get(no), e.opponent
                 if met is not None:
-                    self._met[no] = met | {e.opponent} if e.code.played else met
+                    self._met[no] = (*met, opp) if e.code.played and opp is not None else met
                 # `score`'s sum goes on with one more term (the same Decimal); the last
                 # available and paired rounds are round K+1's or stay.
                 score = scores.get(no)
@@ -197,13 +197,6 @@ class Context:
                     else:
                         fore_opps[no] = (*opps, opp)  # FB's final round: any pairing
                         plain_opps[no] = fore_opps[no] if e.code in PLAYED or rr else None
-
-    def take_fore_terms(self, other: Context) -> None:
-        """Take the FB terms' opponents `other` has carried forward (`seed_rounds`): a context
-        of the same round K whose entries for rounds 1..K-1 are this one's (the caller's
-        promise) and whose round K pairs the same participants."""
-        assert self.final and self.upto == other.upto
-        self._term_opps[1].update(other._term_opps[1])
 
     def rounds(self, no: int) -> tuple[Round, ...]:
         """Rounds 1..K of participant `no`."""
@@ -238,11 +231,12 @@ class Context:
         found = cache[no] = tuple(opps)
         return found
 
-    def met(self, no: int) -> frozenset[int]:
-        """The opponents played over the board in rounds 1..K."""
+    def met(self, no: int) -> tuple[int, ...]:
+        """The opponents played over the board in rounds 1..K (a tuple of ints, which the
+        garbage collector stops tracking: a set per participant would stay tracked)."""
         cached = self._met.get(no)
         if cached is None:
-            cached = frozenset(r.opponent for r in self.rounds(no) if r.played)  # type: ignore[misc]
+            cached = tuple([r.opponent for r in self.rounds(no) if r.played])  # type: ignore[misc]
             self._met[no] = cached
         return cached
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 import msgspec
 
 from livetb.engine.context import Context
+from livetb.engine.editions import Edition
 from livetb.engine.model import Code, Entry, Participant, Tournament
 from livetb.engine.spec import Spec
 from livetb.events.state import TournamentState
@@ -26,6 +27,13 @@ class Contexts:
     A round event derives the next set from the previous one: a pairing only appends round
     K+1 to every entry list and leaves `done` as it is, a close keeps `live`, `fore` and
     `projected`, whose inputs it does not change.
+
+    Right after a pairing whose earlier rounds are all closed, `fore` reads `projected`
+    (`drawn_fore`): with no result yet in round K, taking its games as drawn because it is the
+    last round (FB) or because they are unfinished (the projected BH) gives every opponent the
+    same score and every row the same terms, so FB's values are computed where the projected
+    BH's are (cached there from the previous round), not on a context of their own. The first
+    update (a result, which FB predictions do not read but the projected view does) ends it.
     """
 
     def __init__(
@@ -36,6 +44,7 @@ class Contexts:
         fore: Context,
         projected: Context,
         fore_due: dict[int, Participant] | None = None,
+        drawn_fore: bool = False,
     ) -> None:
         self.paired, self.closed = state.paired, state.closed
         self.running = self.paired > self.closed
@@ -43,10 +52,13 @@ class Contexts:
         # New entries `fore` has not taken yet: results of the running round's games, which
         # its values do not read (`update`); it takes them before anything reads it.
         self._fore_due = fore_due or {}
+        self._drawn_fore = drawn_fore
         self.inseparable = inseparable(live)  # DE's, on `live`
 
     @property
     def fore(self) -> Context:
+        if self._drawn_fore:
+            return self.projected
         self._take_due()
         return self._fore
 
@@ -95,9 +107,8 @@ class Contexts:
         fore.seed_rounds(live_ctx)
         projected = _context(state, drawn_t, paired)
         projected.seed_rounds(self.projected)
-        if state.closed == paired - 1:  # rounds 1..K-1 complete: no game counted as a draw
-            fore.take_fore_terms(projected)
-        return Contexts(state, live_ctx, self.done, fore, projected)
+        drawn = state.closed == paired - 1 and _drawn_is_fore(live_ctx)
+        return Contexts(state, live_ctx, self.done, fore, projected, drawn_fore=drawn)
 
     def after_close(self, state: TournamentState) -> Contexts | None:
         """A round closed: only the closed rounds' context moves (to `live` once K closes)."""
@@ -131,6 +142,7 @@ class Contexts:
         `fore_blind`: a change FB predictions do not read. Whether `projected` changed (not
         when a game counted as a draw ends in a draw)."""
         assert rnd <= self.paired
+        self._drawn_fore = False
         live: list[Participant] = []
         drawn: list[Participant] = []
         replace = msgspec.structs.replace
@@ -173,6 +185,17 @@ def _context(state: TournamentState, t: Tournament, upto: int, as_final: bool = 
     )
     ctx.explain = False
     return ctx
+
+
+def _drawn_is_fore(ctx: Context) -> bool:
+    """Whether FB's view of a round K with no result yet is the projected view (`Contexts`).
+    Not under the legacy rules (virtual opponents); and an own unplayed round is worth the own
+    score with round K's "absent" points replaced by a draw (`Context.own_score`), which is the
+    projected score, exponent included, when those points have no more decimals than a draw."""
+    if ctx.edition is Edition.LEGACY:
+        return False
+    absent, draw = ctx.scoring.points(Code.PENDING), ctx.draw
+    return absent.as_tuple().exponent >= draw.as_tuple().exponent  # type: ignore[operator]
 
 
 def _draw(e: Entry) -> Entry:
