@@ -28,12 +28,13 @@ class Contexts:
     K+1 to every entry list and leaves `done` as it is, a close keeps `live`, `fore` and
     `projected`, whose inputs it does not change.
 
-    Right after a pairing whose earlier rounds are all closed, `fore` reads `projected`
-    (`drawn_fore`): with no result yet in round K, taking its games as drawn because it is the
+    Right after a pairing whose earlier rounds are all closed, FB is read as BH on `projected`
+    (`source`): with no result yet in round K, taking its games as drawn because it is the
     last round (FB) or because they are unfinished (the projected BH) gives every opponent the
-    same score and every row the same terms, so FB's values are computed where the projected
-    BH's are (cached there from the previous round), not on a context of their own. The first
-    update (a result, which FB predictions do not read but the projected view does) ends it.
+    same score and every row the same terms, so FB's values are the projected BH's (with FB's
+    cuts), computed once and cached there from the previous round, not on a context of their
+    own. The first update (a result, which FB predictions do not read but the projected view
+    does) ends it.
     """
 
     def __init__(
@@ -57,8 +58,6 @@ class Contexts:
 
     @property
     def fore(self) -> Context:
-        if self._drawn_fore:
-            return self.projected
         self._take_due()
         return self._fore
 
@@ -164,10 +163,13 @@ class Contexts:
             self.done.update(live)  # the closed rounds' context never reads later rounds
         return bool(drawn)
 
-    def source(self, spec: Spec) -> Context:
+    def source(self, spec: Spec) -> tuple[Context, Spec]:
         """The context one tie-break is computed on (once round K is closed, `done` reads what
-        `live` reads)."""
-        return getattr(self, view_of(spec.code, self.running))  # type: ignore[no-any-return]
+        `live` reads), and as which tie-break: FB right after a pairing is the projected BH."""
+        view = view_of(spec.code, self.running)
+        if view == "fore" and self._drawn_fore:
+            return self.projected, msgspec.structs.replace(spec, code="BH")
+        return getattr(self, view), spec
 
     def status(self, spec: Spec) -> Status:
         return status_of(spec.code, self.running)

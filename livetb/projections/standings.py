@@ -480,11 +480,11 @@ class StandingsProjection:
             if i == PROJECTED_BH:
                 set_extra(self.lines, nos, known(ctx.projected, BH, nos), touched, BH_BIT)
             elif i == FB_PREDICTION:
-                raws = known(ctx.fore, FB, nos) if ctx.running else [None] * len(nos)
+                raws = known(*ctx.source(FB), nos) if ctx.running else [None] * len(nos)
                 set_extra(self.lines, nos, raws, touched, FB_BIT)
             elif self.specs[i].code != "DE":  # DE: decided per tied group (`groups.py`)
                 spec = self.specs[i]
-                raws = known(ctx.source(spec), spec, nos)
+                raws = known(*ctx.source(spec), nos)
                 set_column(self.lines, i, nos, raws, touched, moved)
 
     def _tails(self) -> None:
