@@ -145,10 +145,11 @@ class Context:
         self.__dict__.pop("rated", None)
 
     def seed_rounds(self, previous: Context) -> None:
-        """Take the rounds `previous` has built, and the scores and last available and paired
-        rounds read from them, when its participants' entries for rounds 1..previous.upto are
-        this context's (the caller's promise: the same tournament, at most one round earlier).
-        A round K+1 is read from this context's entries."""
+        """Take the rounds `previous` has built, and what is read from them (scores, opponents;
+        for the same round K also the last available and paired rounds), when its
+        participants' entries for rounds 1..previous.upto are this context's (the caller's
+        promise: the same tournament, at most one round earlier). A round K+1 is read from
+        this context's entries."""
         assert self.upto - 1 <= previous.upto <= self.upto and not self._rounds
         if previous.upto == self.upto:
             self._rounds.update(previous._rounds)
@@ -162,41 +163,41 @@ class Context:
                 self._term_opps[1].update(previous._term_opps[1])
             return
         rnd, points, by_no = self.upto, self._points, self.by_no
-        scores, availables = previous._score, previous._last_available
-        paireds = previous._last_paired
+        rounds, met_of, score_of, before_of = (
+            self._rounds,
+            self._met,
+            self._score,
+            self._score_before_last,
+        )
+        scores, mets = previous._score, previous._met
         opps_before, (plain_opps, fore_opps) = previous._term_opps[0], self._term_opps
         rr, adjusted, usual = self.rr, self.adjusted_cache[0], self.edition is not Edition.LEGACY
+        # The last available and paired rounds are left to be read again (`last_available`):
+        # only unusual rows' opponents' scores ask for them.
         for no, old in previous._rounds.items():
             p = by_no.get(no)
             if p is not None:
                 e = p.entry(rnd)
-                got = points[e.code]
-                self._rounds[no] = (*old, Round(rnd, e.code, e.opponent, e.colour, got))
-                met, opp = previous._met.get(no), e.opponent
+                code, opp, got = e.code, e.opponent, points[e.code]
+                rounds[no] = (*old, Round(rnd, code, opp, e.colour, got))
+                met = mets.get(no)
                 if met is not None:
-                    self._met[no] = (*met, opp) if e.code.played and opp is not None else met
-                # `score`'s sum goes on with one more term (the same Decimal); the last
-                # available and paired rounds are round K+1's or stay.
+                    met_of[no] = (*met, opp) if code in PLAYED and opp is not None else met
+                # `score`'s sum goes on with one more term (the same Decimal).
                 score = scores.get(no)
                 if score is not None:
-                    self._score[no] = score + got
-                    self._score_before_last[no] = score
-                    if usual and e.code not in _VOLUNTARY:  # `_adjusted_sum`'s first case
-                        adjusted[no] = self._score[no]
-                available = availables.get(no)
-                if available is not None:
-                    self._last_available[no] = available if e.code in _VOLUNTARY else rnd
-                paired = paireds.get(no)
-                if paired is not None:
-                    self._last_paired[no] = rnd if _paired(e.code, e.opponent) else paired
+                    score_of[no] = total = score + got
+                    before_of[no] = score
+                    if usual and code not in _VOLUNTARY:  # `_adjusted_sum`'s first case
+                        adjusted[no] = total
                 # Rounds 1..K's terms stay opponents' scores or not; round K+1 adds one.
                 if no in opps_before:
-                    opps, opp = opps_before[no], e.opponent
+                    opps = opps_before[no]
                     if opps is None or opp is None:
                         plain_opps[no] = fore_opps[no] = None
                     else:
                         fore_opps[no] = (*opps, opp)  # FB's final round: any pairing
-                        plain_opps[no] = fore_opps[no] if e.code in PLAYED or rr else None
+                        plain_opps[no] = fore_opps[no] if code in PLAYED or rr else None
 
     def rounds(self, no: int) -> tuple[Round, ...]:
         """Rounds 1..K of participant `no`."""
