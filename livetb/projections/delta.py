@@ -110,11 +110,6 @@ class Changes:
             self.rows.append(new)
             self.changes.append(change_of(old, new))
 
-    def changed(self, new: Row, change: RowChange) -> None:
-        """Record `new`, whose changed cells the caller knows (`change`, not empty)."""
-        self.rows.append(new)
-        self.changes.append(change)
-
     def tie(self, no: int, shares: bool) -> None:
         if self.ties.pop(no, None) is None:  # flipped twice within one event: no change
             self.ties[no] = shares

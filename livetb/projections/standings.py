@@ -508,14 +508,17 @@ class StandingsProjection:
         else:
             keyed = [(line.key, no) for no, line in lines.items()]
         order, ranks = ranking.reset(keyed, self._out)  # type: ignore[arg-type]
-        for key, no in order:
+        after: list[int] = []
+        renew: list[tuple[int, int, int]] = []
+        for (key, no), rank in zip(order, ranks, strict=True):  # one pass: every row is here
             lines[no].key = key
-        after = [no for _, no in order]
+            after.append(no)
+            bits = touched.get(no)
+            if bits is not None:
+                renew.append((no, rank, bits))
         if after != before:
             self._out.order = tuple(after)
-        self._build(
-            (no, rank, touched[no]) for no, rank in zip(after, ranks, strict=True) if no in touched
-        )
+        self._build(renew)
 
     def _rank_moved(self, moved: set[int], touched: Touched) -> None:
         """Move each re-keyed row to its place (each move recorded for the feed), in O(log n)
@@ -543,6 +546,9 @@ class StandingsProjection:
             self._statuses,
             self._out,
         )
+        # Recorded as `Changes.row` would, but only the changed cells compared: a close or a
+        # pairing records nearly every row.
+        changed_rows, changes_of = out.rows.append, out.changes.append
         for no, rank, changed in renew:
             line = lines[no]
             row = Row(rank, no, names[no].name, tuple(line.values), statuses, line.fb, line.bh)
@@ -553,7 +559,8 @@ class StandingsProjection:
             else:
                 changes = cells(old, row, changed)
                 if changes:
-                    out.changed(row, RowChange(no, None, changes))
+                    changed_rows(row)
+                    changes_of(RowChange(no, None, changes))
 
 
 # Counts of rounds scored as a win, whatever else they select (`livetb/engine/counts.py`):
