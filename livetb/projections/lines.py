@@ -27,7 +27,7 @@ class Line:
 
     def __init__(self, n: int) -> None:
         self.values: list[Value] = [None] * n
-        self.parts: list[object] = [NULL] * n  # -value (DE: +place), null: NULL
+        self.parts: list[object] = [NULL] * n  # `part_of` the value (DE: +place)
         self.tail: tuple[int, int] = (0, 0)  # playoff position, lot
         self.key: tuple[object, ...] | None = None  # as placed in the ranking
         self.fb: str | None = None
@@ -43,9 +43,8 @@ _MOST_PARTS = 1 << 16
 
 
 def shared_parts() -> Callable[[object, object], object]:
-    """`setdefault` of the parts shared per value (a sort-key part is -value, best first; null
-    is `NULL`), the table started over first when it grew too big: once per column, not per
-    value."""
+    """`setdefault` of the parts shared per value (`part_of`), the table started over first
+    when it grew too big: once per column, not per value."""
     if len(_PARTS) >= _MOST_PARTS:
         _PARTS.clear()
     return _PARTS.setdefault
@@ -64,6 +63,23 @@ def fmt(v: Number | None) -> Value:
     if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
         return f"{v:.1f}"
     return s
+
+
+def part_of(raw: Number | None) -> object:
+    """A value's sort-key part: best first, so -value, in hundredths and an int when that is
+    exact (every C.07 value but some products of fractional scorings): a sort or a bisection
+    compares ints faster than Decimals, and an int and a Decimal compare exactly. Null after
+    every value."""
+    if raw is None:
+        return NULL
+    if type(raw) is int:
+        return -100 * raw
+    scaled = raw * _HUNDRED
+    whole = scaled.to_integral_value()
+    return -int(whole) if whole == scaled else -scaled
+
+
+_HUNDRED = Decimal(100)
 
 
 def set_column(
@@ -85,7 +101,7 @@ def set_column(
             text = str(raw)
             got = made.get(text)
             if got is None:
-                part = -raw
+                part = part_of(raw)
                 got = made[text] = (fmt(raw), share(part, part))
             v, part = got
         else:  # an int or None: its part made only if it changed
@@ -95,7 +111,7 @@ def set_column(
             line.values[i] = v
             touched[no] = get(no, 0) | bit
             if part is None:
-                part = NULL if raw is None else -raw
+                part = part_of(raw)
                 part = share(part, part)
             if part != line.parts[i]:
                 line.parts[i] = part
