@@ -137,17 +137,19 @@ def test_the_store_checks_the_command_when_the_early_recall_misses() -> None:
     assert store.head("t1") == 7
 
 
-async def test_the_server_brings_the_values_kept_for_the_close_up_to_date_between_events() -> None:
-    """What the close would catch up is done once the tournament is quiet (`settle`): the
-    pairing leaves every row's kept Buchholz out of date, a decisive result its players' and
-    their opponents'."""
+async def test_the_server_prepares_the_close_between_events() -> None:
+    """The standings the round's close will publish are prepared once the tournament is quiet
+    (`settle`): a load or a pairing leaves every row to take, a result the rows it changes or
+    whose close values it reaches."""
     store = MemoryStore()
     writer = TournamentService(store)
     started(writer)
     service = TournamentService(store)
-    projection = await service.current("t1")  # loaded: computed whole, nothing to settle
+    projection = await service.current("t1")  # loaded while round 1 runs
+    assert projection.unsettled
+    await asyncio.sleep(3 * SETTLE_AFTER)
     assert not projection.unsettled
-    for board, result in ((1, "1-0"), (2, "0-1")):  # a draw: the projection had it already
+    for board, result in ((1, "1-0"), (2, "1/2-1/2")):
         writer.execute("t1", RecordResult(round=1, board=board, result=result))
         assert await service.current("t1") is projection
         assert projection.unsettled

@@ -25,13 +25,10 @@ only the cells an event can affect:
 - a pairing: everything but type C (rounds 1..C do not change), and the counts of wins only
   for the participants whose new round is not an unfinished game (which does not score a
   win); a close: type C and FB (not FB when the final round closes: the prediction was the
-  value), every status. Type C is computed at the close, for every row, on the closed rounds'
-  context (once every game is finished, the projected one, whose BH totals the results kept
-  current: `Contexts.after_close`), not kept ready at each result: nearly every row gets a
-  result reaching it before the close, which would compute it again anyway. Between events
-  (`settle`: the server's work once a tournament is quiet, a slice at a time) the Buchholz-type
-  totals the close will read are computed into that context's cache, so that the close finds
-  them there;
+  value), every status. Those values are the projected view's once every game is finished
+  (`Contexts.after_close`), so the standings the close will publish are prepared between
+  events (`settle`: the server's work once a tournament is quiet, a slice of rows at a time;
+  `close.py`), and the close swaps them in, taking first the rows an event changed since;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
   everything once when many rows moved; the statuses, the same for every row, are told once;
@@ -42,6 +39,7 @@ only the cells an event can affect:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from collections.abc import Collection, Iterable
@@ -53,7 +51,7 @@ from livetb.engine.editions import Edition
 from livetb.engine.model import Code
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import CACHED, TYPE_C, affected_by, column, lot_numbers, reach
+from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers, reach
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
@@ -69,6 +67,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
+from livetb.projections.close import Prepared
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes, Delta, Row, RowChange, Value, ties_of
 from livetb.projections.groups import DirectEncounters
@@ -128,8 +127,10 @@ class StandingsProjection:
         self._out = Changes()  # what the event being folded changed
         self._de: dict[int, DirectEncounters] = {}  # DE index -> its tied groups
         self._teams = TeamTable()  # a team tournament's rows
-        # Rows whose Buchholz-type totals for the close are not in the projected context's
-        # cache (a pairing: every row; a result: the rows it reaches): `settle`.
+        # While a round runs, the standings its close will publish (`close.py`), and the rows
+        # to take into them again (a pairing: every row; a result: the rows it changes or
+        # whose close values it reaches): `settle`.
+        self._prepared: Prepared | None = None
         self._unsettled: set[int] = set()
 
     @classmethod
@@ -232,28 +233,23 @@ class StandingsProjection:
                     return self._refresh_all()
                 # Own results, FB and the projected BH move, type C (rounds 1..C) cannot; DE
                 # sees one more round for everybody.
-                self.ctx = ctx
+                self.ctx, self._prepared = ctx, None
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
-                self._unsettled.update(state.participants)
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
                 self._skip_unfinished(dirty, ctx.live)
                 return self._refresh(dirty, state.participants)
             case RoundClosed():
-                previous = self.ctx
+                previous, prepared = self.ctx, self._prepared
                 ctx = previous and previous.after_close(state)
+                self._prepared = None
                 if previous is None or ctx is None:
                     return self._refresh_all()
-                # Own results (rounds 1..K) and the projected BH read nothing a close changes;
-                # nor FB when the final round closes: the prediction, which does not read the
-                # final round's results (see `update`), was the value.
-                final = previous.running and not ctx.running and ctx.done.final
-                fb_kept = final and ctx.live.edition is not Edition.LEGACY
                 self.ctx = ctx
-                cells = [
-                    i
-                    for i, s in enumerate(self.specs)
-                    if s.code in TYPE_C or (s.code == "FB" and not fb_kept)
-                ]
+                closing = previous.running and not ctx.running
+                cells = self._close_cells(closing and ctx.done.final)
+                if closing and ctx.done is ctx.projected:  # what `settle` prepared
+                    return self._swap_in(prepared or Prepared(self.specs), cells)
+                self._unsettled.clear()
                 return self._refresh(self._every(cells, FB_PREDICTION))
             case ParticipantRegistered() | ParticipantUpdated():
                 if state.paired:
@@ -335,36 +331,63 @@ class StandingsProjection:
                 cells[i] = affected(ctx.live, spec)
         if projected:
             cells[PROJECTED_BH] = affected(ctx.live, BH)
-            if ctx.running:  # `projected` has `live`'s pairings: the same rows are reached
-                for spec in self._settled_specs():
+            if ctx.running:  # the close's values: `projected` has `live`'s pairings
+                for spec in self._close_cells(ctx.projected.final).values():
                     self._unsettled.update(affected(ctx.live, spec))
         if not fore_blind:
             cells[FB_PREDICTION] = affected(ctx.live, FB)
         return cells
 
-    def _settled_specs(self) -> list[Spec]:
-        """The type-C tie-breaks the engine keeps computed in a context (`settle`)."""
-        return [spec for spec in self.specs if spec.code in TYPE_C and spec.code in CACHED]
+    def _close_cells(self, final: bool) -> dict[int, Spec]:
+        """The cells a close computes again (besides the FB prediction, which it clears):
+        own results (rounds 1..K) and the projected BH read nothing a close changes; nor FB
+        when the `final` round closes: the prediction, which does not read the final round's
+        results (see `update`), was the value (not under the legacy rules)."""
+        assert self.ctx is not None
+        fb_kept = final and self.ctx.live.edition is not Edition.LEGACY
+        return {
+            i: s
+            for i, s in enumerate(self.specs)
+            if s.code in TYPE_C or (s.code == "FB" and not fb_kept)
+        }
 
     @property
     def unsettled(self) -> bool:
-        """Some totals the round's close will read are not computed yet (`settle`)."""
+        """Some rows of the round's close are not prepared yet (`settle`)."""
         return bool(self._unsettled)
 
     def settle(self, budget: int) -> bool:
-        """Compute the Buchholz-type totals of up to `budget` unsettled rows on the projected
-        context, the one the close reads once every game is finished, so that the close finds
-        them in its cache: the server's work between events (`TournamentService`), a slice at a
-        time. Nothing a reader sees changes. True while unsettled rows remain."""
-        ctx, specs = self.ctx, self._settled_specs()
-        if ctx is None or not ctx.running or not specs:
-            self._unsettled.clear()  # only a running round's close reads them
+        """Take up to `budget` unsettled rows into the standings the running round's close
+        will publish (`close.py`): the server's work between events (`TournamentService`), a
+        slice at a time. Nothing a reader sees changes. True while unsettled rows remain."""
+        ctx = self.ctx
+        if ctx is None or not ctx.running:
+            self._unsettled.clear()  # only a running round closes
             return False
+        if self._prepared is None:
+            self._prepared = Prepared(self.specs)
         rows = list(itertools.islice(self._unsettled, budget))
-        for spec in specs:
-            column(ctx.projected, spec, rows)
+        self._prepared.take(ctx, self.lines, self._close_cells(ctx.projected.final), rows)
         self._unsettled.difference_update(rows)
         return bool(self._unsettled)
+
+    def _swap_in(self, prepared: Prepared, cells: dict[int, Spec]) -> None:
+        """The close from the standings `settle` prepared: the rows not taken yet are taken,
+        the table replaces the live one, and the rows whose cells differ are published, with
+        the new order and the ties that flipped."""
+        ctx, live = self.ctx, self.lines
+        assert ctx is not None
+        rest = self._unsettled | (live.keys() - prepared.lines.keys())
+        if rest:
+            prepared.take(ctx, live, cells, list(rest))
+        self._unsettled.clear()
+        prepared.replace(live, self._ranking, self._out)
+        self.lines, self._ranking, self._de = prepared.lines, prepared.ranking, prepared.de
+        statuses = tuple(ctx.status(spec) for spec in self.specs)
+        if statuses != self._statuses:
+            self._statuses = self._out.statuses = statuses
+        bits = functools.reduce(operator.or_, (1 << i for i in (*cells, *self._de)), FB_BIT)
+        self._build((no, rank, bits) for no, rank in self._ranking.ranks())
 
     def _team_rows(self) -> None:
         """A team tournament's table (`livetb/projections/teams.py`), re-read whole."""
@@ -404,7 +427,7 @@ class StandingsProjection:
         if created.kind == "team":
             self._teams.reset(self.state)
             return self._team_rows()
-        self.ctx = Contexts.fresh(self.state)
+        self.ctx, self._prepared = Contexts.fresh(self.state), None
         nos = self.state.participants.keys()
         dirty: Dirty = {i: nos for i in range(-2, len(self.specs))}
         return self._refresh(dirty, nos, rows=nos, everything=True)
@@ -444,6 +467,9 @@ class StandingsProjection:
         if rekey or everything:
             self._tails()
             moved = set(lines)
+        if ctx.running:  # rows the close's standings take again (`settle`)
+            self._unsettled.update(touched)
+            self._unsettled.update(moved)
         statuses = tuple(ctx.status(spec) for spec in self.specs)
         if lines and statuses != self._statuses:  # no rows, no statuses: told with the first
             # The same for every row: told once, and filled in as rows are read (`_current`).

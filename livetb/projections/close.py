@@ -1,0 +1,86 @@
+"""The standings the running round's close will publish, prepared between events.
+
+A close changes nearly every row: the type-C values (now over rounds 1..K), FB (no longer a
+prediction), and with them DE's groups and the order. Once every game of round K is finished
+(a round with a game unfinished cannot close), those values are the projected view's, where
+unfinished games count as draws and which every result keeps current. So between events
+(`StandingsProjection.settle`, a slice of rows at a time) the rows are taken into a second
+table as the close will make them: their cells, DE's groups, their place in the order. The
+close then swaps that table in and only publishes the rows; every row an event changes in the
+live table, or whose close values it reaches, is taken again before that.
+"""
+
+from __future__ import annotations
+
+from livetb.engine.spec import Spec
+from livetb.engine.standings import column
+from livetb.projections.contexts import Contexts
+from livetb.projections.delta import Changes
+from livetb.projections.groups import DirectEncounters
+from livetb.projections.lines import ANEW, Line, Touched, set_column
+from livetb.projections.ranking import Ranking
+
+_RESORT = 4  # sort the whole table again once more than a quarter of it moved at once
+
+
+class Prepared:
+    """The rows as the running round's close will show them (`take`), in their order."""
+
+    def __init__(self, specs: tuple[Spec, ...]) -> None:
+        self.lines: dict[int, Line] = {}
+        self.ranking = Ranking()
+        self.de = {i: DirectEncounters(i) for i, s in enumerate(specs) if s.code == "DE"}
+        self._n = len(specs)
+
+    def take(
+        self, ctx: Contexts, live: dict[int, Line], cells: dict[int, Spec], nos: list[int]
+    ) -> None:
+        """Rows `nos` again: their `live` cells, the close's `cells` (index -> tie-break)
+        computed on the projected view, their DE groups and their place."""
+        lines, de_cells = self.lines, [*self.de]
+        touched: Touched = {}
+        moved: set[int] = set(nos)
+        for no in nos:
+            source, line = live[no], lines.get(no)
+            if line is None:
+                line = lines[no] = Line(self._n)
+                line.values[:] = source.values
+                line.parts[:] = source.parts
+            else:  # DE's places are this table's: a group not decided again keeps them
+                kept = [(i, line.values[i], line.parts[i]) for i in de_cells]
+                line.values[:] = source.values
+                line.parts[:] = source.parts
+                for i, value, part in kept:
+                    line.values[i], line.parts[i] = value, part
+            line.tail = source.tail
+            touched[no] = ANEW
+        for i, spec in cells.items():
+            set_column(lines, i, nos, column(ctx.projected, spec, nos), touched, moved)
+        for de in self.de.values():  # a taken row's games may have changed: its group too
+            de.update(ctx, lines, touched, moved, nos)
+        # Tie flips and moves within this table are nobody's news: the swap tells the
+        # difference from the live table's.
+        ignored = Changes()
+        if len(moved) * _RESORT > len(lines):
+            keyed = [((*line.parts, *line.tail), no) for no, line in lines.items()]
+            for key, no in self.ranking.reset(keyed, ignored)[0]:
+                lines[no].key = key
+            return
+        for no in moved:
+            line = lines[no]
+            key = (*line.parts, *line.tail)
+            if line.key != key:
+                line.key, _ = self.ranking.move(no, line.key, key, ignored)
+
+    def replace(self, live: dict[int, Line], before: Ranking, out: Changes) -> None:
+        """Ready this table to replace the `live` one at the close, ranked `before`: no FB
+        prediction once the round is closed, the projected BH as it is; the ties that flipped
+        and the new order go to `out`."""
+        for no, line in self.lines.items():
+            line.fb, line.bh = None, live[no].bh
+        shares = self.ranking.shares
+        for no in before.shares ^ shares:
+            out.tie(no, no in shares)
+        after = self.ranking.nos()
+        if after != before.nos():
+            out.order = tuple(after)
