@@ -12,6 +12,8 @@ live table, or whose close values it reaches, is taken again before that.
 
 from __future__ import annotations
 
+import msgspec
+
 from livetb.engine.spec import Spec
 from livetb.engine.standings import column
 from livetb.projections.contexts import Contexts
@@ -30,7 +32,6 @@ class Prepared:
         self.lines: dict[int, Line] = {}
         self.ranking = Ranking()
         self.de = {i: DirectEncounters(i) for i, s in enumerate(specs) if s.code == "DE"}
-        self._n = len(specs)
 
     def take(
         self, ctx: Contexts, live: dict[int, Line], cells: dict[int, Spec], nos: list[int]
@@ -43,16 +44,12 @@ class Prepared:
         for no in nos:
             source, line = live[no], lines.get(no)
             if line is None:
-                line = lines[no] = Line(self._n)
-                line.values[:] = source.values
-                line.parts[:] = source.parts
+                lines[no] = msgspec.structs.replace(source, key=None)
             else:  # DE's places are this table's: a group not decided again keeps them
                 kept = [(i, line.values[i], line.parts[i]) for i in de_cells]
-                line.values[:] = source.values
-                line.parts[:] = source.parts
+                line.values, line.parts, line.tail = source.values, source.parts, source.tail
                 for i, value, part in kept:
-                    line.values[i], line.parts[i] = value, part
-            line.tail = source.tail
+                    line.put(i, value, part)
             touched[no] = ANEW
         for i, spec in cells.items():
             set_column(lines, i, nos, column(ctx.projected, spec, nos), touched, moved)

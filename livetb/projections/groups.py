@@ -62,7 +62,7 @@ class DirectEncounters:
                 (no,) = members
                 line = lines[no]
                 if line.values[i] != 1:
-                    line.values[i] = line.parts[i] = 1
+                    line.put(i, 1, 1)
                     mark(touched, no, bit)
                     moved.add(no)
                 tied.add(prefix)
@@ -79,7 +79,7 @@ class DirectEncounters:
             for no, place in places.items():
                 line = lines[no]
                 if line.values[i] != place:
-                    line.values[i] = line.parts[i] = place
+                    line.put(i, place, place)
                     mark(touched, no, bit)
                     moved.add(no)
 
@@ -131,9 +131,9 @@ class DirectEncounters:
         return redo, joined
 
 
-def _prefix(i: int) -> Callable[[list[object]], Prefix]:
+def _prefix(i: int) -> Callable[[tuple[object, ...]], Prefix]:
     """The sort-key parts before column `i`, as a tuple: numeric parts, not shown text ("1.0"
     and "1.00" are the same tie, as in `rank`)."""
     if i >= 2:
         return operator.itemgetter(*range(i))  # a tuple in one call, no list in between
-    return lambda parts: tuple(parts[:i])
+    return lambda parts: parts[:i]

@@ -9,6 +9,8 @@ import functools
 from collections.abc import Callable, Collection
 from decimal import Decimal
 
+import msgspec
+
 from livetb.engine.result import Number
 from livetb.projections.delta import BH_CELL, FB_CELL, Cell, Row, Value
 
@@ -20,18 +22,27 @@ Touched = dict[int, int]
 FB_BIT, BH_BIT, ANEW = 1 << 60, 1 << 61, 1 << 62
 
 
-class Line:
-    """A row's cells as computed: the values shown, their sort-key parts, and its key."""
+class Line(msgspec.Struct, gc=False):
+    """A row's cells as computed: the values shown, their sort-key parts, and its key. Tuples
+    in a struct the garbage collector does not track (nothing in it refers back): two tables
+    of ten thousand rows (`close.py`) would otherwise be walked by every full collection."""
 
-    __slots__ = ("bh", "fb", "key", "parts", "tail", "values")
+    values: tuple[Value, ...]
+    parts: tuple[object, ...]  # `part_of` each value (DE: +place)
+    tail: tuple[int, int] = (0, 0)  # playoff position, lot
+    key: tuple[object, ...] | None = None  # as placed in the ranking
+    fb: str | None = None
+    bh: str | None = None
 
-    def __init__(self, n: int) -> None:
-        self.values: list[Value] = [None] * n
-        self.parts: list[object] = [NULL] * n  # `part_of` the value (DE: +place)
-        self.tail: tuple[int, int] = (0, 0)  # playoff position, lot
-        self.key: tuple[object, ...] | None = None  # as placed in the ranking
-        self.fb: str | None = None
-        self.bh: str | None = None
+    @classmethod
+    def empty(cls, n: int) -> Line:
+        return cls((None,) * n, (NULL,) * n)
+
+    def put(self, i: int, value: Value, part: object) -> None:
+        """Cell `i`'s value and sort-key part."""
+        values, parts = self.values, self.parts
+        self.values = (*values[:i], value, *values[i + 1 :])
+        self.parts = (*parts[:i], part, *parts[i + 1 :])
 
 
 # One object per sort-key part value: equal parts of two keys are then the same object, which
@@ -107,14 +118,16 @@ def set_column(
         else:  # an int or None: its part made only if it changed
             v, part = fmt(raw), None
         line = lines[no]
-        if v != line.values[i]:
-            line.values[i] = v
+        values = line.values
+        if v != values[i]:
+            line.values = (*values[:i], v, *values[i + 1 :])
             touched[no] = get(no, 0) | bit
             if part is None:
                 part = part_of(raw)
                 part = share(part, part)
-            if part != line.parts[i]:
-                line.parts[i] = part
+            parts = line.parts
+            if part != parts[i]:
+                line.parts = (*parts[:i], part, *parts[i + 1 :])
                 moved.add(no)
 
 

@@ -132,6 +132,9 @@ class StandingsProjection:
         # whose close values it reaches): `settle`.
         self._prepared: Prepared | None = None
         self._unsettled: set[int] = set()
+        # What the last round event replaced (the previous contexts, the table a close swapped
+        # out): freed by `settle`, after the event has been published, or by the next one.
+        self._retired: object = None
 
     @classmethod
     def rebuild(cls, records: Iterable[Recorded]) -> StandingsProjection:
@@ -233,6 +236,7 @@ class StandingsProjection:
                     return self._refresh_all()
                 # Own results, FB and the projected BH move, type C (rounds 1..C) cannot; DE
                 # sees one more round for everybody.
+                self._retired = self.ctx
                 self.ctx, self._prepared = ctx, None
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
@@ -244,7 +248,7 @@ class StandingsProjection:
                 self._prepared = None
                 if previous is None or ctx is None:
                     return self._refresh_all()
-                self.ctx = ctx
+                self.ctx, self._retired = ctx, previous
                 closing = previous.running and not ctx.running
                 cells = self._close_cells(closing and ctx.done.final)
                 if closing and ctx.done is ctx.projected:  # what `settle` prepared
@@ -353,13 +357,18 @@ class StandingsProjection:
 
     @property
     def unsettled(self) -> bool:
-        """Some rows of the round's close are not prepared yet (`settle`)."""
-        return bool(self._unsettled)
+        """Some rows of the round's close are not prepared yet, or what the last round event
+        replaced is not freed yet (`settle`)."""
+        return bool(self._unsettled) or self._retired is not None
 
     def settle(self, budget: int) -> bool:
         """Take up to `budget` unsettled rows into the standings the running round's close
         will publish (`close.py`): the server's work between events (`TournamentService`), a
-        slice at a time. Nothing a reader sees changes. True while unsettled rows remain."""
+        slice at a time; the first frees what the last round event replaced. Nothing a reader
+        sees changes. True while unsettled rows remain."""
+        if self._retired is not None:
+            self._retired = None
+            return self.unsettled
         ctx = self.ctx
         if ctx is None or not ctx.running:
             self._unsettled.clear()  # only a running round closes
@@ -381,6 +390,7 @@ class StandingsProjection:
         if rest:
             prepared.take(ctx, live, cells, list(rest))
         self._unsettled.clear()
+        self._retired = (self._retired, live, self._ranking, self._de)
         prepared.replace(live, self._ranking, self._out)
         self.lines, self._ranking, self._de = prepared.lines, prepared.ranking, prepared.de
         statuses = tuple(ctx.status(spec) for spec in self.specs)
@@ -457,7 +467,7 @@ class StandingsProjection:
         for no in rows:
             touched[no] = ANEW
             if no not in lines:
-                lines[no] = Line(n)
+                lines[no] = Line.empty(n)
                 moved.add(no)
         self._compute(dirty, touched, moved)
         for i, spec in enumerate(self.specs):
@@ -577,7 +587,7 @@ class StandingsProjection:
         changed_rows, changes_of = out.rows.append, out.changes.append
         for no, rank, changed in renew:
             line = lines[no]
-            row = Row(rank, no, names[no].name, tuple(line.values), statuses, line.fb, line.bh)
+            row = Row(rank, no, names[no].name, line.values, statuses, line.fb, line.bh)
             old = rows.get(no)
             rows[no] = row
             if old is None or changed & ANEW:
