@@ -67,6 +67,7 @@ class Context:
         edition: Edition | None = None,
         as_final: bool = False,
         unrated_rating: int | None = None,
+        unfinished: Code = Code.PENDING,
     ) -> None:
         self.tournament = tournament
         self.upto = tournament.played_rounds if upto is None else upto
@@ -82,6 +83,10 @@ class Context:
         self.final = as_final or self.upto >= tournament.rounds
         self.by_no: dict[int, Participant] = {p.start_no: p for p in tournament.participants}
         self._points = {code: tournament.scoring.points(code) for code in Code}
+        # What an entry's code counts as here: an unfinished game as `unfinished` (a draw in
+        # the live projections' projected view), which reads the same entries as the others.
+        self._as = {code: code for code in Code}
+        self._as[Code.PENDING] = unfinished
         # Per-participant facts, each computed once; `update` forgets exactly what it changes.
         self._rounds: dict[int, tuple[Round, ...]] = {}
         self._score: dict[int, Decimal] = {}
@@ -162,7 +167,7 @@ class Context:
                 self._term_opps[0].update(previous._term_opps[0])
                 self._term_opps[1].update(previous._term_opps[1])
             return
-        rnd, points, by_no = self.upto, self._points, self.by_no
+        rnd, points, as_, by_no = self.upto, self._points, self._as, self.by_no
         rounds, met_of, score_of, before_of = (
             self._rounds,
             self._met,
@@ -178,7 +183,8 @@ class Context:
             p = by_no.get(no)
             if p is not None:
                 e = p.entry(rnd)
-                code, opp, got = e.code, e.opponent, points[e.code]
+                code, opp = as_[e.code], e.opponent
+                got = points[code]
                 rounds[no] = (*old, Round(rnd, code, opp, e.colour, got))
                 met = mets.get(no)
                 if met is not None:
@@ -204,11 +210,12 @@ class Context:
         cached = self._rounds.get(no)
         if cached is None:
             entries = self.by_no[no].entries
-            known, points = len(entries), self._points
+            known, points, as_ = len(entries), self._points, self._as
             cached = tuple(
-                Round(r, e.code, e.opponent, e.colour, points[e.code])
+                Round(r, code, e.opponent, e.colour, points[code])
                 for r in range(1, self.upto + 1)
                 for e in (entries[r - 1] if r <= known else NOT_PAIRED,)
+                for code in (as_[e.code],)
             )
             self._rounds[no] = cached
         return cached

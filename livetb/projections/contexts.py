@@ -70,19 +70,16 @@ class Contexts:
     @classmethod
     def fresh(cls, state: TournamentState) -> Contexts:
         live = state.tournament()
-        drawn = msgspec.structs.replace(
-            live, participants=tuple(_drawn(p) for p in live.participants)
-        )
         paired, closed = state.paired, state.closed
         live_ctx = _context(state, live, paired)
         done = live_ctx if closed == paired else _context(state, live, closed)
         fore = _context(state, live, paired, as_final=True)
-        return cls(state, live_ctx, done, fore, _context(state, drawn, paired))
+        return cls(state, live_ctx, done, fore, _context(state, live, paired, drawn=True))
 
     def after_pairing(self, state: TournamentState) -> Contexts | None:
         """Round K+1 paired: rounds 1..K and the closed rounds' context are unchanged (None
         when the event is anything else)."""
-        paired, live_by, drawn_by = state.paired, self.live.by_no, self.projected.by_no
+        paired, live_by = state.paired, self.live.by_no
         if (
             paired != self.paired + 1
             or state.closed != self.closed
@@ -90,22 +87,18 @@ class Contexts:
         ):
             return None
         live: list[Participant] = []
-        drawn: list[Participant] = []
         replace = msgspec.structs.replace
         for no in sorted(live_by):
-            p, d = live_by[no], drawn_by[no]
-            if len(p.entries) != self.paired or len(d.entries) != self.paired:
+            p = live_by[no]
+            if len(p.entries) != self.paired:
                 return None
-            e = state.entry(no, paired)
-            live.append(replace(p, entries=(*p.entries, e)))
-            drawn.append(replace(d, entries=(*d.entries, _draw(e))))
+            live.append(replace(p, entries=(*p.entries, state.entry(no, paired))))
         live_t = msgspec.structs.replace(self.live.tournament, participants=tuple(live))
-        drawn_t = msgspec.structs.replace(self.projected.tournament, participants=tuple(drawn))
         live_ctx = _context(state, live_t, paired)
         live_ctx.seed_rounds(self.live)  # rounds 1..K as they were, round K+1 added
         fore = _context(state, live_t, paired, as_final=True)
         fore.seed_rounds(live_ctx)
-        projected = _context(state, drawn_t, paired)
+        projected = _context(state, live_t, paired, drawn=True)
         projected.seed_rounds(self.projected)
         drawn = state.closed == paired - 1 and _drawn_is_fore(live_ctx)
         return Contexts(state, live_ctx, self.done, fore, projected, drawn_fore=drawn)
@@ -148,12 +141,13 @@ class Contexts:
         replace = msgspec.structs.replace
         by_no, drawn_by = self.live.by_no, self.projected.by_no
         for no in nos:
-            e, p, d = state.entry(no, rnd), by_no[no], drawn_by[no]
-            live.append(replace(p, entries=(*p.entries[: rnd - 1], e, *p.entries[rnd:])))
-            if d.entries[rnd - 1] != _draw(e):
-                drawn.append(
-                    replace(d, entries=(*d.entries[: rnd - 1], _draw(e), *d.entries[rnd:]))
-                )
+            e, p = state.entry(no, rnd), by_no[no]
+            p = replace(p, entries=(*p.entries[: rnd - 1], e, *p.entries[rnd:]))
+            live.append(p)
+            # `projected` reads the same participants, unfinished games as draws: it may hold
+            # an earlier one, whose entries it reads the same way.
+            if _draw(drawn_by[no].entries[rnd - 1]) != _draw(e):
+                drawn.append(p)
         self.live.update(live)
         self._fore_due.update((p.start_no, p) for p in live)
         if not fore_blind:
@@ -176,7 +170,10 @@ class Contexts:
         return status_of(spec.code, self.running)
 
 
-def _context(state: TournamentState, t: Tournament, upto: int, as_final: bool = False) -> Context:
+def _context(
+    state: TournamentState, t: Tournament, upto: int, as_final: bool = False, drawn: bool = False
+) -> Context:
+    """A context of `t` after round `upto`; `drawn`: unfinished games counted as draws."""
     created = state.created
     assert created is not None
     ctx = Context(
@@ -185,6 +182,7 @@ def _context(state: TournamentState, t: Tournament, upto: int, as_final: bool = 
         edition=state.edition,
         as_final=as_final,
         unrated_rating=created.unrated_rating,
+        unfinished=Code.DRAW if drawn else Code.PENDING,
     )
     ctx.explain = False
     return ctx
@@ -202,14 +200,8 @@ def _drawn_is_fore(ctx: Context) -> bool:
 
 
 def _draw(e: Entry) -> Entry:
-    """An unfinished game counted as a draw (`TournamentState.entry(…, Code.DRAW)`)."""
+    """An unfinished game counted as a draw (as `projected` reads it)."""
     return Entry(Code.DRAW, e.opponent, e.colour) if e.code is Code.PENDING else e
-
-
-def _drawn(p: Participant) -> Participant:
-    if any(e.code is Code.PENDING for e in p.entries):
-        return msgspec.structs.replace(p, entries=tuple(_draw(e) for e in p.entries))
-    return p
 
 
 def inseparable(ctx: Context) -> int:
