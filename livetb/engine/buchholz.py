@@ -15,7 +15,7 @@ forfeits are ordinary games and rest rounds contribute nothing (2024 16.2).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from decimal import Decimal
 
 import msgspec
@@ -200,12 +200,29 @@ def totals_of(
             if no not in known:
                 adjusted(no, fore)
     out = []
+    plain = not (sb or low or high)
+    opps_of, score_of = ctx.term_opponents, ctx.adjusted_cache[fore].__getitem__
     for no in nos:
         cached = sums.get(no)
         if cached is None:
-            cached = sums[no] = _total(ctx, no, fore, sb, low, high)
+            cached = _plain_sum(opps_of(no, fore), score_of) if plain else None
+            if cached is None:
+                cached = _total(ctx, no, fore, sb, low, high)
+            sums[no] = cached
         out.append(cached)
     return out
+
+
+def _plain_sum(opps: tuple[int, ...] | None, score_of: Callable[[int], Decimal]) -> Decimal | None:
+    """A usual row's sum without cuts: its terms (`_raw_terms`' usual row) added as they are
+    read, not kept; None when the row is not a usual one or an opponent's score is not known
+    yet."""
+    if opps is None:
+        return None
+    try:
+        return sum(map(score_of, opps), ZERO)
+    except KeyError:
+        return None
 
 
 def _total(ctx: Context, no: int, fore: bool, sb: bool, low: int, high: int) -> Decimal:
