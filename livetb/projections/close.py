@@ -19,7 +19,7 @@ from livetb.engine.standings import column
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes
 from livetb.projections.groups import DirectEncounters
-from livetb.projections.lines import ANEW, Line, Touched, set_column
+from livetb.projections.lines import ANEW, Line, Touched, set_column, shown
 from livetb.projections.ranking import Ranking
 
 _RESORT = 4  # sort the whole table again once more than a quarter of it moved at once
@@ -52,7 +52,7 @@ class Prepared:
                     line.put(i, value, part)
             touched[no] = ANEW
         for i, spec in cells.items():
-            set_column(lines, i, nos, column(ctx.projected, spec, nos), touched, moved)
+            set_column(lines, i, nos, shown(column(ctx.projected, spec, nos)), touched, moved)
         for de in self.de.values():  # a taken row's games may have changed: its group too
             de.update(ctx, lines, touched, moved, nos)
         # Tie flips and moves within this table are nobody's news: the swap tells the

@@ -93,38 +93,46 @@ def part_of(raw: Number | None) -> object:
 _HUNDRED = Decimal(100)
 
 
+Shown = tuple[list[Value], list[object]]  # a column's values as shown and their parts
+
+
+def shown(raws: list[Number | None]) -> Shown:
+    """Each of `raws` as shown (`fmt`) and its sort-key part (`part_of`, one object per value:
+    `shared_parts`), worked out once per distinct value: many rows share one, and a Decimal's
+    text (exact: sign, digits, exponent) tells "1.0" from "1.00"."""
+    share = shared_parts()
+    made: dict[object, tuple[Value, object]] = {}  # a Decimal's text, an int or None
+    values: list[Value] = []
+    parts: list[object] = []
+    for raw in raws:
+        key = str(raw) if type(raw) is Decimal else raw
+        got = made.get(key)
+        if got is None:
+            part = part_of(raw)
+            got = made[key] = (fmt(raw), share(part, part))
+        values.append(got[0])
+        parts.append(got[1])
+    return values, parts
+
+
 def set_column(
     lines: dict[int, Line],
     i: int,
     nos: Collection[int],
-    raws: list[Number | None],
+    column: Shown,
     touched: Touched,
     moved: set[int],
 ) -> None:
-    """Tie-break `i`'s new values of `nos`: a changed value marks its row (`mark`, inlined: a
-    close or a pairing runs this for every row), a changed sort-key part (one object per value:
-    `shared_parts`) moves it. Many rows share a value: a Decimal's text (exact: sign, digits,
-    exponent) finds the value shown and the part already made of it."""
-    get, bit, share = touched.get, 1 << i, shared_parts()
-    made: dict[str, tuple[Value, object]] = {}  # a Decimal's text -> (shown, part)
-    for no, raw in zip(nos, raws, strict=True):
-        if type(raw) is Decimal:
-            text = str(raw)
-            got = made.get(text)
-            if got is None:
-                part = part_of(raw)
-                got = made[text] = (fmt(raw), share(part, part))
-            v, part = got
-        else:  # an int or None: its part made only if it changed
-            v, part = fmt(raw), None
+    """Tie-break `i`'s new values of `nos` (`shown`): a changed value marks its row (`mark`,
+    inlined: a close or a pairing runs this for every row), a changed sort-key part moves
+    it."""
+    get, bit = touched.get, 1 << i
+    for no, v, part in zip(nos, *column, strict=True):
         line = lines[no]
         values = line.values
         if v != values[i]:
             line.values = (*values[:i], v, *values[i + 1 :])
             touched[no] = get(no, 0) | bit
-            if part is None:
-                part = part_of(raw)
-                part = share(part, part)
             parts = line.parts
             if part != parts[i]:
                 line.parts = (*parts[:i], part, *parts[i + 1 :])
@@ -134,14 +142,14 @@ def set_column(
 def set_extra(
     lines: dict[int, Line],
     nos: Collection[int],
-    raws: list[Number | None],
+    values: list[Value],
     touched: Touched,
     bit: int,
 ) -> None:
-    """New values of one of the two extra cells (not sort keys), `bit` telling which."""
+    """New values (`shown`) of one of the two extra cells (not sort keys), `bit` telling
+    which."""
     get, attr = touched.get, "bh" if bit == BH_BIT else "fb"
-    for no, raw in zip(nos, raws, strict=True):
-        v = fmt(raw)
+    for no, v in zip(nos, values, strict=True):
         line = lines[no]
         if getattr(line, attr) != v:
             setattr(line, attr, v)

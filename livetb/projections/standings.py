@@ -49,7 +49,6 @@ import msgspec
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
 from livetb.engine.model import Code
-from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers, reach
 from livetb.events.schema import (
@@ -76,11 +75,13 @@ from livetb.projections.lines import (
     BH_BIT,
     FB_BIT,
     Line,
+    Shown,
     Touched,
     cells,
     fmt,
     set_column,
     set_extra,
+    shown,
 )
 from livetb.projections.ranking import Ranking, flip
 from livetb.projections.teams import TeamTable
@@ -295,15 +296,20 @@ class StandingsProjection:
     def _skip_unfinished(self, dirty: Dirty, live: Context) -> None:
         """At a pairing, the counts of rounds scored as a win (`_WIN_COUNTS`) cannot change for
         a participant whose new round is an unfinished game when such a game does not score a
-        win: only the other participants' (byes, forfeits) are recomputed."""
-        if live.scoring.points(Code.PENDING) == live.win:
+        win, nor the points when it scores an exact 0 (the same sum, exponent included): only
+        the other participants' (byes, forfeits) are recomputed."""
+        pending = live.scoring.points(Code.PENDING)
+        codes = set() if pending == live.win else set(_WIN_COUNTS)
+        if pending == 0 and pending.as_tuple().exponent == 0:
+            codes.add("PTS")
+        if not codes:
             return
         by_no, rnd = live.by_no, live.upto
         nos = [
             no for no in self.state.participants if by_no[no].entry(rnd).code is not Code.PENDING
         ]
         for i, spec in enumerate(self.specs):
-            if spec.code in _WIN_COUNTS:
+            if spec.code in codes:
                 dirty[i] = nos
 
     def _affected_cells(
@@ -493,35 +499,34 @@ class StandingsProjection:
     def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
         assert ctx is not None
-        memo: dict[tuple[int, Spec], tuple[Collection[int], list[Number | None]]] = {}
+        memo: dict[tuple[int, Spec], tuple[Collection[int], Shown]] = {}
 
-        def known(source: Context, spec: Spec, nos: Collection[int]) -> list[Number | None]:
-            """`column`, once per context and tie-break within one event: the FB prediction
-            is FB's running value, and once every round is closed the projected BH is BH (a
-            pairing asks for FB twice, for every row in the same order: the values are reused
-            as they are, not looked up row by row)."""
+        def known(source: Context, spec: Spec, nos: Collection[int]) -> Shown:
+            """`column`, as `shown`, once per context and tie-break within one event: the FB
+            prediction is FB's running value, and at a pairing also the projected BH, and once
+            every round is closed the projected BH is BH (the same rows in the same order:
+            the values are reused as they are, not looked up row by row)."""
             got = memo.get((id(source), spec))
             if got is not None:
-                done, raw = got
+                done, (values, parts) = got
                 if done is nos or (len(done) == len(nos) and all(map(operator.eq, done, nos))):
-                    return raw
-                by_no = dict(zip(done, raw, strict=True))
-                if all(no in by_no for no in nos):
-                    return [by_no[no] for no in nos]
-            raw = column(source, spec, nos)
-            memo[id(source), spec] = (nos, raw)
-            return raw
+                    return values, parts
+                at = {no: k for k, no in enumerate(done)}
+                if all(no in at for no in nos):
+                    return [values[at[no]] for no in nos], [parts[at[no]] for no in nos]
+            made = shown(column(source, spec, nos))
+            memo[id(source), spec] = (nos, made)
+            return made
 
+        lines = self.lines
         for i, nos in dirty.items():
             if i == PROJECTED_BH:
-                set_extra(self.lines, nos, known(ctx.projected, BH, nos), touched, BH_BIT)
+                set_extra(lines, nos, known(ctx.projected, BH, nos)[0], touched, BH_BIT)
             elif i == FB_PREDICTION:
-                raws = known(*ctx.source(FB), nos) if ctx.running else [None] * len(nos)
-                set_extra(self.lines, nos, raws, touched, FB_BIT)
+                values = known(*ctx.source(FB), nos)[0] if ctx.running else [None] * len(nos)
+                set_extra(lines, nos, values, touched, FB_BIT)
             elif self.specs[i].code != "DE":  # DE: decided per tied group (`groups.py`)
-                spec = self.specs[i]
-                raws = known(*ctx.source(spec), nos)
-                set_column(self.lines, i, nos, raws, touched, moved)
+                set_column(lines, i, nos, known(*ctx.source(self.specs[i]), nos), touched, moved)
 
     def _tails(self) -> None:
         """Each row's playoff position and lot: after the whole list, a playoff, then lots."""
