@@ -43,14 +43,17 @@ class Contexts:
         state: TournamentState,
         live: Context,
         done: Context,
-        fore: Context,
+        fore: Context | None,
         projected: Context,
         fore_due: dict[int, Participant] | None = None,
         drawn_fore: bool = False,
     ) -> None:
         self.paired, self.closed = state.paired, state.closed
         self.running = self.paired > self.closed
-        self.live, self.done, self._fore, self.projected = live, done, fore, projected
+        self.live, self.done, self.projected = live, done, projected
+        # `fore` is built when first read (a pairing's FB is read on `projected`, and the
+        # running round's results are not read at all), from `live` as it is then.
+        self._fore = fore
         # New entries `fore` has not taken yet: results of the running round's games, which
         # its values do not read (`update`); it takes them before anything reads it.
         self._fore_due = fore_due or {}
@@ -59,13 +62,24 @@ class Contexts:
 
     @property
     def fore(self) -> Context:
-        self._take_due()
-        return self._fore
-
-    def _take_due(self) -> None:
-        if self._fore_due:
-            self._fore.update(list(self._fore_due.values()))
-            self._fore_due = {}
+        fore = self._fore
+        if fore is None:
+            live = self.live
+            current = tuple(live.by_no[no] for no in sorted(live.by_no))
+            t = msgspec.structs.replace(live.tournament, participants=current)
+            fore = self._fore = Context(
+                t,
+                live.upto,
+                edition=live.edition,
+                as_final=True,
+                unrated_rating=live.unrated_rating,
+            )
+            fore.explain = False
+            fore.seed_rounds(live)
+        elif self._fore_due:
+            fore.update(list(self._fore_due.values()))
+        self._fore_due = {}
+        return fore
 
     @classmethod
     def fresh(cls, state: TournamentState) -> Contexts:
@@ -73,8 +87,7 @@ class Contexts:
         paired, closed = state.paired, state.closed
         live_ctx = _context(state, live, paired)
         done = live_ctx if closed == paired else _context(state, live, closed)
-        fore = _context(state, live, paired, as_final=True)
-        return cls(state, live_ctx, done, fore, _context(state, live, paired, drawn=True))
+        return cls(state, live_ctx, done, None, _context(state, live, paired, drawn=True))
 
     def after_pairing(self, state: TournamentState) -> Contexts | None:
         """Round K+1 paired: rounds 1..K and the closed rounds' context are unchanged (None
@@ -96,12 +109,10 @@ class Contexts:
         live_t = msgspec.structs.replace(self.live.tournament, participants=tuple(live))
         live_ctx = _context(state, live_t, paired)
         live_ctx.seed_rounds(self.live)  # rounds 1..K as they were, round K+1 added
-        fore = _context(state, live_t, paired, as_final=True)
-        fore.seed_rounds(live_ctx)
         projected = _context(state, live_t, paired, drawn=True)
         projected.seed_rounds(self.projected)
         drawn = state.closed == paired - 1 and _drawn_is_fore(live_ctx)
-        return Contexts(state, live_ctx, self.done, fore, projected, drawn_fore=drawn)
+        return Contexts(state, live_ctx, self.done, None, projected, drawn_fore=drawn)
 
     def after_close(self, state: TournamentState) -> Contexts | None:
         """A round closed: only the closed rounds' context moves (to `live` once K closes)."""
@@ -125,15 +136,14 @@ class Contexts:
         """New or changed participants before the first pairing (no entries yet)."""
         assert self.paired == 0
         ps = [msgspec.structs.replace(state.participants[no], entries=()) for no in nos]
-        for ctx in {id(c): c for c in (self.live, self.done, self.fore, self.projected)}.values():
+        views = (self.live, self.done, self._fore, self.projected)
+        for ctx in {id(c): c for c in views if c is not None}.values():
             ctx.update(ps)
 
-    def update(
-        self, state: TournamentState, nos: Iterable[int], rnd: int, fore_blind: bool
-    ) -> bool:
+    def update(self, state: TournamentState, nos: Iterable[int], rnd: int) -> bool:
         """New entries for `nos` after a change in round `rnd` (the only round it changes);
-        `fore_blind`: a change FB predictions do not read. Whether `projected` changed (not
-        when a game counted as a draw ends in a draw)."""
+        `fore` takes them when next read. Whether `projected` changed (not when a game counted
+        as a draw ends in a draw)."""
         assert rnd <= self.paired
         self._drawn_fore = False
         live: list[Participant] = []
@@ -149,9 +159,8 @@ class Contexts:
             if _draw(drawn_by[no].entries[rnd - 1]) != _draw(e):
                 drawn.append(p)
         self.live.update(live)
-        self._fore_due.update((p.start_no, p) for p in live)
-        if not fore_blind:
-            self._take_due()
+        if self._fore is not None:  # taken when `fore` is next read
+            self._fore_due.update((p.start_no, p) for p in live)
         if drawn:
             self.projected.update(drawn)
         if rnd <= self.closed and self.done is not self.live and self.done is not self.projected:
@@ -170,9 +179,7 @@ class Contexts:
         return status_of(spec.code, self.running)
 
 
-def _context(
-    state: TournamentState, t: Tournament, upto: int, as_final: bool = False, drawn: bool = False
-) -> Context:
+def _context(state: TournamentState, t: Tournament, upto: int, drawn: bool = False) -> Context:
     """A context of `t` after round `upto`; `drawn`: unfinished games counted as draws."""
     created = state.created
     assert created is not None
@@ -180,7 +187,6 @@ def _context(
         t,
         upto,
         edition=state.edition,
-        as_final=as_final,
         unrated_rating=created.unrated_rating,
         unfinished=Code.DRAW if drawn else Code.PENDING,
     )

@@ -281,7 +281,7 @@ class StandingsProjection:
                     and rnd == ctx.paired
                     and ctx.live.edition is not Edition.LEGACY
                 )
-                projected = ctx.update(state, changed, rnd, blind)
+                projected = ctx.update(state, changed, rnd)
                 return self._refresh(self._affected_cells(changed, rnd, blind, projected), changed)
             case PlayoffDecided() | LotsDrawn():
                 return self._refresh({}, rekey=True)  # only the order within tied groups
