@@ -22,13 +22,15 @@ only the cells an event can affect:
 - a result: the two players' own-result cells, the projected BH of them and their opponents
   (not after a draw, which the projection already counted), their DE groups; FB predictions
   do not read the running round's results (except under the legacy rules);
-- a pairing: everything but type C (rounds 1..C do not change), and the counts of wins only
-  for the participants whose new round is not an unfinished game (which does not score a
-  win); a close: type C and FB (not FB when the final round closes: the prediction was the
-  value), every status. Those values are the projected view's once every game is finished
-  (`Contexts.after_close`), so the standings the close will publish are prepared between
-  events (`settle`: the server's work once a tournament is quiet, a slice of rows at a time;
-  `close.py`), and the close swaps them in, taking first the rows an event changed since;
+- a pairing: everything but type C (rounds 1..C do not change), the counts of wins and the
+  points only for the participants whose new round is not an unfinished game (when such a
+  game scores neither a win nor anything), DE's groups only where the points moved them (a
+  Swiss round adds no game played inside a group); a close: type C and FB (not FB when the
+  final round closes: the prediction was the value), every status. Those values are the
+  projected view's once every game is finished (`Contexts.after_close`), so the standings
+  the close will publish are prepared between events (`settle`: the server's work once a
+  tournament is quiet, a slice of rows at a time; `close.py`), and the close swaps them in,
+  taking first the rows an event changed since;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
   everything once when many rows moved; the statuses, the same for every row, are told once;
@@ -235,14 +237,15 @@ class StandingsProjection:
                 ctx = self.ctx and self.ctx.after_pairing(state)
                 if ctx is None:
                     return self._refresh_all()
-                # Own results, FB and the projected BH move, type C (rounds 1..C) cannot; DE
-                # sees one more round for everybody.
+                # Own results, FB and the projected BH move, type C (rounds 1..C) cannot.
                 self._retired = self.ctx
                 self.ctx, self._prepared = ctx, None
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
                 self._skip_unfinished(dirty, ctx.live)
-                return self._refresh(dirty, state.participants)
+                # DE reads the games played inside a group (`direct_encounter`): a new round
+                # adds none, but for a round robin's, where every scheduled game counts.
+                return self._refresh(dirty, state.participants if ctx.live.rr else ())
             case RoundClosed():
                 previous, prepared = self.ctx, self._prepared
                 ctx = previous and previous.after_close(state)
