@@ -14,13 +14,26 @@ from __future__ import annotations
 
 import msgspec
 
+from livetb.engine.editions import Edition
 from livetb.engine.spec import Spec
-from livetb.engine.standings import column
+from livetb.engine.standings import TYPE_C, column
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes
 from livetb.projections.groups import DirectEncounters
 from livetb.projections.lines import ANEW, Line, Touched, set_column, shown
 from livetb.projections.ranking import Ranking
+
+
+def closed_cells(specs: tuple[Spec, ...], edition: Edition, final: bool) -> dict[int, Spec]:
+    """The cells a close computes again (index -> tie-break; besides the FB prediction, which
+    it clears): type C. Own results (rounds 1..K) and the projected BH read nothing a close
+    changes; nor does FB when the `final` round closes: the prediction, which does not read
+    the final round's results, was the value (not under the legacy rules)."""
+    fb_kept = final and edition is not Edition.LEGACY
+    return {
+        i: s for i, s in enumerate(specs) if s.code in TYPE_C or (s.code == "FB" and not fb_kept)
+    }
+
 
 _RESORT = 4  # sort the whole table again once more than a quarter of it moved at once
 

@@ -68,7 +68,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
-from livetb.projections.close import Prepared
+from livetb.projections.close import Prepared, closed_cells
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes, Delta, Row, RowChange, Value, ties_of
 from livetb.projections.groups import DirectEncounters
@@ -254,7 +254,7 @@ class StandingsProjection:
                     return self._refresh_all()
                 self.ctx, self._retired = ctx, previous
                 closing = previous.running and not ctx.running
-                cells = self._close_cells(closing and ctx.done.final)
+                cells = closed_cells(self.specs, ctx.live.edition, closing and ctx.done.final)
                 if closing and ctx.done is ctx.projected:  # what `settle` prepared
                     return self._swap_in(prepared or Prepared(self.specs), cells)
                 self._unsettled.clear()
@@ -345,24 +345,12 @@ class StandingsProjection:
         if projected:
             cells[PROJECTED_BH] = affected(ctx.live, BH)
             if ctx.running:  # the close's values: `projected` has `live`'s pairings
-                for spec in self._close_cells(ctx.projected.final).values():
+                closing = closed_cells(self.specs, ctx.live.edition, ctx.projected.final)
+                for spec in closing.values():
                     self._unsettled.update(affected(ctx.live, spec))
         if not fore_blind:
             cells[FB_PREDICTION] = affected(ctx.live, FB)
         return cells
-
-    def _close_cells(self, final: bool) -> dict[int, Spec]:
-        """The cells a close computes again (besides the FB prediction, which it clears):
-        own results (rounds 1..K) and the projected BH read nothing a close changes; nor FB
-        when the `final` round closes: the prediction, which does not read the final round's
-        results (see `update`), was the value (not under the legacy rules)."""
-        assert self.ctx is not None
-        fb_kept = final and self.ctx.live.edition is not Edition.LEGACY
-        return {
-            i: s
-            for i, s in enumerate(self.specs)
-            if s.code in TYPE_C or (s.code == "FB" and not fb_kept)
-        }
 
     @property
     def unsettled(self) -> bool:
@@ -385,7 +373,8 @@ class StandingsProjection:
         if self._prepared is None:
             self._prepared = Prepared(self.specs)
         rows = list(itertools.islice(self._unsettled, budget))
-        self._prepared.take(ctx, self.lines, self._close_cells(ctx.projected.final), rows)
+        cells = closed_cells(self.specs, ctx.live.edition, ctx.projected.final)
+        self._prepared.take(ctx, self.lines, cells, rows)
         self._unsettled.difference_update(rows)
         return bool(self._unsettled)
 
@@ -427,14 +416,10 @@ class StandingsProjection:
         after = [r.start_no for r in table]
         if after != before:
             out.order = tuple(after)
-        self._retie(ties_of(table))
-
-    def _retie(self, flags: Iterable[tuple[int, bool]]) -> None:
-        """Record every row whose tie with the row above flipped."""
         shares = self._ranking.shares
-        for no, tied in flags:
+        for no, tied in ties_of(table):  # record every row whose tie with the one above flipped
             if tied != (no in shares):
-                flip(shares, no, tied, self._out)
+                flip(shares, no, tied, out)
 
     # --- recomputing and ranking ---
 
