@@ -7,7 +7,8 @@ Per field size: apply-one-result latency (p50/p99), round close and pairing (mea
 replay (rebuild from the log); then the ratio of the largest field's result p99 to the
 smallest's (issue 14: a result's cost must not grow with the field). Every event is applied
 in `--repeat` passes over the log; its time is its best pass (timeit's convention: the rest
-of the machine only ever adds time). `--scratch-samples` adds recomputing from scratch.
+of the machine only ever adds time). A reference loop timed before and after tells how fast
+the machine was meanwhile. `--scratch-samples` adds recomputing from scratch.
 
 Between events the projection is settled as the server settles it once a tournament is quiet
 (`StandingsProjection.settle`, `SETTLE_SLICE` rows a slice, each slice timed and its maximum
@@ -29,6 +30,18 @@ from livetb.service import SETTLE_SLICE
 
 TIEBREAKS = ("PTS", "BH/C1", "BH", "DE", "WIN", "BWG", "FB")
 SIZES = ((500, 11), (2000, 11), (10000, 13))
+
+
+def reference_ms() -> float:
+    """A fixed pure-Python loop's best time of three: this machine's speed drifts by up to 2x
+    over minutes (a shared VM), so runs compare by it, not only by their absolute times."""
+    best = float("inf")
+    for _ in range(3):
+        t0, total = time.perf_counter(), 0
+        for i in range(1_000_000):
+            total += i
+        best = min(best, (time.perf_counter() - t0) * 1000)
+    return best
 
 
 def percentile(xs: list[float], p: float) -> float:
@@ -131,6 +144,7 @@ def main() -> None:
     )
     print("|---|---:|---:|---:|---:|---:|")
     done = []
+    before = reference_ms()
     for players, rounds in sizes:
         m = measure(players, rounds, args.repeat, args.scratch_samples, not args.no_settle)
         done.append(m)
@@ -146,6 +160,7 @@ def main() -> None:
                 f"{m.players:,}: settling, {SETTLE_SLICE} rows a slice: "
                 f"p99 {percentile(m.settle_ms, 99):.2f} ms, max {max(m.settle_ms):.2f} ms"
             )
+    print(f"reference loop: {before:.0f} ms before, {reference_ms():.0f} ms after")
     for m in done:
         if m.scratch_ms:
             mean = statistics.fmean(m.scratch_ms)
