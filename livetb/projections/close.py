@@ -12,16 +12,20 @@ live table, or whose close values it reaches, is taken again before that.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import msgspec
 
 from livetb.engine.editions import Edition
+from livetb.engine.model import Participant
 from livetb.engine.spec import Spec
 from livetb.engine.standings import TYPE_C, column
 from livetb.projections.contexts import Contexts
-from livetb.projections.delta import Changes
+from livetb.projections.delta import FB_CELL, Cell, Changes, Row, RowChange
 from livetb.projections.groups import DirectEncounters
 from livetb.projections.lines import ANEW, Line, Touched, set_column, shown
 from livetb.projections.ranking import Ranking
+from livetb.projections.views import Status
 
 
 def closed_cells(specs: tuple[Spec, ...], edition: Edition, final: bool) -> dict[int, Spec]:
@@ -39,12 +43,14 @@ _RESORT = 4  # sort the whole table again once more than a quarter of it moved a
 
 
 class Prepared:
-    """The rows as the running round's close will show them (`take`), in their order."""
+    """The rows as the running round's close will show them (`take`), in their order, and
+    for each the cells that will differ from the row published now (`changes`)."""
 
     def __init__(self, specs: tuple[Spec, ...]) -> None:
         self.lines: dict[int, Line] = {}
         self.ranking = Ranking()
         self.de = {i: DirectEncounters(i) for i, s in enumerate(specs) if s.code == "DE"}
+        self.changes: dict[int, tuple[Cell, ...]] = {}
 
     def take(
         self, ctx: Contexts, live: dict[int, Line], cells: dict[int, Spec], nos: list[int]
@@ -68,6 +74,17 @@ class Prepared:
             set_column(lines, i, nos, shown(column(ctx.projected, spec, nos)), touched, moved)
         for de in self.de.values():  # a taken row's games may have changed: its group too
             de.update(ctx, lines, touched, moved, nos)
+        # A live row is the published one, and any change to it has it taken again: what the
+        # close will change in it is known now. Its own-result cells are the live ones; the
+        # FB prediction goes (`replace`); the projected BH stays.
+        watched = [*cells, *self.de]
+        for no in touched:
+            values, published = lines[no].values, live[no]
+            before = published.values
+            diff = [(i, values[i]) for i in watched if values[i] != before[i]]
+            if published.fb is not None:
+                diff.append((FB_CELL, None))
+            self.changes[no] = tuple(diff)
         # Tie flips and moves within this table are nobody's news: the swap tells the
         # difference from the live table's.
         ignored = Changes()
@@ -94,3 +111,22 @@ class Prepared:
         after = self.ranking.nos()
         if after != before.nos():
             out.order = tuple(after)
+
+    def publish(
+        self,
+        rows: dict[int, Row],
+        participants: Mapping[int, Participant],
+        statuses: tuple[Status, ...],
+        out: Changes,
+    ) -> None:
+        """New published `rows` where the close changes the content, recorded in `out` with
+        the cells `take` worked out."""
+        lines, changes = self.lines, self.changes
+        for no, rank in self.ranking.ranks():
+            cells = changes[no]
+            if cells:
+                line = lines[no]
+                name = participants[no].name
+                row = rows[no] = Row(rank, no, name, line.values, statuses, None, line.bh)
+                out.rows.append(row)
+                out.changes.append(RowChange(no, None, cells))

@@ -41,7 +41,6 @@ only the cells an event can affect:
 
 from __future__ import annotations
 
-import functools
 import itertools
 import operator
 from collections.abc import Collection, Iterable
@@ -394,8 +393,8 @@ class StandingsProjection:
         statuses = tuple(ctx.status(spec) for spec in self.specs)
         if statuses != self._statuses:
             self._statuses = self._out.statuses = statuses
-        bits = functools.reduce(operator.or_, (1 << i for i in (*cells, *self._de)), FB_BIT)
-        self._build((no, rank, bits) for no, rank in self._ranking.ranks())
+        # The rest take their rank and the statuses when read (`_current`).
+        prepared.publish(self.rows, self.state.participants, self._statuses, self._out)
 
     def _team_rows(self) -> None:
         """A team tournament's table (`livetb/projections/teams.py`), re-read whole."""
