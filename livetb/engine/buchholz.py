@@ -201,13 +201,17 @@ def totals_of(
                 adjusted(no, fore)
     out = []
     plain = not (sb or low or high)
+    by_rounds = plain and ctx.edition is not Edition.LEGACY
     opps_of, score_of = ctx.term_opponents, ctx.adjusted_cache[fore].__getitem__
     for no in nos:
         cached = sums.get(no)
         if cached is None:
             cached = _plain_sum(opps_of(no, fore), score_of) if plain else None
             if cached is None:
-                cached = _total(ctx, no, fore, sb, low, high)
+                if by_rounds:
+                    cached = _plain_rounds(ctx, no, fore)
+                else:
+                    cached = _total(ctx, no, fore, sb, low, high)
             sums[no] = cached
         out.append(cached)
     return out
@@ -223,6 +227,32 @@ def _plain_sum(opps: tuple[int, ...] | None, score_of: Callable[[int], Decimal])
         return sum(map(score_of, opps), ZERO)
     except KeyError:
         return None
+
+
+def _plain_rounds(ctx: Context, no: int, fore: bool) -> Decimal:
+    """A sum without cuts of a row whose terms are not all opponents' scores (an unplayed
+    round; not under the legacy rules): `_term`'s terms added as they are read, in round order
+    (so `_total`'s Decimal), the own score read once and no term kept. `fore` as in
+    `totals_of` (only when round K is the last one)."""
+    adjusted, known = ctx.adjusted, ctx.adjusted_cache[fore]
+    rr, last, caps = ctx.rr, ctx.upto if fore else 0, ctx.edition.caps_own_unplayed
+    own: Decimal | None = None
+    total = ZERO
+    for r in ctx.rounds(no):
+        opp = r.opponent
+        if opp is not None and (r.code in PLAYED or rr or r.rnd == last):
+            score = known.get(opp)
+            total += adjusted(opp, fore) if score is None else score
+        elif not rr:  # an own unplayed round (a round robin's rest round is no term)
+            if own is None:
+                own = ctx.own_score(no, fore)
+            term = own
+            if caps:  # 2026 16.4
+                cap = adjusted(opp, fore) if opp is not None else ctx.draw * ctx.upto
+                if cap < own:
+                    term = cap
+            total += term
+    return total
 
 
 def _total(ctx: Context, no: int, fore: bool, sb: bool, low: int, high: int) -> Decimal:
