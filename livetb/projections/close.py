@@ -12,7 +12,9 @@ live table, or whose close values it reaches, is taken again before that.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
+from types import MappingProxyType
 
 import msgspec
 
@@ -28,15 +30,17 @@ from livetb.projections.ranking import Ranking
 from livetb.projections.views import Status
 
 
-def closed_cells(specs: tuple[Spec, ...], edition: Edition, final: bool) -> dict[int, Spec]:
+@functools.cache
+def closed_cells(specs: tuple[Spec, ...], edition: Edition, final: bool) -> Mapping[int, Spec]:
     """The cells a close computes again (index -> tie-break; besides the FB prediction, which
     it clears): type C. Own results (rounds 1..K) and the projected BH read nothing a close
     changes; nor does FB when the `final` round closes: the prediction, which does not read
-    the final round's results, was the value (not under the legacy rules)."""
+    the final round's results, was the value (not under the legacy rules). Worked out once
+    per tie-break list and rules (every result of a running round asks), read-only."""
     fb_kept = final and edition is not Edition.LEGACY
-    return {
-        i: s for i, s in enumerate(specs) if s.code in TYPE_C or (s.code == "FB" and not fb_kept)
-    }
+    return MappingProxyType(
+        {i: s for i, s in enumerate(specs) if s.code in TYPE_C or (s.code == "FB" and not fb_kept)}
+    )
 
 
 _RESORT = 4  # sort the whole table again once more than a quarter of it moved at once
@@ -53,7 +57,7 @@ class Prepared:
         self.changes: dict[int, tuple[Cell, ...]] = {}
 
     def take(
-        self, ctx: Contexts, live: dict[int, Line], cells: dict[int, Spec], nos: list[int]
+        self, ctx: Contexts, live: dict[int, Line], cells: Mapping[int, Spec], nos: list[int]
     ) -> None:
         """Rows `nos` again: their `live` cells, the close's `cells` (index -> tie-break)
         computed on the projected view, their DE groups and their place."""

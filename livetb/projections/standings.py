@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 
 import msgspec
 
@@ -377,7 +377,7 @@ class StandingsProjection:
         self._unsettled.difference_update(rows)
         return bool(self._unsettled)
 
-    def _swap_in(self, prepared: Prepared, cells: dict[int, Spec]) -> None:
+    def _swap_in(self, prepared: Prepared, cells: Mapping[int, Spec]) -> None:
         """The close from the standings `settle` prepared: the rows not taken yet are taken,
         the table replaces the live one, and the rows whose cells differ are published, with
         the new order and the ties that flipped."""
