@@ -26,7 +26,7 @@ from livetb.projections.contexts import Contexts
 from livetb.projections.delta import FB_CELL, Cell, Changes, Row, RowChange
 from livetb.projections.groups import DirectEncounters
 from livetb.projections.lines import ANEW, Line, Touched, set_column, shown
-from livetb.projections.ranking import Ranking
+from livetb.projections.ranking import Ranking, place
 from livetb.projections.views import Status
 
 
@@ -91,17 +91,7 @@ class Prepared:
             self.changes[no] = tuple(diff)
         # Tie flips and moves within this table are nobody's news: the swap tells the
         # difference from the live table's.
-        ignored = Changes()
-        if len(moved) * _RESORT > len(lines):
-            keyed = [((*line.parts, *line.tail), no) for no, line in lines.items()]
-            for key, no in self.ranking.reset(keyed, ignored)[0]:
-                lines[no].key = key
-            return
-        for no in moved:
-            line = lines[no]
-            key = (*line.parts, *line.tail)
-            if line.key != key:
-                line.key, _ = self.ranking.move(no, line.key, key, ignored)
+        place(self.ranking, lines, moved, Changes(), len(moved) * _RESORT > len(lines))
 
     def replace(self, live: dict[int, Line], before: Ranking, out: Changes) -> None:
         """Ready this table to replace the `live` one at the close, ranked `before`: no FB

@@ -15,11 +15,12 @@ that moves one row past a thousand others costs the same as one that moves it pa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from sortedcontainers import SortedList
 
 from livetb.projections.delta import Changes
+from livetb.projections.lines import Line
 
 Key = tuple[object, ...]
 
@@ -101,6 +102,42 @@ class Ranking:
         tied = position > 0 and order[position - 1][0] is key
         if tied != (no in self.shares):
             flip(self.shares, no, tied, out)
+
+
+def place(
+    ranking: Ranking, lines: Mapping[int, Line], moved: Iterable[int], out: Changes, resort: bool
+) -> list[tuple[int, int]]:
+    """Each `moved` row of `lines` at its key (its sort-key parts, then its tail), the ties
+    that flip recorded in `out`. `resort` (many rows moved at once): one sort of every row,
+    the new order recorded if it changed, and every row returned with its rank, best first.
+    Else a move each, O(log n) whatever the rows it passes, recorded in `out.moves`; nothing
+    returned (ranks are read from the order)."""
+    if not resort:
+        moves = out.moves
+        for no in moved:
+            line = lines[no]
+            key = (*line.parts, *line.tail)
+            if line.key != key:
+                line.key, at = ranking.move(no, line.key, key, out)
+                if at is not None:
+                    moves.append((no, at))
+        return []
+    for no in moved:
+        line = lines[no]
+        line.key = (*line.parts, *line.tail)
+    before = ranking.nos()
+    if len(before) == len(lines) and all(no in lines for no in before):
+        keyed = [(lines[no].key, no) for no in before]  # nearly sorted already
+    else:
+        keyed = [(line.key, no) for no, line in lines.items()]
+    order, ranks = ranking.reset(keyed, out)  # type: ignore[arg-type]
+    after: list[int] = []
+    for key, no in order:  # the keys as placed: equal keys one object
+        lines[no].key = key
+        after.append(no)
+    if after != before:
+        out.order = tuple(after)
+    return list(zip(after, ranks, strict=True))
 
 
 def flip(shares: set[int], no: int, tied: bool, out: Changes) -> None:

@@ -84,7 +84,7 @@ from livetb.projections.lines import (
     set_extra,
     shown,
 )
-from livetb.projections.ranking import Ranking, flip
+from livetb.projections.ranking import Ranking, flip, place
 from livetb.projections.teams import TeamTable
 from livetb.projections.views import Status
 
@@ -479,9 +479,14 @@ class StandingsProjection:
             self._statuses = self._out.statuses = statuses
         if not touched and not moved:
             return
-        if everything or len(moved) > max(_FEW, len(lines) // _RESORT):
-            return self._rank_all(moved, touched)
-        return self._rank_moved(moved, touched)
+        resort = everything or len(moved) > max(_FEW, len(lines) // _RESORT)
+        ranked = place(self._ranking, lines, moved, self._out, resort)
+        if not resort:  # ranks read from the order, best first as the feed lists them
+            rank_of = self._ranking.rank
+            ranked = [(no, rank_of(lines[no].key)) for no in touched]  # type: ignore[arg-type]
+            ranked.sort(key=_by_rank)
+        renew = [(no, rank, bits) for no, rank in ranked if (bits := touched.get(no)) is not None]
+        self._build(renew)
 
     def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
@@ -524,46 +529,6 @@ class StandingsProjection:
         for no, line in self.lines.items():
             line.tail = (playoff.get(no, last), lots.get(no, 0))
 
-    def _rank_all(self, moved: set[int], touched: Touched) -> None:
-        """One sort of every row; new rows for the touched ones."""
-        lines, ranking = self.lines, self._ranking
-        for no in moved:
-            line = lines[no]
-            line.key = (*line.parts, *line.tail)
-        before = ranking.nos()
-        if len(before) == len(lines) and all(no in lines for no in before):
-            keyed = [(lines[no].key, no) for no in before]  # nearly sorted already
-        else:
-            keyed = [(line.key, no) for no, line in lines.items()]
-        order, ranks = ranking.reset(keyed, self._out)  # type: ignore[arg-type]
-        after: list[int] = []
-        renew: list[tuple[int, int, int]] = []
-        for (key, no), rank in zip(order, ranks, strict=True):  # one pass: every row is here
-            lines[no].key = key
-            after.append(no)
-            bits = touched.get(no)
-            if bits is not None:
-                renew.append((no, rank, bits))
-        if after != before:
-            self._out.order = tuple(after)
-        self._build(renew)
-
-    def _rank_moved(self, moved: set[int], touched: Touched) -> None:
-        """Move each re-keyed row to its place (each move recorded for the feed), in O(log n)
-        whatever the rows it passes: their ranks are read from the order, not rebuilt."""
-        lines, ranking, moves, out = self.lines, self._ranking, self._out.moves, self._out
-        for no in moved:
-            line = lines[no]
-            key = (*line.parts, *line.tail)
-            if line.key == key:
-                continue
-            line.key, at = ranking.move(no, line.key, key, out)
-            if at is not None:
-                moves.append((no, at))
-        ranked = sorted((ranking.rank(lines[no].key), no) for no in touched)  # type: ignore[arg-type]
-        # Best first, as the feed lists them.
-        self._build((no, rank, touched[no]) for rank, no in ranked)
-
     def _build(self, renew: Iterable[tuple[int, int, int]]) -> None:
         """New rows for the touched participants, recorded when their content differs: only
         the cells the event changed are compared (a new or renamed row: all of them)."""
@@ -595,3 +560,8 @@ class StandingsProjection:
 # their values read nothing but the participant's own rounds and what a win scores.
 _WIN_COUNTS = frozenset({"WIN", "WON", "BWG"})
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved
+
+
+def _by_rank(ranked: tuple[int, int]) -> tuple[int, int]:
+    """(start no, rank) as the feed lists rows: best first, then by start number."""
+    return ranked[1], ranked[0]
