@@ -20,7 +20,7 @@ from decimal import Decimal
 
 import msgspec
 
-from livetb.engine.context import ZERO, Context, Round, Terms
+from livetb.engine.context import ZERO, Context, Plan, Round, Terms
 from livetb.engine.editions import Edition
 from livetb.engine.model import PLAYED
 from livetb.engine.result import Part, Value, average
@@ -201,54 +201,39 @@ def totals_of(
                 adjusted(no, fore)
     out = []
     plain = not (sb or low or high)
-    by_rounds = plain and ctx.edition is not Edition.LEGACY
-    opps_of, score_of = ctx.term_opponents, ctx.adjusted_cache[fore].__getitem__
+    plan_of, score_of = ctx.term_plan, ctx.adjusted_cache[fore].__getitem__
     for no in nos:
         cached = sums.get(no)
         if cached is None:
-            cached = _plain_sum(opps_of(no, fore), score_of) if plain else None
-            if cached is None:
-                if by_rounds:
-                    cached = _plain_rounds(ctx, no, fore)
-                else:
-                    cached = _total(ctx, no, fore, sb, low, high)
+            plan = plan_of(no, fore) if plain else None
+            if plan is None:
+                cached = _total(ctx, no, fore, sb, low, high)
+            else:
+                cached = _plan_sum(ctx, no, fore, plan, score_of)
             sums[no] = cached
         out.append(cached)
     return out
 
 
-def _plain_sum(opps: tuple[int, ...] | None, score_of: Callable[[int], Decimal]) -> Decimal | None:
-    """A usual row's sum without cuts: its terms (`_raw_terms`' usual row) added as they are
-    read, not kept; None when the row is not a usual one or an opponent's score is not known
-    yet."""
-    if opps is None:
-        return None
+def _plan_sum(
+    ctx: Context, no: int, fore: bool, plan: Plan, score_of: Callable[[int], Decimal]
+) -> Decimal:
+    """A sum without cuts from the row's `term_plan`: its opponents' scores added as they are
+    read, then each own unplayed round's term (`_term`: the own score, capped in 2026), no term
+    kept. The sum is exact, so it is `_total`'s Decimal (value and exponent) in any order.
+    `fore` as in `totals_of` (only when round K is the last one)."""
+    opps, owns = plan
     try:
-        return sum(map(score_of, opps), ZERO)
-    except KeyError:
-        return None
-
-
-def _plain_rounds(ctx: Context, no: int, fore: bool) -> Decimal:
-    """A sum without cuts of a row whose terms are not all opponents' scores (an unplayed
-    round; not under the legacy rules): `_term`'s terms added as they are read, in round order
-    (so `_total`'s Decimal), the own score read once and no term kept. `fore` as in
-    `totals_of` (only when round K is the last one)."""
-    adjusted, known = ctx.adjusted, ctx.adjusted_cache[fore]
-    rr, last, caps = ctx.rr, ctx.upto if fore else 0, ctx.edition.caps_own_unplayed
-    own: Decimal | None = None
-    total = ZERO
-    for r in ctx.rounds(no):
-        opp = r.opponent
-        if opp is not None and (r.code in PLAYED or rr or r.rnd == last):
-            score = known.get(opp)
-            total += adjusted(opp, fore) if score is None else score
-        elif not rr:  # an own unplayed round (a round robin's rest round is no term)
-            if own is None:
-                own = ctx.own_score(no, fore)
+        total = sum(map(score_of, opps), ZERO)
+    except KeyError:  # an opponent's score as an opponent not computed yet
+        total = sum([ctx.adjusted(opp, fore) for opp in opps], ZERO)
+    if owns:
+        own = ctx.own_score(no, fore)
+        caps = ctx.edition.caps_own_unplayed
+        for opp in owns:
             term = own
             if caps:  # 2026 16.4
-                cap = adjusted(opp, fore) if opp is not None else ctx.draw * ctx.upto
+                cap = ctx.adjusted(opp, fore) if opp else ctx.draw * ctx.upto
                 if cap < own:
                     term = cap
             total += term

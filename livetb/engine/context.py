@@ -21,6 +21,9 @@ ZERO = Decimal(0)
 # rounds' own points). Tuples of plain values, which the garbage collector stops tracking, as
 # the caches live long.
 Terms = tuple[tuple[Decimal, ...], tuple[bool, ...], tuple[Decimal, ...] | None]
+# Where a row's BH-family terms come from (`Context.term_plan`): the opponents whose scores
+# are terms, and per own unplayed round the opponent whose score caps it (0: none).
+Plan = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 class Round(msgspec.Struct, frozen=True, gc=False):
@@ -99,9 +102,8 @@ class Context:
         # BH-family terms (buchholz.py), without and with FB's adjustment (indexed by `fore`):
         # shared by BH, its cuts, FB and SB.
         self.bh_terms: tuple[dict[int, Terms], dict[int, Terms]] = ({}, {})
-        # The opponents whose scores are all of a row's BH-family terms (None: some round is
-        # another kind of term), indexed by `fore` (`term_opponents`).
-        self._term_opps: tuple[dict[int, tuple[int, ...] | None], ...] = ({}, {})
+        # Where a row's BH-family terms come from (`term_plan`), indexed by `fore`.
+        self._plans: tuple[dict[int, Plan | None], dict[int, Plan | None]] = ({}, {})
         # ... and their totals, by cut and SB (`buchholz.total_of`'s key), then participant.
         self.bh_sums: tuple[dict[int, dict[int, Decimal]], dict[int, dict[int, Decimal]]] = (
             {},
@@ -114,17 +116,19 @@ class Context:
     def start_nos(self) -> list[int]:
         return list(self.by_no)
 
-    def update(self, participants: list[Participant]) -> None:
+    def update(self, participants: list[Participant], rnd: int | None = None) -> None:
         """Take new entries for some participants (a result, a correction, a bye) and forget
         exactly what depended on them: their rounds and scores, their TPR/PTP, and the BH of
-        them and their opponents (which AOB reads)."""
+        them and their opponents (which AOB reads). `rnd`: the only round whose entries
+        changed (the caller's promise), where rounds already built are mended, not built
+        again."""
         nos = [p.start_no for p in participants]
         for p in participants:
             self.by_no[p.start_no] = p
         touched = set(nos)
-        memo = self.memo
+        memo, rounds = self.memo, self._rounds
         for no in nos:
-            old = self._rounds.pop(no, None)
+            old = rounds.pop(no, None)
             if old is not None:
                 touched.update(r.opponent for r in old if r.opponent is not None)
             self._score.pop(no, None)
@@ -132,13 +136,24 @@ class Context:
             self._last_available.pop(no, None)
             self._last_paired.pop(no, None)
             self._met.pop(no, None)
-            self._term_opps[0].pop(no, None)
-            self._term_opps[1].pop(no, None)
+            self._plans[0].pop(no, None)
+            self._plans[1].pop(no, None)
             self.adjusted_cache[0].pop(no, None)
             self.adjusted_cache[1].pop(no, None)
             memo.pop(("TPR", no), None)
             memo.pop(("PTP", no), None)
-            touched.update(r.opponent for r in self.rounds(no) if r.opponent is not None)
+            if old is not None and rnd is not None and rnd <= len(old):
+                e = self.by_no[no].entry(rnd)
+                code = self._as[e.code]
+                rounds[no] = (
+                    *old[: rnd - 1],
+                    Round(rnd, code, e.opponent, e.colour, self._points[code]),
+                    *old[rnd:],
+                )
+                if e.opponent is not None:
+                    touched.add(e.opponent)
+            else:
+                touched.update(r.opponent for r in self.rounds(no) if r.opponent is not None)
         plain, fore = self.bh_terms
         sums_by_cut = (*self.bh_sums[0].values(), *self.bh_sums[1].values())
         for no in touched:  # BH-type values read the opponents' scores
@@ -164,8 +179,8 @@ class Context:
             self._last_available.update(previous._last_available)
             self._last_paired.update(previous._last_paired)
             if self.final == previous.final:  # the same terms: `fore` means the same
-                self._term_opps[0].update(previous._term_opps[0])
-                self._term_opps[1].update(previous._term_opps[1])
+                self._plans[0].update(previous._plans[0])
+                self._plans[1].update(previous._plans[1])
             return
         rnd, points, as_, by_no = self.upto, self._points, self._as, self.by_no
         rounds, met_of, score_of, before_of = (
@@ -175,7 +190,7 @@ class Context:
             self._score_before_last,
         )
         scores, mets = previous._score, previous._met
-        opps_before, (plain_opps, fore_opps) = previous._term_opps[0], self._term_opps
+        plans_before, (plain_plans, fore_plans) = previous._plans[0], self._plans
         rr, adjusted, usual = self.rr, self.adjusted_cache[0], self.edition is not Edition.LEGACY
         # The last available and paired rounds are left to be read again (`last_available`):
         # only unusual rows' opponents' scores ask for them.
@@ -196,14 +211,24 @@ class Context:
                     before_of[no] = score
                     if usual and code not in _VOLUNTARY:  # `_adjusted_sum`'s first case
                         adjusted[no] = total
-                # Rounds 1..K's terms stay opponents' scores or not; round K+1 adds one.
-                if no in opps_before:
-                    opps = opps_before[no]
-                    if opps is None or opp is None:
-                        plain_opps[no] = fore_opps[no] = None
+                # Rounds 1..K's terms stay what they were (round K no longer FB's final
+                # round: the plain plan); round K+1 adds one (`term_plan`).
+                if no in plans_before:
+                    plan = plans_before[no]
+                    if plan is None:
+                        plain_plans[no] = fore_plans[no] = None
+                    elif opp is not None and (code in PLAYED or rr):
+                        opps, owns = plan
+                        plain_plans[no] = fore_plans[no] = ((*opps, opp), owns)
+                    elif rr:  # a round robin's rest round is no term
+                        plain_plans[no] = fore_plans[no] = plan
+                    elif not usual:  # a virtual opponent (legacy)
+                        plain_plans[no] = fore_plans[no] = None
                     else:
-                        fore_opps[no] = (*opps, opp)  # FB's final round: any pairing
-                        plain_opps[no] = fore_opps[no] if code in PLAYED or rr else None
+                        opps, owns = plan
+                        plain_plans[no] = (opps, (*owns, opp or 0))
+                        # FB's final round: any pairing is a game against the opponent.
+                        fore_plans[no] = ((*opps, opp), owns) if opp else plain_plans[no]
 
     def rounds(self, no: int) -> tuple[Round, ...]:
         """Rounds 1..K of participant `no`."""
@@ -220,24 +245,40 @@ class Context:
             self._rounds[no] = cached
         return cached
 
-    def term_opponents(self, no: int, fore: bool) -> tuple[int, ...] | None:
-        """The opponents of rounds 1..K when each round's BH-family term is the opponent's
-        adjusted score (`buchholz._term`'s first case: a game played, any paired round of a
-        round robin, or FB's final round); None when some round is another kind of term.
-        `fore`: FB's adjustment in the final round (`fore and self.final`)."""
-        cache = self._term_opps[fore]
+    def term_plan(self, no: int, fore: bool) -> Plan | None:
+        """Where the BH-family terms of rounds 1..K come from (`buchholz._term`): the
+        opponents whose adjusted scores are terms (a game played, any paired round of a round
+        robin, or FB's final round), and for each own unplayed round the scheduled opponent
+        whose score may cap the own score (2026 16.4; 0: no opponent). None under the legacy
+        rules when a round is unplayed (a virtual opponent). `fore`: FB's adjustment in the
+        final round (`fore and self.final`)."""
+        cache = self._plans[fore]
         if no in cache:
             return cache[no]
         last = self.upto if fore else 0
-        rr, opps = self.rr, []
+        rr, legacy = self.rr, self.edition is Edition.LEGACY
+        opps: list[int] = []
+        owns: list[int] = []
         for r in self.rounds(no):
             opp = r.opponent
-            if opp is None or not (r.code in PLAYED or rr or r.rnd == last):
+            if opp is not None and (r.code in PLAYED or rr or r.rnd == last):
+                opps.append(opp)
+            elif legacy and not rr:
                 cache[no] = None
                 return None
-            opps.append(opp)
-        found = cache[no] = tuple(opps)
+            elif not rr:  # a round robin's rest round is no term
+                owns.append(opp or 0)
+        found = cache[no] = (tuple(opps), tuple(owns))
         return found
+
+    def term_opponents(self, no: int, fore: bool) -> tuple[int, ...] | None:
+        """The opponents of rounds 1..K when each round's BH-family term is the opponent's
+        adjusted score (`term_plan` with a term per round, none an own unplayed round; a round
+        robin's rest round is no term); None otherwise."""
+        plan = self.term_plan(no, fore)
+        if plan is None or plan[1] or len(plan[0]) != self.upto:
+            return None
+        return plan[0]
 
     def met(self, no: int) -> tuple[int, ...]:
         """The opponents played over the board in rounds 1..K (a tuple of ints, which the

@@ -158,13 +158,13 @@ class Contexts:
             # an earlier one, whose entries it reads the same way.
             if _draw(drawn_by[no].entries[rnd - 1]) != _draw(e):
                 drawn.append(p)
-        self.live.update(live)
+        self.live.update(live, rnd)
         if self._fore is not None:  # taken when `fore` is next read
             self._fore_due.update((p.start_no, p) for p in live)
         if drawn:
-            self.projected.update(drawn)
+            self.projected.update(drawn, rnd)
         if rnd <= self.closed and self.done is not self.live and self.done is not self.projected:
-            self.done.update(live)  # the closed rounds' context never reads later rounds
+            self.done.update(live, rnd)  # the closed rounds' context never reads later rounds
         return bool(drawn)
 
     def source(self, spec: Spec) -> tuple[Context, Spec]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import msgspec
 import pytest
 
 from livetb.engine.context import Context
+from livetb.engine.model import Code
 from livetb.engine.spec import parse_list, parse_spec
 from livetb.engine.standings import affected_by, compute, rank
 from tests.builders import beats, draws, loses, swiss
@@ -87,3 +89,36 @@ def test_ranking_order() -> None:
         ("B", 6),
     ]
     assert rows[3].values == (Decimal("1.5"), Decimal(7), Decimal("8.5"))
+
+
+@pytest.mark.parametrize("rnd", [None, 2])
+def test_update_equals_a_fresh_context(rnd: int | None) -> None:
+    """A changed result taken by `Context.update` (with `rnd`: the participants' rounds built
+    already are mended in that round only) gives every value a context built afresh gives."""
+    ctx = _six(4)
+    specs = parse_list(("PTS", "BH", "BH/C1", "FB", "SB", "AOB", "WIN", "ARO", "TPR"))
+    for spec in specs:  # every cache warm: rounds, scores, terms, sums
+        for no in ctx.by_no:
+            compute(ctx, spec, no)
+    # Round 2: A-C was a draw; now A won (A is 1, C is 3).
+    a, c = ctx.by_no[1], ctx.by_no[3]
+    won = [
+        msgspec.structs.replace(
+            p,
+            entries=(
+                p.entries[0],
+                msgspec.structs.replace(p.entries[1], code=code),
+                *p.entries[2:],
+            ),
+        )
+        for p, code in ((a, Code.WIN), (c, Code.LOSS))
+    ]
+    ctx.update(won, rnd)
+    t = msgspec.structs.replace(
+        ctx.tournament, participants=tuple(ctx.by_no[no] for no in sorted(ctx.by_no))
+    )
+    fresh = Context(t, 4, edition=ctx.edition)
+    assert ctx.rounds(1) == fresh.rounds(1) and ctx.score(1) == Decimal("3.5")
+    for spec in specs:
+        for no in fresh.by_no:
+            assert compute(ctx, spec, no).value == compute(fresh, spec, no).value, (spec, no)
