@@ -177,9 +177,10 @@ def _sum(ctx: Context, spec: Spec, no: int, *, fore: bool, sb: bool) -> Value:
 
 
 def total_of(ctx: Context, spec: Spec, no: int, fore: bool, sb: bool) -> Decimal:
-    """`_sum`'s total without explanations: the same terms, the same cuts as `cut` and the
-    same additions in the same order (so the same Decimal, exponent included). Cached in the
-    context with the terms (FB before the last round is BH, for one)."""
+    """`_sum`'s total without explanations: the same terms and the same cuts as `cut`, added
+    exactly (Decimal sums this small are exact, and an exact sum's exponent is its terms'
+    least whatever their order: the same Decimal, exponent included). Cached in the context
+    with the terms (FB before the last round is BH, for one)."""
     return totals_of(ctx, spec, (no,), fore, sb)[0]
 
 
@@ -194,7 +195,7 @@ def totals_of(
     sums = ctx.bh_sums[fore].setdefault(key, {})
     if 4 * len(nos) > len(ctx.by_no):
         # Most rows (a pairing, a close): every score as an opponent first, so that each row's
-        # terms are read in one go (`_raw_terms`).
+        # terms are read in one go (`_plan_sum`, `_raw_terms`).
         adjusted, known = ctx.adjusted, ctx.adjusted_cache[fore]
         for no in ctx.by_no:
             if no not in known:
