@@ -195,3 +195,44 @@ def test_settling_between_events_changes_no_delta(
         if budget:
             settled.settle(budget)
     assert settled.standings() == plain.standings()
+
+
+def test_a_group_tied_for_its_size_is_decided_again_once_rows_leave_it() -> None:
+    """DE on PTS in a 16-player Swiss. After two rounds, eight players have 1 point, p1 and
+    p2 among them, and p1 beat p2. While round 3 runs (K = 3, so a group of 7 or more cannot be
+    separated: `inseparable`), they are all placed 1. Draws then take the other six out of
+    the group, two per result. Once p1 and p2 are left alone, p1's win separates them (places
+    1 and 2), as a rebuild finds, though rows only left the group and no game inside it
+    changed. Random Swisses rarely reach this case: the property above did not catch a DE
+    that skipped it."""
+    boards = {
+        1: ((1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 14), (15, 16)),
+        2: ((3, 1), (5, 7), (9, 11), (13, 15), (2, 4), (6, 8), (10, 12), (14, 16)),
+        3: ((7, 11), (15, 6), (10, 14), (3, 5), (9, 13), (1, 4), (2, 8), (12, 16)),
+    }
+    events: list[AnyEvent] = [
+        TournamentCreated(
+            name="de", rounds=4, start_date=dt.date(2026, 5, 1), tiebreaks=("PTS", "DE")
+        )
+    ]
+    events += [ParticipantRegistered(start_no=no, name=f"P{no}") for no in range(1, 17)]
+    for rnd in (1, 2):  # white wins every game
+        events.append(
+            RoundPaired(
+                round=rnd, boards=tuple(Board(b, w, k) for b, (w, k) in enumerate(boards[rnd], 1))
+            )
+        )
+        events += [ResultRecorded(round=rnd, board=b, result="1-0") for b in range(1, 9)]
+        events.append(RoundClosed(round=rnd))
+    events.append(
+        RoundPaired(round=3, boards=tuple(Board(b, w, k) for b, (w, k) in enumerate(boards[3], 1)))
+    )
+    events += [ResultRecorded(round=3, board=b, result="1/2-1/2") for b in (1, 2, 3)]
+    log = recorded(events)
+    paired = StandingsProjection.rebuild(log[:-3])
+    ones = [(r.rank, r.values) for r in paired.standings() if r.values[0] == "1.0"]
+    assert ones == [(5, ("1.0", 1))] * 8  # p1 p2 p6 p7 p10 p11 p14 p15, all placed 1
+    follow_log(log)  # incremental == rebuild after every event
+    rows = {r.start_no: r for r in StandingsProjection.rebuild(log).standings()}
+    assert (rows[1].rank, rows[1].values) == (11, ("1.0", 1))
+    assert (rows[2].rank, rows[2].values) == (12, ("1.0", 2))
