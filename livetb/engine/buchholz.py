@@ -75,11 +75,18 @@ def _term(ctx: Context, no: int, r: Round, fore: bool) -> tuple[Decimal, bool, i
     if ctx.edition is Edition.LEGACY:
         return _virtual_opponent(ctx, no, r), r.voluntary, _VIRTUAL
     score = ctx.own_score(no, fore)
+    term = _own_term(ctx, score, opp, fore)
+    return term, r.voluntary, _OWN if term is score else _CAPPED
+
+
+def _own_term(ctx: Context, own: Decimal, opp: int | None, fore: bool) -> Decimal:
+    """An own unplayed round's term: the own score (2024 16.4), in 2026 at most the scheduled
+    opponent's score, or rounds x draw points without one (`opp` None or 0)."""
     if ctx.edition.caps_own_unplayed:
-        cap = ctx.adjusted(opp, fore) if opp is not None else ctx.draw * ctx.upto
-        if cap < score:
-            return cap, r.voluntary, _CAPPED
-    return score, r.voluntary, _OWN
+        cap = ctx.adjusted(opp, fore) if opp else ctx.draw * ctx.upto
+        if cap < own:
+            return cap
+    return own
 
 
 def _raw_terms(ctx: Context, no: int, fore: bool) -> Terms:
@@ -220,9 +227,9 @@ def _plan_sum(
     ctx: Context, no: int, fore: bool, plan: Plan, score_of: Callable[[int], Decimal]
 ) -> Decimal:
     """A sum without cuts from the row's `term_plan`: its opponents' scores added as they are
-    read, then each own unplayed round's term (`_term`: the own score, capped in 2026), no term
-    kept. The sum is exact, so it is `_total`'s Decimal (value and exponent) in any order.
-    `fore` as in `totals_of` (only when round K is the last one)."""
+    read, then each own unplayed round's term (`_own_term`), no term kept. The sum is exact,
+    so it is `_total`'s Decimal (value and exponent) in any order. `fore` as in `totals_of`
+    (only when round K is the last one)."""
     opps, owns = plan
     try:
         total = sum(map(score_of, opps), ZERO)
@@ -230,14 +237,8 @@ def _plan_sum(
         total = sum([ctx.adjusted(opp, fore) for opp in opps], ZERO)
     if owns:
         own = ctx.own_score(no, fore)
-        caps = ctx.edition.caps_own_unplayed
         for opp in owns:
-            term = own
-            if caps:  # 2026 16.4
-                cap = ctx.adjusted(opp, fore) if opp else ctx.draw * ctx.upto
-                if cap < own:
-                    term = cap
-            total += term
+            total += _own_term(ctx, own, opp, fore)
     return total
 
 
