@@ -106,12 +106,12 @@ class Ranking:
 
 def place(
     ranking: Ranking, lines: Mapping[int, Line], moved: Iterable[int], out: Changes, resort: bool
-) -> list[tuple[int, int]]:
+) -> Iterable[tuple[int, int]] | None:
     """Each `moved` row of `lines` at its key (its sort-key parts, then its tail), the ties
     that flip recorded in `out`. `resort` (many rows moved at once): one sort of every row,
-    the new order recorded if it changed, and every row returned with its rank, best first.
-    Else a move each, O(log n) whatever the rows it passes, recorded in `out.moves`; nothing
-    returned (ranks are read from the order)."""
+    the new order recorded if it changed, and (rank, start no) of every row, best first.
+    Else a move each, O(log n) whatever the rows it passes, recorded in `out.moves`; None
+    (ranks are read from the order)."""
     if not resort:
         moves = out.moves
         for no in moved:
@@ -121,7 +121,7 @@ def place(
                 line.key, at = ranking.move(no, line.key, key, out)
                 if at is not None:
                     moves.append((no, at))
-        return []
+        return None
     for no in moved:
         line = lines[no]
         line.key = (*line.parts, *line.tail)
@@ -137,7 +137,7 @@ def place(
         after.append(no)
     if after != before:
         out.order = tuple(after)
-    return list(zip(after, ranks, strict=True))
+    return zip(ranks, after, strict=True)
 
 
 def flip(shares: set[int], no: int, tied: bool, out: Changes) -> None:

@@ -481,12 +481,12 @@ class StandingsProjection:
             return
         resort = everything or len(moved) > max(_FEW, len(lines) // _RESORT)
         ranked = place(self._ranking, lines, moved, self._out, resort)
-        if not resort:  # ranks read from the order, best first as the feed lists them
+        if ranked is None:  # ranks read from the order, best first as the feed lists them
             rank_of = self._ranking.rank
-            ranked = [(no, rank_of(lines[no].key)) for no in touched]  # type: ignore[arg-type]
-            ranked.sort(key=_by_rank)
-        renew = [(no, rank, bits) for no, rank in ranked if (bits := touched.get(no)) is not None]
-        self._build(renew)
+            ranked = sorted((rank_of(lines[no].key), no) for no in touched)  # type: ignore[arg-type]
+        self._build(
+            (no, rank, bits) for rank, no in ranked if (bits := touched.get(no)) is not None
+        )
 
     def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
@@ -560,8 +560,3 @@ class StandingsProjection:
 # their values read nothing but the participant's own rounds and what a win scores.
 _WIN_COUNTS = frozenset({"WIN", "WON", "BWG"})
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved
-
-
-def _by_rank(ranked: tuple[int, int]) -> tuple[int, int]:
-    """(start no, rank) as the feed lists rows: best first, then by start number."""
-    return ranked[1], ranked[0]
