@@ -36,11 +36,14 @@ def test_a_result_yields_the_rows_it_changed() -> None:
     head, deltas = service.execute("t1", RecordResult(round=1, board=1, result="1-0"))
     assert head == 7
     (delta,) = deltas
-    rows = {r.start_no: r for r in delta.rows}
-    assert rows[1].rank == 1 and rows[1].values[0] == "1.0"
-    assert rows[1].statuses == ("provisional", "final", "predicted")
-    assert rows[1].fb_prediction == "0.5"  # round 1 as the last: the win counts as a draw
-    assert set(rows) >= {1, 2}
+    cells = {change.start_no: dict(change.cells) for change in delta.changes}
+    assert set(cells) == {1, 2}  # 3 and 4 met neither
+    assert cells[1][0] == "1.0"
+    # Round 1 as the last: the win counts as a draw, as the pairing already predicted.
+    assert "fb_prediction" not in cells[1]
+    (row,) = service.projection("t1").ranked([1])
+    assert row.rank == 1 and row.values[0] == "1.0" and row.fb_prediction == "0.5"
+    assert row.statuses == ("provisional", "final", "predicted")
     assert service.store.latest_snapshot("t1") is not None  # every 5 events
 
 
@@ -70,8 +73,8 @@ def test_retried_key_appends_once_and_a_correction_reaches_the_closed_round() ->
     _, (delta,) = service.execute(
         "t1", CorrectResult(round=1, board=1, result="0-1", reason="wrong slip")
     )
-    rows = {r.start_no: r for r in delta.rows}
-    assert rows[2].values[0] == "1.0" and rows[1].values[0] == "0.0"
+    cells = {change.start_no: dict(change.cells) for change in delta.changes}
+    assert cells[2][0] == "1.0" and cells[1][0] == "0.0"
     assert load(service.store, "t1").standings() == service.projection("t1").standings()
 
 

@@ -57,7 +57,7 @@ def follow_log(
         if rebuilt_at(k, rec):
             scratch = StandingsProjection.rebuild(log[:k])
             assert after == scratch.standings(), f"after event {k}: {rec.event}"
-        assert {r.start_no for r in delta.rows} == changed_rows(before, after), f"event {k}"
+        assert {c.start_no for c in delta.changes} == changed_rows(before, after), f"event {k}"
         assert delta.seq == rec.seq
         viewer.take(delta, live)
         before = {row.start_no: row for row in after}

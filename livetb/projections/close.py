@@ -121,6 +121,5 @@ class Prepared:
             if cells:
                 line = lines[no]
                 name = participants[no].name
-                row = rows[no] = Row(rank, no, name, line.values, statuses, None, line.bh)
-                out.rows.append(row)
+                rows[no] = Row(rank, no, name, line.values, statuses, None, line.bh)
                 out.changes.append(RowChange(no, None, cells))

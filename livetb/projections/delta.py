@@ -13,7 +13,9 @@ rank of the row above (a tie), so a delta carries:
 - `round` / `games`: the running round re-published (its pairing, or a requested bye) and the
   boards whose result was recorded or corrected.
 
-`Delta.rows` keeps the changed rows in full for in-process readers (tests, the CLI).
+A changed row's rank is not part of its change: ranks are read from the order when the row is
+(`StandingsProjection.ranked`, `standings`), so a result's cost does not grow with the rows it
+shifts, nor with the field.
 """
 
 from __future__ import annotations
@@ -54,7 +56,6 @@ class RowChange(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
 
 class Delta(msgspec.Struct, frozen=True):
     seq: int
-    rows: tuple[Row, ...] = ()
     changes: tuple[RowChange, ...] = ()
     moves: tuple[tuple[int, int], ...] = ()
     order: tuple[int, ...] | None = None
@@ -92,10 +93,9 @@ def change_of(old: Row | None, new: Row) -> RowChange:
 class Changes:
     """What one event changed, gathered while the projection folds it."""
 
-    __slots__ = ("changes", "games", "moves", "order", "round", "rows", "statuses", "ties")
+    __slots__ = ("changes", "games", "moves", "order", "round", "statuses", "ties")
 
     def __init__(self) -> None:
-        self.rows: list[Row] = []
         self.changes: list[RowChange] = []
         self.moves: list[tuple[int, int]] = []
         self.order: tuple[int, ...] | None = None
@@ -107,7 +107,6 @@ class Changes:
     def row(self, old: Row | None, new: Row) -> None:
         """Record `new` if its content differs from `old` (the published row)."""
         if content_changed(old, new):
-            self.rows.append(new)
             self.changes.append(change_of(old, new))
 
     def tie(self, no: int, shares: bool) -> None:
@@ -118,7 +117,6 @@ class Changes:
         ties = self.ties
         return Delta(
             seq,
-            tuple(self.rows),
             tuple(self.changes),
             tuple(self.moves),
             self.order,

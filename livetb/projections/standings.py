@@ -123,7 +123,7 @@ class StandingsProjection:
         self.specs: tuple[Spec, ...] = ()
         self.ctx: Contexts | None = None
         self.lines: dict[int, Line] = {}
-        self.rows: dict[int, Row] = {}  # as last published
+        self.rows: dict[int, Row] = {}  # as last published, ranks and statuses as last read
         self._statuses: tuple[Status, ...] = ()  # the same for every row
         self._ranking = Ranking()  # the order and the ties; ranks are read from it
         self._out = Changes()  # what the event being folded changed
@@ -182,17 +182,18 @@ class StandingsProjection:
 
     def ranked(self, nos: Iterable[int]) -> list[Row]:
         """The rows of `nos` (those that exist) with their ranks, in no particular order."""
-        ranking, lines, rows = self._ranking, self.lines, self.rows
-        if not ranking:
+        rows = self.rows
+        if not self._ranking:
             return [rows[no] for no in nos if no in rows]
-        out = []
-        for no in nos:
-            row = rows.get(no)
-            if row is not None:
-                key = lines[no].key
-                assert key is not None
-                out.append(self._current(row, ranking.rank(key)))
-        return out
+        return [
+            self._current(row, self._rank(no)) for no in nos if (row := rows.get(no)) is not None
+        ]
+
+    def _rank(self, no: int) -> int:
+        """Row `no`'s rank, read from the order."""
+        key = self.lines[no].key
+        assert key is not None  # every row is placed
+        return self._ranking.rank(key)
 
     def _current(self, row: Row, rank: int) -> Row:
         """`row` with its current rank and statuses (kept as the published row)."""
@@ -481,12 +482,12 @@ class StandingsProjection:
             return
         resort = everything or len(moved) > max(_FEW, len(lines) // _RESORT)
         ranked = place(self._ranking, lines, moved, self._out, resort)
-        if ranked is None:  # ranks read from the order, best first as the feed lists them
-            rank_of = self._ranking.rank
-            ranked = sorted((rank_of(lines[no].key), no) for no in touched)  # type: ignore[arg-type]
-        self._build(
-            (no, rank, bits) for rank, no in ranked if (bits := touched.get(no)) is not None
-        )
+        if ranked is None:  # ranks are read from the order when a row is read (`_current`)
+            self._build((no, None, bits) for no, bits in touched.items())
+        else:
+            self._build(
+                (no, rank, bits) for rank, no in ranked if (bits := touched.get(no)) is not None
+            )
 
     def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
         ctx = self.ctx
@@ -529,9 +530,11 @@ class StandingsProjection:
         for no, line in self.lines.items():
             line.tail = (playoff.get(no, last), lots.get(no, 0))
 
-    def _build(self, renew: Iterable[tuple[int, int, int]]) -> None:
-        """New rows for the touched participants, recorded when their content differs: only
-        the cells the event changed are compared (a new or renamed row: all of them)."""
+    def _build(self, renew: Iterable[tuple[int, int | None, int]]) -> None:
+        """New rows for the touched participants (start no, rank or None, changed cells),
+        recorded when their content differs: only the cells the event changed are compared (a
+        new or renamed row: all of them). Without a rank, a row keeps its published one until
+        it is read (`_current`): only a new row's is looked up."""
         rows, lines, names, statuses, out = (
             self.rows,
             self.lines,
@@ -541,18 +544,18 @@ class StandingsProjection:
         )
         # Recorded as `Changes.row` would, but only the changed cells compared: a close or a
         # pairing records nearly every row.
-        changed_rows, changes_of = out.rows.append, out.changes.append
+        changes_of = out.changes.append
         for no, rank, changed in renew:
             line = lines[no]
-            row = Row(rank, no, names[no].name, line.values, statuses, line.fb, line.bh)
             old = rows.get(no)
-            rows[no] = row
+            if rank is None:
+                rank = old.rank if old is not None else self._rank(no)
+            row = rows[no] = Row(rank, no, names[no].name, line.values, statuses, line.fb, line.bh)
             if old is None or changed & ANEW:
                 out.row(old, row)
             else:
                 changes = cells(old, row, changed)
                 if changes:
-                    changed_rows(row)
                     changes_of(RowChange(no, None, changes))
 
 

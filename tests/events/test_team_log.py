@@ -76,7 +76,10 @@ def test_the_rows_are_teams_with_match_and_game_points() -> None:
     service.execute(T, pair)
     service.execute(T, RecordResult(round=1, board=1, result="1-0"))
     _, (delta,) = service.execute(T, RecordResult(round=1, board=2, result="1/2-1/2"))
-    rows = {row.start_no: row for row in delta.rows}
+    cells = {change.start_no: dict(change.cells) for change in delta.changes}
+    # Only the game points moved: A already led the match 1-0 (2 MP), B had lost it (0 MP).
+    assert cells == {1: {1: "1.5"}, 2: {1: "0.5"}}
+    rows = {row.start_no: row for row in service.projection(T).ranked([1, 2])}
     assert rows[1].values[:2] == ("2.0", "1.5") and rows[1].statuses[0] == "provisional"
     assert rows[2].values[:2] == ("0.0", "0.5")
     _, (closed,) = service.execute(T, CloseRound(round=1))
