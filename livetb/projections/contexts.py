@@ -231,12 +231,15 @@ def inseparable(ctx: Context) -> int:
     return others + 1
 
 
-def met_inside(ctx: Context, members: set[int]) -> bool:
+def met_inside(ctx: Context, members: set[int], among: Iterable[int] | None = None) -> bool:
     """Whether two of `members` played each other (DE counts nothing else: without such a
     game the whole group stays tied, as `direct_encounter` finds, unless a win is worth less
-    than nothing). Round robins count scheduled games too: always computed."""
+    than nothing); `among`: only the games of these members are looked at (those that can
+    be new inside a group known to have none). Round robins count scheduled games too:
+    always computed."""
     if ctx.rr or ctx.win < 0:
         return True
-    # One pass over every member's opponents, stopping at the first inside (a close asks this
-    # of thousands of groups).
-    return not members.isdisjoint(itertools.chain.from_iterable(map(ctx.met, members)))
+    # One pass over the opponents, stopping at the first inside (a close asks this of
+    # thousands of groups).
+    players = members if among is None else among
+    return not members.isdisjoint(itertools.chain.from_iterable(map(ctx.met, players)))

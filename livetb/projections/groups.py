@@ -1,10 +1,13 @@
 """DE (direct encounter, type A) in the live standings: one column's tied groups, kept from
 event to event so that only the groups a row left or joined, or whose members' games changed,
 are decided again (`direct_encounter` on the group; the shortcuts for big groups are in
-`contexts.py`)."""
+`contexts.py`). A group known to have no game played inside stays tied unless a row that
+joined it, or whose games changed, played another member: only those rows' games are looked
+at, not every member's."""
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable, Collection, Iterable
 
@@ -26,6 +29,9 @@ class DirectEncounters:
         self.groups: dict[Prefix, set[int]] = {}
         self.group_of: dict[int, Prefix] = {}
         self.tied: set[Prefix] = set()  # groups known to have place 1 throughout
+        # Groups known to have no game played inside: only a row that joins one, or whose
+        # games change, can bring one in (`met_inside`'s `among`).
+        self.apart: set[Prefix] = set()
 
     def update(
         self,
@@ -38,7 +44,7 @@ class DirectEncounters:
         """DE for every tied group a row left or joined, or whose members' games changed. Only
         the rows with a changed value before the column (or new) can have changed groups: a
         pairing, which changes values after it for everybody, regroups nobody else."""
-        i, tied = self.i, self.tied
+        i, tied, apart = self.i, self.tied, self.apart
         before = (1 << i) - 1 | ANEW
         nos = [no for no, bits in touched.items() if bits & before]
         if 2 * len(nos) > len(lines):
@@ -47,15 +53,18 @@ class DirectEncounters:
             redo, joined = self._regroup(lines, nos)
         groups, group_of, bit = self.groups, self.group_of, 1 << i
         inseparable = ctx.inseparable
+        played: dict[Prefix, list[int]] = {}  # the members whose games changed, by group
         for no in games:
             prefix = group_of.get(no)
             if prefix is not None:
                 redo.add(prefix)
+                played.setdefault(prefix, []).append(no)
         for prefix in redo:
             members = groups.get(prefix)
             if not members:
                 groups.pop(prefix, None)
                 tied.discard(prefix)
+                apart.discard(prefix)
                 continue
             size = len(members)
             if size == 1:
@@ -66,22 +75,43 @@ class DirectEncounters:
                     mark(touched, no, bit)
                     moved.add(no)
                 tied.add(prefix)
+                apart.add(prefix)
                 continue
-            if size >= inseparable or not met_inside(ctx.live, members):
+            fresh = itertools.chain(joined.get(prefix, ()), played.get(prefix, ()))
+            if size < inseparable and not self._apart(ctx, prefix, members, fresh):
+                tied.discard(prefix)
+                places = direct_encounter(ctx.live, sorted(members))
+            else:
+                if size >= inseparable:
+                    apart.discard(prefix)  # its games not looked at
                 if prefix in tied:  # only the rows joining it can differ
                     places = dict.fromkeys(joined.get(prefix, ()), 1)
                 else:
                     places = dict.fromkeys(members, 1)
                     tied.add(prefix)
-            else:
-                tied.discard(prefix)
-                places = direct_encounter(ctx.live, sorted(members))
             for no, place in places.items():
                 line = lines[no]
                 if line.values[i] != place:
                     line.put(i, place, place)
                     mark(touched, no, bit)
                     moved.add(no)
+
+    def _apart(
+        self, ctx: Contexts, prefix: Prefix, members: set[int], fresh: Iterable[int]
+    ) -> bool:
+        """Whether no two members of group `prefix` played each other (kept for the next
+        event). In a group known to have no such game, only a `fresh` member (one that joined
+        it, or whose games changed) can have brought one in: its games alone are looked at."""
+        apart = self.apart
+        if prefix in apart:
+            if not met_inside(ctx.live, members, fresh):
+                return True
+            apart.discard(prefix)
+            return False
+        if met_inside(ctx.live, members):
+            return False
+        apart.add(prefix)
+        return True
 
     def _regroup(
         self, lines: dict[int, Line], nos: Iterable[int]
@@ -125,7 +155,9 @@ class DirectEncounters:
             if old != members:
                 redo.add(prefix)
                 joined[prefix] = list(members - old) if old else list(members)
-        self.tied.difference_update(previous.keys() - groups.keys())
+        gone = previous.keys() - groups.keys()
+        self.tied.difference_update(gone)
+        self.apart.difference_update(gone)
         self.groups = groups
         self.group_of = group_of
         return redo, joined

@@ -236,3 +236,34 @@ def test_a_group_tied_for_its_size_is_decided_again_once_rows_leave_it() -> None
     rows = {r.start_no: r for r in StandingsProjection.rebuild(log).standings()}
     assert (rows[1].rank, rows[1].values) == (11, ("1.0", 1))
     assert (rows[2].rank, rows[2].values) == (12, ("1.0", 2))
+
+
+def test_a_game_inside_a_group_decides_it_though_nobody_joined_it() -> None:
+    """DE first in the list: the two players are one group, whatever the results. A forfeit is
+    no game: after round 1, nobody played inside the group, both are placed 1. Round 2's game
+    (K = 2: a group of 5 or more cannot be separated, 2 can) brings the group's first game
+    inside it, though no row joined or left it: DE decides it again, as a rebuild does."""
+    events: list[AnyEvent] = [
+        TournamentCreated(
+            name="de", rounds=2, start_date=dt.date(2026, 5, 1), tiebreaks=("DE", "PTS")
+        ),
+        ParticipantRegistered(start_no=1, name="P1"),
+        ParticipantRegistered(start_no=2, name="P2"),
+        RoundPaired(round=1, boards=(Board(1, 1, 2),)),
+        ResultRecorded(round=1, board=1, result="+-"),
+        RoundClosed(round=1),
+        RoundPaired(round=2, boards=(Board(1, 2, 1),)),
+        ResultRecorded(round=2, board=1, result="0-1"),
+    ]
+    log = recorded(events)
+    before = StandingsProjection.rebuild(log[:-1]).standings()
+    assert [(r.rank, r.start_no, r.values) for r in before] == [
+        (1, 1, (1, "1.0")),
+        (2, 2, (1, "0.0")),
+    ]
+    follow_log(log)  # incremental == rebuild after every event
+    after = StandingsProjection.rebuild(log).standings()
+    assert [(r.rank, r.start_no, r.values) for r in after] == [
+        (1, 1, (1, "2.0")),
+        (2, 2, (2, "0.0")),
+    ]
