@@ -55,22 +55,33 @@ class Ranking:
     def move(self, no: int, old: Key | None, key: Key, out: Changes) -> tuple[Key, int | None]:
         """Take row `no` out of its place (`old`: its key there, None for a new row) and put it
         at `key`'s. Returns the key as placed (an equal neighbour's object) and the position
-        the feed's `moves` carry, None when the row kept its position. Tie flips go to `out`."""
+        the feed's `moves` carry, None when the row kept its position. Tie flips go to `out`.
+        The neighbours are read before the order changes, once each (a positional read walks
+        the order's index)."""
         order = self._order
         gone = None
         if old is not None:
             gone = int(order.index((old, no)))
+            above, below = self._around(gone, gone + 1)
             del order[gone]
-            self._retie(gone, out)  # the row below now follows the one that was above
+            if below is not None:  # it now follows the row that was above
+                self._tie(below[1], above is not None and above[0] is below[0], out)
         at = int(order.bisect_left((key, no)))
-        if at and order[at - 1][0] == key:
-            key = order[at - 1][0]
-        elif at < len(order) and order[at][0] == key:
-            key = order[at][0]
+        above, below = self._around(at, at)
+        if above is not None and above[0] == key:
+            key = above[0]
+        elif below is not None and below[0] == key:
+            key = below[0]
         order.add((key, no))
-        self._retie(at, out)
-        self._retie(at + 1, out)
+        self._tie(no, above is not None and above[0] is key, out)
+        if below is not None:
+            self._tie(below[1], below[0] is key, out)
         return key, None if at == gone else at
+
+    def _around(self, at: int, after: int) -> tuple[tuple[Key, int] | None, tuple[Key, int] | None]:
+        """The entries just above position `at` and at position `after` (None past an end)."""
+        order = self._order
+        return (order[at - 1] if at else None), (order[after] if after < len(order) else None)
 
     def reset(
         self, keyed: Iterable[tuple[Key, int]], out: Changes
@@ -94,12 +105,7 @@ class Ranking:
         self._order = SortedList(order)
         return order, ranks
 
-    def _retie(self, position: int, out: Changes) -> None:
-        order = self._order
-        if position >= len(order):
-            return
-        key, no = order[position]
-        tied = position > 0 and order[position - 1][0] is key
+    def _tie(self, no: int, tied: bool, out: Changes) -> None:
         if tied != (no in self.shares):
             flip(self.shares, no, tied, out)
 
