@@ -33,7 +33,9 @@ only the cells an event can affect:
   taking first the rows an event changed since;
 - re-ranking moves the re-keyed rows in an ordered structure (`ranking.py`: O(log n) a row,
   whatever the rows it passes, whose ranks are read from the order and not rebuilt), or sorts
-  everything once when many rows moved; the statuses, the same for every row, are told once;
+  everything once when many rows moved; a row's rank is read from the order when the row is
+  read (`_current`), not when an event changes it; the statuses, the same for every row, are
+  told once;
 - a row is built anew only when a cell changed, and only the changed cells (a bit each,
   `lines.py`) are compared with the published row; DE regroups only the rows with a changed
   value before its column (`groups.py`).
