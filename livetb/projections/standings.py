@@ -162,6 +162,7 @@ class StandingsProjection:
         projection = cls()
         projection.seq = snap.seq
         projection.state = snap.state
+        snap.state.make_canonical()
         if snap.state.created is not None:
             projection.specs = _specs(snap.state.created)
             projection._refresh_all()
