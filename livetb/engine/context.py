@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 from functools import cached_property
-from typing import Any
 
 import msgspec
 
@@ -112,26 +111,6 @@ class Context:
         )
         # Values other tie-breaks read (AOB reads opponents' BH, APRO their TPR), by (code, no).
         self.memo: dict[tuple[str, int], object] = {}
-
-    def caches(self) -> list[dict[Any, Any]]:
-        """The tables this context fills as it is read, which nothing else holds: emptying
-        them loses only what would be computed again (a retired context gives them back a
-        piece at a time, `StandingsProjection.settle`)."""
-        sums = [by_no for by_key in self.bh_sums for by_no in by_key.values()]
-        tables = (
-            self._rounds,
-            self._score,
-            self._score_before_last,
-            self._last_available,
-            self._last_paired,
-            self._met,
-            *self.adjusted_cache,
-            *self.bh_terms,
-            *self._plans,
-            *sums,
-            self.memo,
-        )
-        return list(tables)
 
     @property
     def start_nos(self) -> list[int]:

@@ -136,13 +136,9 @@ class Contexts:
         """New or changed participants before the first pairing (no entries yet)."""
         assert self.paired == 0
         ps = [msgspec.structs.replace(state.participants[no], entries=()) for no in nos]
-        for ctx in self.views():
-            ctx.update(ps)
-
-    def views(self) -> list[Context]:
-        """The distinct contexts held (`fore` once built)."""
         views = (self.live, self.done, self._fore, self.projected)
-        return list({id(c): c for c in views if c is not None}.values())
+        for ctx in {id(c): c for c in views if c is not None}.values():
+            ctx.update(ps)
 
     def update(self, state: TournamentState, nos: Iterable[int], rnd: int) -> bool:
         """New entries for `nos` after a change in round `rnd` (the only round it changes);

@@ -136,10 +136,9 @@ class StandingsProjection:
         # whose close values it reaches): `settle`.
         self._prepared: Prepared | None = None
         self._unsettled: set[int] = set()
-        # What the last round event replaced (the contexts only the previous set held, the
-        # table a close swapped out): freed by `settle` a piece at a time, after the event has
-        # been published, or at once by the next round event.
-        self._retired: list[object] = []
+        # What the last round event replaced (the previous contexts, the table a close swapped
+        # out): freed by `settle`, after the event has been published, or by the next one.
+        self._retired: object = None
 
     @classmethod
     def rebuild(cls, records: Iterable[Recorded]) -> StandingsProjection:
@@ -242,7 +241,7 @@ class StandingsProjection:
                 if ctx is None:
                     return self._refresh_all()
                 # Own results, FB and the projected BH move, type C (rounds 1..C) cannot.
-                self._retire(self.ctx, ctx)
+                self._retired = self.ctx
                 self.ctx, self._prepared = ctx, None
                 cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
@@ -256,8 +255,7 @@ class StandingsProjection:
                 self._prepared = None
                 if previous is None or ctx is None:
                     return self._refresh_all()
-                self._retire(previous, ctx)
-                self.ctx = ctx
+                self.ctx, self._retired = ctx, previous
                 closing = previous.running and not ctx.running
                 cells = closed_cells(self.specs, ctx.live.edition, closing and ctx.done.final)
                 if closing and ctx.done is ctx.projected:  # what `settle` prepared
@@ -361,16 +359,15 @@ class StandingsProjection:
     def unsettled(self) -> bool:
         """Some rows of the round's close are not prepared yet, or what the last round event
         replaced is not freed yet (`settle`)."""
-        return bool(self._unsettled) or bool(self._retired)
+        return bool(self._unsettled) or self._retired is not None
 
     def settle(self, budget: int) -> bool:
         """Take up to `budget` unsettled rows into the standings the running round's close
         will publish (`close.py`): the server's work between events (`TournamentService`), a
-        slice at a time; the first slices free what the last round event replaced (`_SHED`
-        table entries a row of budget). Nothing a reader sees changes. True while unsettled
-        rows remain."""
-        if self._retired:
-            _shed(self._retired, budget * _SHED)
+        slice at a time; the first frees what the last round event replaced. Nothing a reader
+        sees changes. True while unsettled rows remain."""
+        if self._retired is not None:
+            self._retired = None
             return self.unsettled
         ctx = self.ctx
         if ctx is None or not ctx.running:
@@ -394,9 +391,7 @@ class StandingsProjection:
         if rest:
             prepared.take(ctx, live, cells, list(rest))
         self._unsettled.clear()
-        # DE's tables too: thousands of sets, 8 ms to free at once at 10,000 rows.
-        de = [table for d in self._de.values() for table in (d, d.groups, d.group_of)]
-        self._retired += [self._ranking, *de, live]
+        self._retired = (self._retired, live, self._ranking, self._de)
         prepared.replace(live, self._ranking, self._out)
         self.lines, self._ranking, self._de = prepared.lines, prepared.ranking, prepared.de
         statuses = tuple(ctx.status(spec) for spec in self.specs)
@@ -404,17 +399,6 @@ class StandingsProjection:
             self._statuses = self._out.statuses = statuses
         # The rest take their rank and the statuses when read (`_current`).
         prepared.publish(self.rows, self.state.participants, self._statuses, self._out)
-
-    def _retire(self, previous: Contexts, ctx: Contexts) -> None:
-        """Hand what a round event replaced to `settle`: the contexts `previous` held that
-        `ctx` does not, each after its caches (emptied first, a piece at a time: freeing a
-        10,000-row context at once holds the event loop for 20 ms). What the event before
-        replaced and is not freed yet goes now."""
-        kept = {id(c) for c in ctx.views()}
-        self._retired = [previous]
-        for view in previous.views():
-            if id(view) not in kept:
-                self._retired += [view, *view.caches()]
 
     def _team_rows(self) -> None:
         """A team tournament's table (`livetb/projections/teams.py`), re-read whole."""
@@ -578,26 +562,7 @@ class StandingsProjection:
                     changes_of(RowChange(no, None, changes))
 
 
-def _shed(retired: list[object], budget: int) -> None:
-    """Free up to about `budget` table entries of `retired`, the last handed over first: a
-    table is emptied a piece at a time (what still holds it then holds it empty), anything
-    else dropped whole once the tables after it are empty."""
-    while retired and budget > 0:
-        last = retired[-1]
-        if isinstance(last, dict):
-            if len(last) > budget:
-                for _ in range(budget):
-                    last.popitem()
-                return
-            budget -= len(last)
-            last.clear()
-        else:
-            budget -= 1
-        retired.pop()
-
-
 # Counts of rounds scored as a win, whatever else they select (`livetb/engine/counts.py`):
 # their values read nothing but the participant's own rounds and what a win scores.
 _WIN_COUNTS = frozenset({"WIN", "WON", "BWG"})
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved
-_SHED = 64  # table entries `settle` frees per row of its budget: about as long as taking a row

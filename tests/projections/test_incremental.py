@@ -11,7 +11,6 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from livetb.demo import swiss_events
 from livetb.events.schema import (
     AnyEvent,
     Board,
@@ -29,7 +28,6 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.projections.standings import StandingsProjection
-from livetb.service import SETTLE_SLICE
 from tests.wire import follow_log
 
 RESULTS = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
@@ -197,37 +195,6 @@ def test_settling_between_events_changes_no_delta(
         if budget:
             settled.settle(budget)
     assert settled.standings() == plain.standings()
-
-
-def test_settling_frees_what_a_pairing_replaced_a_piece_at_a_time() -> None:
-    """A pairing replaces the live and projected contexts, but the closed rounds' one stays
-    (once round 1 closed with every game finished, the projected one: `Contexts.after_close`):
-    `settle` empties the replaced live context's caches a slice at a time, and only its."""
-    log = recorded(swiss_events(40, 3, tiebreaks=("PTS", "BH", "DE", "FB")))
-    second = next(
-        k
-        for k, rec in enumerate(log)
-        if isinstance(rec.event, RoundPaired) and rec.event.round == 2
-    )
-    live = StandingsProjection()
-    for rec in log[:second]:
-        live.apply(rec)
-    while live.unsettled:
-        live.settle(SETTLE_SLICE)
-    before = live.ctx
-    assert before is not None and before.live.caches()[0]  # the rounds, built
-    live.apply(log[second])
-    now = live.ctx
-    assert now is not None and now.done is before.done is before.projected
-    assert now.live is not before.live and now.projected is not before.projected
-    slices = 0
-    while any(map(any, before.live.caches())):
-        assert live.settle(1)  # 64 table entries
-        slices += 1
-    assert slices > 1  # not at once
-    assert any(map(any, before.done.caches()))  # still read: kept
-    assert len(now.live.caches()[0]) == 40  # the rounds of every participant
-    assert live.standings() == StandingsProjection.rebuild(log[: second + 1]).standings()
 
 
 def test_a_group_tied_for_its_size_is_decided_again_once_rows_leave_it() -> None:
