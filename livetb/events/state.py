@@ -144,15 +144,16 @@ class TournamentState:
         them: for a state decoded from a snapshot, whose ints are new per mention."""
         canonical = self.canonical
         self.participants = {p.start_no: p for p in self.participants.values()}
-        for state in self.rounds.values():
-            for game in state.games.values():
+        for played in self.rounds.values():
+            for game in played.games.values():
                 game.white, game.black = canonical(game.white), canonical(game.black)
-            state.pab = None if state.pab is None else canonical(state.pab)
-            state.team_pab = tuple(map(canonical, state.team_pab))
-            state.__post_init__()  # the seats by the same objects
+            played.pab = None if played.pab is None else canonical(played.pab)
+            played.team_pab = tuple(map(canonical, played.team_pab))
+            played.__post_init__()  # the seats by the same objects
         self.byes = {
             rnd: {canonical(no): code for no, code in b.items()} for rnd, b in self.byes.items()
         }
+        self.withdrawn = {canonical(no): rnd for no, rnd in self.withdrawn.items()}
 
     def apply(self, event: AnyEvent) -> frozenset[int]:
         """Fold one event in; return the start numbers whose results or details changed."""
@@ -177,8 +178,8 @@ class TournamentState:
                 }
                 self.participants[no] = msgspec.structs.replace(self.participants[no], **changes)
                 return frozenset({no})
-            case ParticipantWithdrawn(start_no=no, from_round=rnd):
-                self.withdrawn[no] = rnd
+            case ParticipantWithdrawn(from_round=rnd):
+                self.withdrawn[self.canonical(event.start_no)] = rnd
             case ByeRequested(round=rnd, points=points):
                 no = self.canonical(event.start_no)
                 self.byes.setdefault(rnd, {})[no] = BYE_CODES[points]
