@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.delta_bytes [--players 2000] [--rounds 11]
 
 Applies the log event by event and encodes each delta as the full feed sends it
-(`livetb.messages.delta_message`); prints mean / p99 / max bytes for results, closes and
+(`livetb.web.feed.messages.delta_message`); prints mean / p99 / max bytes for results, closes and
 pairings separately.
 """
 
@@ -15,8 +15,9 @@ import statistics
 from bench.generate import as_log, swiss_events
 from bench.projection import TIEBREAKS, percentile
 from livetb.events.schema import ResultRecorded, RoundClosed, RoundPaired
-from livetb.messages import delta_message, encode
 from livetb.projections.standings import StandingsProjection
+from livetb.web.feed.messages import delta_message
+from livetb.wire.messages import encode
 
 
 def main() -> None:

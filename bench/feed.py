@@ -38,8 +38,9 @@ from websockets.uri import parse_uri
 
 from bench.server import serving
 from livetb.demo import swiss_events
-from livetb.events.open import open_store, open_tokens
+from livetb.events.open import open_store
 from livetb.events.schema import AnyEvent, ResultRecorded, RoundPaired
+from livetb.tokens.open import open_tokens
 
 TID = "bench"
 SEQ = re.compile(rb'^\{"type":"(\w+)","seq":(\d+)')

@@ -24,9 +24,9 @@ import time
 from dataclasses import dataclass
 
 from bench.generate import as_log, swiss_events
+from livetb.app.service import SETTLE_SLICE
 from livetb.events.schema import ResultRecorded, RoundClosed, RoundPaired
 from livetb.projections.standings import StandingsProjection
-from livetb.service import SETTLE_SLICE
 
 TIEBREAKS = ("PTS", "BH/C1", "BH", "DE", "WIN", "BWG", "FB")
 SIZES = ((500, 11), (2000, 11), (10000, 13))

@@ -28,7 +28,7 @@ def test_standings_from_a_file_imports_no_server_store_or_rich() -> None:
         "from livetb.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    assert main(['standings', {FILE!r}]) == 0\n"
-        "heavy = ('aiohttp', 'sqlite_utils', 'livetb.web.app', 'livetb.service', 'rich')\n"
+        "heavy = ('aiohttp', 'sqlite_utils', 'livetb.web.app', 'livetb.app.service', 'rich')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)

@@ -12,7 +12,7 @@ import pytest
 from livetb import i18n
 from livetb.engine.spec import FAMILIES
 
-STATIC = Path(i18n.__file__).parent.parent / "web" / "static"
+STATIC = Path(i18n.__file__).parent.parent / "web" / "pages" / "static"
 
 
 def test_every_key_is_in_every_catalog() -> None:

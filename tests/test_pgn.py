@@ -24,7 +24,7 @@ from livetb.events.schema import (
 )
 from livetb.events.sqlite import SqliteStore
 from livetb.events.state import fold
-from livetb.pgn import plan, read_games
+from livetb.interchange.pgn import plan, read_games
 
 PLAYERS = [
     ("Carlsen, Magnus", "1503014"),

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from livetb.app.group_commit import GroupCommit
+from livetb.app.service import TournamentService
 from livetb.errors import (
     BoardHasResult,
     ConcurrencyConflict,
@@ -25,8 +27,6 @@ from livetb.events.schema import Board, Recorded, ResultRecorded
 from livetb.events.sqlite import SqliteStore
 from livetb.events.store import Append
 from livetb.projections.standings import Delta, StandingsProjection
-from livetb.service import TournamentService
-from livetb.writes import GroupCommit
 
 PLAYERS = 16
 

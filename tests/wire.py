@@ -9,10 +9,12 @@ import msgspec
 
 from livetb.client import LocalStandings
 from livetb.events.schema import Recorded
-from livetb.messages import decode_message, delta_message, encode, round_info, snapshot_message
 from livetb.projections.delta import Delta, content_changed
-from livetb.projections.standings import Row, StandingsProjection
-from livetb.standings_doc import to_json
+from livetb.projections.document import to_json
+from livetb.projections.standings import StandingsProjection
+from livetb.web.feed.messages import delta_message, round_info, snapshot_message
+from livetb.wire.messages import decode_message, encode
+from livetb.wire.standings import Row
 
 
 class Viewer:

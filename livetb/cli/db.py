@@ -11,21 +11,22 @@ from pathlib import Path
 
 import msgspec
 
-from livetb import i18n, service
+from livetb import i18n
+from livetb.app import service
 from livetb.cli.output import UsageError, language, print_table
 from livetb.cli.progress import Advance, Tracked, bar
 from livetb.cli.standings import preset
 from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
 from livetb.errors import ImportUnsupported, LivetbError, TournamentUnreadable, UnknownTournament
-from livetb.events.importer import events_from_tournament
 from livetb.events.open import is_url, open_store
 from livetb.events.replay import replay
 from livetb.events.schema import encode
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore, new_tournament_id
+from livetb.interchange.importer import events_from_tournament
+from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
-from livetb.standings_doc import to_json
 from livetb.trf import TrfImport, load_trf
 
 
@@ -148,7 +149,7 @@ def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase, lang: s
         out.write(msgspec.json.encode(data).decode() + "\n")
         return
     if fmt == "csv":
-        from livetb.export import standings_csv
+        from livetb.interchange.export import standings_csv
 
         out.write(standings_csv(data))
         return

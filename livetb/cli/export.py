@@ -8,7 +8,7 @@ from pathlib import Path
 
 from livetb.cli.db import existing_store, pick_tournament
 from livetb.cli.progress import Tracked, bar
-from livetb.export import export
+from livetb.interchange.export import export
 
 
 def export_command(args: argparse.Namespace, out: io.TextIOBase) -> int:

@@ -9,7 +9,7 @@ import os
 
 from livetb.engine.editions import Edition
 from livetb.engine.us_chess import USCF
-from livetb.export import FORMATS
+from livetb.interchange.export import FORMATS
 from livetb.web.config import DEFAULT_DB
 
 TOKEN_ENV = "LIVETB_TOKEN"  # `livetb watch`'s token when --token is absent

@@ -1,5 +1,5 @@
 """`livetb pgn SOURCE`: final results from a PGN file or a growing http(s) URL into the log
-(`livetb/pgn.py` matches the games to the boards)."""
+(`livetb/interchange/pgn.py` matches the games to the boards)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from livetb.errors import LivetbError
 
 
 def pgn_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    from livetb import pgn
-    from livetb.service import TournamentService
+    from livetb.app.service import TournamentService
+    from livetb.interchange import pgn
 
     if args.follow is not None and args.follow <= 0:
         raise UsageError(f"--follow {args.follow:g}: seconds between readings, more than 0")

@@ -57,7 +57,8 @@ def run(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    from livetb.events.open import is_url, open_store, open_tokens
+    from livetb.events.open import is_url, open_store
+    from livetb.tokens.open import open_tokens
 
     if args.action == "revoke" and not is_url(args.db) and not Path(args.db).is_file():
         raise ServerUsageError(f"--db {args.db}: no such event store")
@@ -196,7 +197,7 @@ def _event_loop() -> asyncio.AbstractEventLoop:
 def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from websockets.exceptions import InvalidStatus, InvalidURI
 
-    from livetb.watch import watch as live_view
+    from livetb.client.watch import watch as live_view
 
     token = args.token or os.environ.get(TOKEN_ENV) or None
     lang = language(args)

@@ -70,8 +70,8 @@ def live_table(imported: TrfImport, args: argparse.Namespace, out: io.TextIOBase
     running round's finished games, the statuses and the Fore-Buchholz prediction (the
     `standings --db` document), from the events the file stands for."""
     from livetb.cli.db import team_rosters, write
-    from livetb.events.importer import events_from_tournament
     from livetb.events.store import MemoryStore
+    from livetb.interchange.importer import events_from_tournament
     from livetb.projections.standings import StandingsProjection
 
     rosters = team_rosters(imported, args.file)

@@ -2,7 +2,7 @@
 
 `decide(state, command)` is pure: it reads the folded `TournamentState`, raises a typed
 `CommandRejected` (or `InvalidInput`) when the command does not fit, and otherwise returns the
-events to append. A rejected command produces nothing. `livetb/service.py` runs the loop around
+events to append. A rejected command produces nothing. `livetb/app/service.py` runs the loop around
 it: decide against the live projection's state, append with the expected head, apply.
 
 Rules, in short:

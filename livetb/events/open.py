@@ -1,4 +1,4 @@
-"""Open the event store (or the token table) a target names: a `postgresql://` (or
+"""Open the event store a target names: a `postgresql://` (or
 `postgres://`) URL is PostgreSQL, anything else the path of a SQLite file.
 
     store = open_store("livetb.sqlite")
@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from livetb.events.store import EventStore
-    from livetb.web.auth import Tokens
 
 _SCHEMES = ("postgresql://", "postgres://")
 
@@ -41,13 +40,3 @@ def open_store(target: str) -> EventStore:
     from livetb.events.sqlite import SqliteStore
 
     return SqliteStore(target)
-
-
-def open_tokens(target: str) -> Tokens:
-    if is_url(target):
-        from livetb.web.auth_pg import PostgresTokens
-
-        return PostgresTokens(target)
-    from livetb.web.auth import TokenStore
-
-    return TokenStore(target)

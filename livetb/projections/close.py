@@ -23,11 +23,11 @@ from livetb.engine.model import Participant
 from livetb.engine.spec import Spec
 from livetb.engine.standings import TYPE_C, column
 from livetb.projections.contexts import Contexts
-from livetb.projections.delta import FB_CELL, Cell, Changes, Row, RowChange
+from livetb.projections.delta import Changes
 from livetb.projections.groups import DirectEncounters
 from livetb.projections.lines import ANEW, Line, Touched, set_column, shown
 from livetb.projections.ranking import Ranking, place
-from livetb.projections.views import Status
+from livetb.wire.standings import FB_CELL, Cell, Row, RowChange, Status
 
 
 @functools.cache

@@ -14,7 +14,8 @@ from livetb.engine.editions import Edition
 from livetb.engine.model import Code, Entry, Participant, Tournament
 from livetb.engine.spec import Spec
 from livetb.events.state import TournamentState
-from livetb.projections.views import Status, status_of, view_of
+from livetb.projections.views import status_of, view_of
+from livetb.wire.standings import Status
 
 _NEVER = 10**9  # a group size never reached
 

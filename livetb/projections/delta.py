@@ -20,38 +20,9 @@ shifts, nor with the field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
 import msgspec
 
-from livetb.projections.views import Status
-
-Value = str | int | None
-# The two extra cells of a row, named in `RowChange.cells` (tie-break cells by index).
-FB_CELL, BH_CELL = "fb_prediction", "bh_projected"
-Cell = tuple[int | str, Value]
-
-
-class Row(msgspec.Struct, frozen=True, gc=False):
-    """One participant's line: what `GET …/standings` lists."""
-
-    rank: int
-    start_no: int
-    name: str
-    values: tuple[Value, ...]
-    statuses: tuple[Status, ...]
-    fb_prediction: str | None = None  # FB if the round being played were the last
-    bh_projected: str | None = None  # BH with unfinished games counted as draws
-
-
-class RowChange(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
-    """The content that changed in one row: its name when new or renamed, and the changed
-    cells as `[column, value]` (a tie-break's index in the list, "fb_prediction" or
-    "bh_projected")."""
-
-    start_no: int
-    name: str | None = None
-    cells: tuple[Cell, ...] = ()
+from livetb.wire.standings import BH_CELL, FB_CELL, Cell, Row, RowChange, Status
 
 
 class Delta(msgspec.Struct, frozen=True):
@@ -126,11 +97,3 @@ class Changes:
             self.round,
             self.games,
         )
-
-
-def ties_of(ordered: Sequence[Row]) -> Iterable[tuple[int, bool]]:
-    """Each row of a sorted table with whether it shares the rank of the row above."""
-    previous = None
-    for row in ordered:
-        yield row.start_no, previous is not None and row.rank == previous
-        previous = row.rank

@@ -12,7 +12,7 @@ from decimal import Decimal
 import msgspec
 
 from livetb.engine.result import Number
-from livetb.projections.delta import BH_CELL, FB_CELL, Cell, Row, Value
+from livetb.wire.standings import BH_CELL, FB_CELL, Cell, Row, Value
 
 NULL = Decimal("Infinity")  # the sort-key part of a null value: after every defined one
 # The rows to build anew -> the cells an event changed in them, one bit each (an int, which

@@ -71,7 +71,7 @@ from livetb.events.schema import (
 from livetb.events.state import TournamentState
 from livetb.projections.close import Prepared, closed_cells
 from livetb.projections.contexts import Contexts
-from livetb.projections.delta import Changes, Delta, Row, RowChange, Value, ties_of
+from livetb.projections.delta import Changes, Delta
 from livetb.projections.groups import DirectEncounters
 from livetb.projections.lines import (
     ANEW,
@@ -88,7 +88,7 @@ from livetb.projections.lines import (
 )
 from livetb.projections.ranking import Ranking, flip, place
 from livetb.projections.teams import TeamTable
-from livetb.projections.views import Status
+from livetb.wire.standings import Row, RowChange, Status, Value, ties_of
 
 __all__ = ["Delta", "Row", "StandingsProjection", "Value", "fmt"]
 BH = Spec("BH")

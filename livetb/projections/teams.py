@@ -29,7 +29,8 @@ from livetb.events.schema import (
     RoundPaired,
 )
 from livetb.events.state import TournamentState
-from livetb.projections.views import Status, status_of, view_of
+from livetb.projections.views import status_of, view_of
+from livetb.wire.standings import Status
 
 # Team tie-breaks reading the opponents' final scores besides the individual type C ones:
 # the extended Sonneborn-Bergers and the strength-of-schedule score.

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Literal
 
 from livetb.engine.standings import TYPE_C
+from livetb.wire.standings import Status
 
-Status = Literal["final", "provisional", "predicted"]
 View = Literal["live", "done", "fore"]
 
 

@@ -1,8 +1,8 @@
 """`create_app(config)`: the only wiring. The CLI, the demo and the tests all go through it.
 
 Writes are decided on the event loop in arrival order and committed in groups
-(`livetb/writes.py`): one writer per process, and an acknowledged result is one that reached
-the log (handler cancellation stays off, and the store closes after the last group).
+(`livetb/app/group_commit.py`): one writer per process, and an acknowledged result is one
+that reached the log (handler cancellation stays off, and the store closes after the last group).
 """
 
 from __future__ import annotations
@@ -13,18 +13,23 @@ from collections.abc import AsyncIterator
 
 from aiohttp import hdrs, web
 
+from livetb.app.follower import Follower
+from livetb.app.group_commit import GroupCommit
+from livetb.app.service import TournamentService
+from livetb.app.timetravel import TimeTravel, process_pool
 from livetb.errors import LivetbError, NotAuthenticated
 from livetb.events.changes import ChangeSignal, SqliteChanges
-from livetb.events.open import is_url, open_store, open_tokens
-from livetb.service import TournamentService
-from livetb.web import api, console_api, exchange, openapi, pages, redact, ws
+from livetb.events.open import is_url, open_store
+from livetb.tokens.open import open_tokens
+from livetb.web.api import console, files, openapi, reads, writes
 from livetb.web.collector import Collector
 from livetb.web.config import Config
-from livetb.web.feed import Hub
-from livetb.web.follower import Follower
+from livetb.web.feed import socket
+from livetb.web.feed.hub import Hub
+from livetb.web.http import redact
+from livetb.web.http.routing import Handler, json_response
 from livetb.web.keys import COMMITS, CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
-from livetb.web.timetravel import TimeTravel, process_pool
-from livetb.writes import GroupCommit
+from livetb.web.pages import shell
 
 log = logging.getLogger(__name__)
 
@@ -41,13 +46,14 @@ def create_app(config: Config | None = None) -> web.Application:
     app[CONFIG] = config
     app.cleanup_ctx.append(service_ctx)
     app.cleanup_ctx.append(follower_ctx)
-    app.on_shutdown.append(ws.close_feeds)
-    app.add_routes(pages.routes())
-    app.add_routes(api.routes())
-    app.add_routes(console_api.routes())
+    app.on_shutdown.append(socket.close_feeds)
+    app.add_routes(shell.routes())
+    app.add_routes(reads.routes())
+    app.add_routes(writes.routes())
+    app.add_routes(console.routes())
     app.add_routes(openapi.routes())
-    app.add_routes(ws.routes())
-    app.add_routes(exchange.routes())
+    app.add_routes(socket.routes())
+    app.add_routes(files.routes())
     return app
 
 
@@ -101,12 +107,12 @@ def change_signal(config: Config) -> ChangeSignal:
 
 
 @web.middleware
-async def errors(request: web.Request, handler: api.Handler) -> web.StreamResponse:
+async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Every error as JSON: `{"code", "message", ...}` with the error's own context."""
     try:
         return await handler(request)
     except LivetbError as err:
-        resp = api.json_response(err.as_dict(), err.status)
+        resp = json_response(err.as_dict(), err.status)
         if isinstance(err, NotAuthenticated):
             resp.headers[hdrs.WWW_AUTHENTICATE] = 'Bearer realm="livetb"'
         return resp
@@ -114,10 +120,10 @@ async def errors(request: web.Request, handler: api.Handler) -> web.StreamRespon
         if err.status < 400:
             raise
         code = HTTP_CODES.get(err.status, f"http_{err.status}")
-        resp = api.json_response({"code": code, "message": err.text or err.reason}, err.status)
+        resp = json_response({"code": code, "message": err.text or err.reason}, err.status)
         if err.status == 405:
             resp.headers[hdrs.ALLOW] = err.headers.get(hdrs.ALLOW, "")
         return resp
     except Exception:
         log.exception("%s %s", request.method, request.path)
-        return api.json_response({"code": "internal_error", "message": "internal error"}, 500)
+        return json_response({"code": "internal_error", "message": "internal error"}, 500)

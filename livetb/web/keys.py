@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from livetb.app.group_commit import GroupCommit
+from livetb.app.service import TournamentService
+from livetb.app.timetravel import TimeTravel
 from livetb.events.store import EventStore
-from livetb.service import TournamentService
-from livetb.web.auth import Tokens
+from livetb.tokens.store import Tokens
 from livetb.web.config import Config
-from livetb.web.feed import Hub
-from livetb.web.timetravel import TimeTravel
-from livetb.writes import GroupCommit
+from livetb.web.feed.hub import Hub
 
 CONFIG = web.AppKey("config", Config)
 STORE = web.AppKey("store", EventStore)

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from livetb.web.auth import TokenStore
+from livetb.tokens.sqlite import TokenStore
 
 CHROMIUM = "/usr/bin/chromium"
 # As root, in a closed network: no sandbox, no background connections to Google's hosts.

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from livetb.web.auth import TokenStore
+from livetb.tokens.sqlite import TokenStore
 from tests.browser.conftest import Server
 
 LAPTOP = {"width": 1280, "height": 800}

@@ -29,8 +29,8 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.sqlite import SqliteStore
+from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
-from livetb.standings_doc import to_json
 from tests.campaign.budget import size
 from tests.campaign.server import Server, Step, serving, tournament_steps
 

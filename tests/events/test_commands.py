@@ -8,6 +8,7 @@ import datetime as dt
 import msgspec
 import pytest
 
+from livetb.app.service import TournamentService
 from livetb.errors import (
     BoardHasResult,
     CommandRejected,
@@ -57,7 +58,6 @@ from livetb.events.schema import (
     RoundClosed,
 )
 from livetb.events.store import MemoryStore
-from livetb.service import TournamentService
 
 T = "t-0000c0de"
 PLAYERS = ["Alder", "Birch", "Cedar", "Dogwood", "Elm", "Fir"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from livetb.app.service import TournamentService
 from livetb.errors import DuplicateParticipant, InvalidInput, ResultChanged, TournamentStarted
 from livetb.events.commands import (
     CorrectResult,
@@ -16,7 +17,6 @@ from livetb.events.commands import (
 )
 from livetb.events.schema import Board, ParticipantRegistered, ResultCorrected
 from livetb.events.store import MemoryStore
-from livetb.service import TournamentService
 
 T = "t-batch"
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from livetb.app.service import TournamentService
 from livetb.cli import main
 from livetb.engine.model import Code, Entry, Tournament
 from livetb.engine.teams import Roster
@@ -27,7 +28,6 @@ from livetb.events.commands import (
     RequestBye,
     WithdrawParticipant,
 )
-from livetb.events.importer import events_from_tournament
 from livetb.events.replay import replay
 from livetb.events.schema import (
     AnyEvent,
@@ -45,7 +45,7 @@ from livetb.events.schema import (
 from livetb.events.sqlite import SqliteStore
 from livetb.events.state import TournamentState, fold
 from livetb.events.store import MemoryStore
-from livetb.service import TournamentService
+from livetb.interchange.importer import events_from_tournament
 from livetb.trf import load_trf, parse_trf
 from tests.builders import beats, draws, forfeit_win, full_bye, half_bye, pab, round_robin, swiss
 from tests.test_trf import TRF16

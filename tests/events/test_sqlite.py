@@ -17,7 +17,7 @@ import pytest
 from livetb.errors import ConcurrencyConflict
 from livetb.events.schema import ParticipantRegistered, TournamentCreated
 from livetb.events.sqlite import SqliteStore
-from livetb.web.auth import TokenStore
+from livetb.tokens.sqlite import TokenStore
 
 CREATED = TournamentCreated(name="Spring Open", rounds=7)
 
@@ -175,8 +175,9 @@ def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> No
     (one of them used to fail with "database is locked")."""
     db = tmp_path / "new.sqlite"
     opening = (
-        "import sys; from livetb.events.sqlite import SqliteStore; from livetb.web.auth import "
-        "TokenStore; SqliteStore(sys.argv[1]).close(); TokenStore(sys.argv[1]).close()"
+        "import sys; from livetb.events.sqlite import SqliteStore; "
+        "from livetb.tokens.sqlite import TokenStore; "
+        "SqliteStore(sys.argv[1]).close(); TokenStore(sys.argv[1]).close()"
     )
     procs = [
         subprocess.Popen([sys.executable, "-c", opening, str(db)], stderr=subprocess.PIPE)

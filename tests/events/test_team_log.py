@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from livetb.app.service import TournamentService
 from livetb.errors import CommandRejected, InvalidTeam, UnknownParticipant
 from livetb.events.commands import (
     CloseRound,
@@ -16,7 +17,6 @@ from livetb.events.commands import (
 )
 from livetb.events.schema import Board
 from livetb.events.store import MemoryStore
-from livetb.service import TournamentService
 
 T = "cup"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import aiohttp
 
-from livetb.web.auth import TokenStore
+from livetb.tokens.sqlite import TokenStore
 from tests.nodes.cluster import LIVETB, Server, Watcher, free_port, get_json
 
 

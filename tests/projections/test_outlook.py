@@ -29,10 +29,10 @@ from livetb.events.schema import (
     ScoringSpec,
     TournamentCreated,
 )
+from livetb.projections import card
 from livetb.projections.outlook import Option, Outlook, outlook, ranks
 from livetb.projections.standings import StandingsProjection
-from livetb.web import card
-from livetb.web.openapi import all_endpoints, document
+from livetb.web.api.openapi import all_endpoints, document
 
 AT = dt.datetime(2026, 5, 1, tzinfo=dt.UTC)
 THREE_ONE_ZERO = ScoringSpec(win=Decimal(3), draw=Decimal(1), loss=Decimal(0))

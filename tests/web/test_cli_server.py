@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from pytest_aiohttp import AiohttpServer
 
-from livetb.watch import watch
+from livetb.client.watch import watch
+from livetb.tokens.sqlite import TokenStore
 from livetb.web import Config, create_app
-from livetb.web.auth import TokenStore
 from tests.test_cli import run
 from tests.web.conftest import TID, Api
 

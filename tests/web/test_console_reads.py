@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from livetb.web.auth import TokenStore, actor, fingerprint
+from livetb.tokens.sqlite import TokenStore
+from livetb.tokens.store import actor, fingerprint
 from livetb.web.keys import TOKENS
 from tests.test_cli import run
 from tests.web.conftest import TID, Api

@@ -13,8 +13,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from livetb.client import LocalStandings, feed_url
-from livetb.messages import decode_message
 from livetb.web.keys import HUB
+from livetb.wire.messages import decode_message
 from tests.web.conftest import TID, Api, ApiFactory, recv
 
 T = f"/api/tournaments/{TID}"
@@ -189,7 +189,7 @@ async def test_shutdown_tells_viewers_going_away(api: Api) -> None:
 
 def test_the_ring_keeps_recent_frames_within_its_count_and_bytes() -> None:
     from livetb.projections.standings import Delta, StandingsProjection
-    from livetb.web.feed import Hub
+    from livetb.web.feed.hub import Hub
 
     hub = Hub(ring_size=3, ring_bytes=10**6)
     projection = StandingsProjection()

@@ -11,8 +11,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from livetb.client import LocalStandings, feed_url
-from livetb.messages import decode_message
-from livetb.web import feed
+from livetb.web.feed import hub as feed
+from livetb.wire.messages import decode_message
 from tests.web.conftest import TID, Api, recv
 
 T = f"/api/tournaments/{TID}"

@@ -9,7 +9,7 @@ import pytest
 from livetb.events.schema import ParticipantRegistered, TournamentCreated
 from livetb.events.sqlite import SqliteStore
 from livetb.events.store import EventStore, MemoryStore
-from livetb.web.api import public_creation
+from livetb.web.api.reads import public_creation
 from livetb.web.keys import SERVICE, TOKENS
 from tests.web.conftest import Api, ApiFactory
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from aiohttp.test_utils import TestServer
 
-from livetb.web.openapi import openapi_path
+from livetb.web.api.openapi import openapi_path
 from tests.web.conftest import Api
 
 

@@ -8,7 +8,7 @@ import logging
 import pytest
 from aiohttp.test_utils import TestServer
 
-from livetb.web.redact import redact
+from livetb.web.http.redact import redact
 from tests.web.conftest import TID, Api
 
 SECRET = "ltb_SECRETsecret-123"

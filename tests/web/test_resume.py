@@ -11,8 +11,8 @@ from websockets.asyncio.client import connect
 
 from livetb.client import LocalStandings, feed_url, follow
 from livetb.demo import as_command, swiss_events
-from livetb.messages import DeltaMessage, SnapshotMessage, decode_message
 from livetb.web.keys import HUB, SERVICE
+from livetb.wire.messages import DeltaMessage, SnapshotMessage, decode_message
 from tests.web.conftest import TID, Api
 
 T = f"/api/tournaments/{TID}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from livetb.web.feed import Frame, Subscriber
+from livetb.web.feed.hub import Frame, Subscriber
 
 
 class Socket:

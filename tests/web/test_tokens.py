@@ -9,8 +9,9 @@ import psycopg
 import pytest
 
 from livetb.errors import NotAuthenticated, WrongTournament
-from livetb.events.open import open_tokens
-from livetb.web.auth import PREFIX, Tokens, actor, authorize, fingerprint
+from livetb.tokens.open import open_tokens
+from livetb.tokens.store import PREFIX, Tokens, actor, fingerprint
+from livetb.web.http.auth import authorize
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -1,0 +1,278 @@
+"""Group commit: concurrent writes made durable by one transaction, each acknowledged after it.
+
+A write is decided at once, in arrival order, against the state the writes before it leave
+(`staged`: the projection's state plus the writes not yet durable), then waits for the next
+commit. While one group's transaction syncs to disk (in a worker thread, so the event loop
+keeps taking requests), the next group gathers. After a commit the projection applies the
+group's events and the feed publishes them, then each writer gets its head: nobody sees a
+result, nor is one acknowledged, before it is in the log.
+
+A write the store refuses (another node wrote first) fails with its error, and so do the
+writes of its tournament decided after it, on a state it would have left (a
+`ConcurrencyConflict`: the seq check alone cannot tell, when the other node appended as many
+events); the staged state is copied again from the log once the tournament's writes have
+drained, and those of the refused writes that named no expected sequence are decided again
+on it. Every store read and commit runs in a worker thread: the loop never waits for I/O.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import msgspec
+
+from livetb.app.service import TournamentService, decide_for, request_fingerprint
+from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused
+from livetb.events.commands import AnyCommand
+from livetb.events.schema import AnyEvent
+from livetb.events.state import TournamentState
+from livetb.events.store import Append, Recalled
+
+log = logging.getLogger(__name__)
+
+RETRIES = 12  # decisions of one write that lost races to other nodes, before it gets a 409
+SETTLED_KEPT = 10_000  # idempotency keys acknowledged here, remembered without a read
+RETRY_STEP = 0.002  # seconds: the n-th retry waits up to n times this
+
+
+@dataclass
+class _Write:
+    append: Append
+    done: asyncio.Future[int]
+    epoch: int  # of the staged state it was decided on
+
+
+def _copy(state: TournamentState) -> TournamentState:
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=TournamentState)
+
+
+class GroupCommit:
+    """The writes of every tournament of one service, committed in groups."""
+
+    def __init__(self, service: TournamentService) -> None:
+        self.service = service
+        self._staged: dict[str, TournamentState] = {}
+        self._queue: list[_Write] = []
+        self._open: dict[str, set[asyncio.Future[int]]] = {}  # not yet acknowledged
+        self._keys: dict[tuple[str, str], asyncio.Future[int]] = {}
+        self._flusher: asyncio.Task[None] | None = None
+        self._epoch: dict[str, int] = {}  # bumped when a staged state is dropped
+        self._last: dict[str, asyncio.Future[None]] = {}  # the turn of each one's last write
+        self._settled: OrderedDict[tuple[str, str], Recalled] = OrderedDict()
+        self.retried = 0  # writes decided again after losing a race to another writer
+
+    async def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+    ) -> int:
+        """`TournamentService.execute`, with the append joining the next group commit;
+        returns the head once durable (and applied, and published). An idempotency key is
+        bound to the command's fingerprint, as `TournamentService.execute` binds it.
+
+        A write that named no `expected_seq` and lost a race to another writer of the store
+        (another node) is decided again on the state that writer left, up to `RETRIES` times:
+        only a write that named a sequence is answered with a conflict it did not ask for."""
+        for attempt in range(1, RETRIES + 1):
+            try:
+                return await self._execute(
+                    tournament_id, command, expected_seq, idempotency_key, actor
+                )
+            except ConcurrencyConflict:
+                if expected_seq is not None or attempt == RETRIES:
+                    raise
+                self.retried += 1
+                # Jittered, growing: two nodes that keep colliding fall out of step.
+                await asyncio.sleep(random.uniform(0, RETRY_STEP * attempt))
+        raise AssertionError("unreachable")  # the last attempt returns or raises
+
+    async def _execute(
+        self,
+        tid: str,
+        command: AnyCommand,
+        expected_seq: int | None,
+        key: str | None,
+        actor: str,
+    ) -> int:
+        fingerprint = None if key is None else request_fingerprint(command)
+        # Decided one at a time per tournament, in arrival order: each write waits for the
+        # one that arrived before it (a chain of turns), its own look-ups done meanwhile.
+        ahead = self._last.get(tid)
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._last[tid] = turn
+        try:
+            if key is not None and fingerprint is not None:  # a key this node has not seen lately
+                seq = await asyncio.to_thread(self.service.recalled, tid, key, fingerprint)
+                if seq is not None:
+                    return seq
+            if ahead is not None:
+                await asyncio.shield(ahead)
+            if key is not None and fingerprint is not None:
+                if (earlier := self._keys.get((tid, key))) is not None:
+                    await asyncio.wait([earlier])  # a retry while the first try is in flight
+                seq = self._recalled(tid, key, fingerprint)
+                if seq is not None:
+                    return seq
+            staged = await self._stage(tid)
+            events = decide_for(tid, staged, command, expected_seq)  # a refusal stages nothing
+            after = staged.seq
+            for event in events:
+                staged.apply(event)
+            done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            epoch = self._epoch.get(tid, 0)
+            append = Append(tid, after, events, actor, key, fingerprint)
+            self._queue.append(_Write(append, done, epoch))
+            self._open.setdefault(tid, set()).add(done)
+            if key is not None:
+                self._keys[(tid, key)] = done
+            if self._flusher is None or self._flusher.done():
+                self._flusher = asyncio.create_task(self._flush())
+        finally:
+            self._pass_turn(tid, ahead, turn)
+        # Shielded: a cancelled handler leaves its write to finish (and be told) as decided.
+        return await asyncio.shield(done)
+
+    async def rehearse(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        actor: str = "system",
+    ) -> list[AnyEvent]:
+        """A dry run: decided as `execute` would, once this tournament's writes decided so far
+        are committed and applied; nothing is staged, queued or appended, and no idempotency
+        key is recalled."""
+        if (last := self._last.get(tournament_id)) is not None:
+            await asyncio.shield(last)  # the writes that arrived before this one are decided
+        await self.drain(tournament_id)
+        projection = await self.service.current_or_new(tournament_id)
+        return decide_for(tournament_id, projection.state, command, expected_seq)
+
+    async def drain(self, tournament_id: str | None = None) -> None:
+        """Wait until every write (of one tournament) decided so far is acknowledged; for
+        every tournament, also until the snapshots due are saved (before the store closes)."""
+        futures = [f for tid, fs in self._open.items() if tournament_id in (None, tid) for f in fs]
+        if futures:
+            await asyncio.wait(futures)
+        if tournament_id is None and self._flusher is not None:
+            await self._flusher
+
+    async def _stage(self, tid: str) -> TournamentState:
+        staged = self._staged.get(tid)
+        if staged is not None and self._open.get(tid):
+            return staged
+        await self.drain(tid)  # (after a refused write: the staged state was dropped)
+        projection = await self.service.current_or_new(tid)
+        staged = self._staged.get(tid)  # (another write may have staged while this read)
+        if staged is not None and self._open.get(tid):
+            return staged
+        if staged is None or staged.seq != projection.seq:
+            staged = self._staged[tid] = _copy(projection.state)
+        return staged
+
+    async def _flush(self) -> None:
+        while self._queue:
+            group: list[_Write] = []
+            for write in self._take():
+                if write.epoch == self._epoch.get(write.append.tournament_id, 0):
+                    group.append(write)
+                else:  # decided on a state a refused write would have left
+                    a = write.append
+                    head = await asyncio.to_thread(self.service.store.head, a.tournament_id)
+                    self._settle(write, ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
+            appends = [w.append for w in group]
+            if not appends:
+                continue
+            try:
+                outcomes: list[object] = list(
+                    await asyncio.to_thread(self.service.store.append_group, appends)
+                )
+            except Exception as err:  # the commit itself failed: none of them is durable
+                outcomes = [err] * len(group)
+            snapshots: list[tuple[str, int, bytes]] = []
+            for tid in dict.fromkeys(a.tournament_id for a in appends):
+                if any(
+                    isinstance(o, Exception)
+                    for a, o in zip(appends, outcomes, strict=True)
+                    if a.tournament_id == tid
+                ):
+                    self._staged.pop(tid, None)
+                    self._epoch[tid] = self._epoch.get(tid, 0) + 1
+                try:
+                    snapshots += await self._catch_up(tid)
+                except Exception:
+                    log.exception("applying tournament %s after a group commit", tid)
+            for write, outcome in zip(group, outcomes, strict=True):
+                self._settle(write, outcome)
+            for tid, seq, data in snapshots:  # off the event loop, as the commits
+                try:
+                    await asyncio.to_thread(self.service.store.save_snapshot, tid, seq, data)
+                except Exception:
+                    log.exception("saving a snapshot of tournament %s", tid)
+
+    async def _catch_up(self, tid: str) -> list[tuple[str, int, bytes]]:
+        """Apply and publish the group's events; a snapshot to save when they crossed a
+        multiple of `snapshot_every` (as `TournamentService.execute` saves them)."""
+        every = self.service.snapshot_every
+        before = self.service.projections.get(tid)
+        seq = 0 if before is None else before.seq
+        projection = await self.service.current(tid)
+        if projection.seq // every > seq // every:
+            return [(tid, projection.seq, projection.snapshot())]
+        return []
+
+    def _pass_turn(
+        self, tid: str, ahead: asyncio.Future[None] | None, turn: asyncio.Future[None]
+    ) -> None:
+        """The next write's turn: now, or (a write that left before its turn) once the one
+        ahead of it is decided; a write arriving meanwhile still waits behind this turn."""
+
+        def passed(_: object = None) -> None:
+            turn.set_result(None)
+            if self._last.get(tid) is turn:
+                del self._last[tid]
+
+        if ahead is None or ahead.done():
+            passed()
+        else:
+            ahead.add_done_callback(passed)
+
+    def _recalled(self, tid: str, key: str, fingerprint: str) -> int | None:
+        """`TournamentService.recalled` for the keys this node acknowledged lately, which
+        the store may have recorded after this write's own look-up."""
+        known = self._settled.get((tid, key))
+        if known is None:
+            return None
+        if known.fingerprint != fingerprint:
+            raise IdempotencyKeyReused(tid, key)
+        return known.seq
+
+    def _take(self) -> list[_Write]:
+        queue, self._queue = self._queue, []
+        return queue
+
+    def _settle(self, write: _Write, outcome: object) -> None:
+        a = write.append
+        self._open[a.tournament_id].discard(write.done)
+        if a.idempotency_key is not None:
+            self._keys.pop((a.tournament_id, a.idempotency_key), None)
+        if isinstance(outcome, Exception):
+            write.done.set_exception(outcome)
+        else:
+            if a.idempotency_key is not None and a.fingerprint is not None:
+                self._settled[(a.tournament_id, a.idempotency_key)] = Recalled(
+                    outcome,  # type: ignore[arg-type]
+                    a.fingerprint,
+                )
+                if len(self._settled) > SETTLED_KEPT:
+                    self._settled.popitem(last=False)
+            write.done.set_result(outcome)  # type: ignore[arg-type]

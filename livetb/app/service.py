@@ -1,0 +1,329 @@
+"""The application layer: the one place that touches the store, the projection and the feed.
+One writer per tournament: decide against the projection's state, append, apply, publish.
+
+If applying raises after the append returned, the log is still right: the projection is
+rebuilt from the store, never the other way round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Literal, Protocol, overload
+
+import msgspec
+
+from livetb.errors import (
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    InvalidInput,
+    LivetbError,
+    TournamentExists,
+    TournamentUnreadable,
+    UnknownTournament,
+)
+from livetb.events.commands import AnyCommand, decide
+from livetb.events.schema import AnyEvent, Recorded
+from livetb.events.state import TournamentState
+from livetb.events.store import EventStore, MemoryStore
+from livetb.projections.standings import Delta, StandingsProjection
+
+SNAPSHOT_EVERY = 500
+# Between events the standings a round's close will publish are prepared: a quiet moment
+# after the last event (results a round reach each row ~7 times: once per burst, not per
+# result), then slices short enough (1-3 ms at 10,000 players) not to hold up what arrives
+# meanwhile (128 rows held a write storm's POSTs up to 300 ms at its p99).
+SETTLE_AFTER, SETTLE_SLICE = 0.05, 32
+
+
+def load(store: EventStore, tournament_id: str, at_seq: int | None = None) -> StandingsProjection:
+    """Standings at `at_seq` (default: the head): the nearest snapshot at or before it plus
+    the events up to it."""
+    head = store.head(tournament_id)
+    if head == 0:
+        raise UnknownTournament(tournament_id)
+    target = head if at_seq is None else min(at_seq, head)
+    with unreadable(tournament_id):
+        snap = store.snapshot_at(tournament_id, target)
+        if snap is not None:
+            projection = StandingsProjection.restore(snap[1])
+            for rec in _until(store.read(tournament_id, after=snap[0]), target):
+                projection.apply(rec)
+            return projection
+        return StandingsProjection.rebuild(_until(store.read(tournament_id), target))
+
+
+def rebuild(store: EventStore, tournament_id: str) -> StandingsProjection:
+    """From zero, ignoring snapshots; saves a fresh snapshot at the head."""
+    with unreadable(tournament_id):
+        projection = StandingsProjection.rebuild(store.read(tournament_id))
+    if projection.seq == 0:
+        raise UnknownTournament(tournament_id)
+    store.save_snapshot(tournament_id, projection.seq, projection.snapshot())
+    return projection
+
+
+def readable(events: Sequence[AnyEvent]) -> StandingsProjection:
+    """Fold `events` as every later reader will; raise what a reader would. A log is
+    append-only, so a command checks this before writing a log no one could read."""
+    store = MemoryStore()
+    store.append("check", 0, events, actor="check")
+    try:
+        return StandingsProjection.rebuild(store.read("check"))
+    except (LivetbError, MemoryError):
+        raise
+    except Exception as err:  # a projection bug, still no log written and no traceback
+        raise InvalidInput(f"the events would not fold into standings: {err!r}") from err
+
+
+@contextlib.contextmanager
+def unreadable(tournament_id: str) -> Iterator[None]:
+    """Any failure to fold a stored log is that tournament's, named by id: one damaged log
+    never stops the others loading, rebuilding or being served."""
+    try:
+        yield
+    except (TournamentUnreadable, MemoryError):
+        raise
+    except Exception as err:
+        raise TournamentUnreadable(tournament_id, str(err) or type(err).__name__) from err
+
+
+def request_fingerprint(command: AnyCommand) -> str:
+    """What an idempotency key is bound to: the command asked, not the events it decided to
+    (a retry decides against a later state, so its events would differ)."""
+    return "command:" + hashlib.sha256(msgspec.json.encode(command)).hexdigest()
+
+
+def decide_for(
+    tournament_id: str,
+    state: TournamentState,
+    command: AnyCommand,
+    expected_seq: int | None = None,
+) -> list[AnyEvent]:
+    """`decide` on `state`, once it is at the head the writer expects (`expected_seq`, if
+    named: else 409); its refusals name the tournament."""
+    if expected_seq is not None and expected_seq != state.seq:
+        raise ConcurrencyConflict(tournament_id, expected_seq, state.seq)
+    try:
+        return decide(state, command)
+    except UnknownTournament:
+        raise UnknownTournament(tournament_id) from None
+    except TournamentExists:
+        raise TournamentExists(tournament_id, state.created.name) from None  # type: ignore[union-attr]
+
+
+def _until(records: Iterator[Recorded], seq: int) -> Iterator[Recorded]:
+    for rec in records:
+        if rec.seq > seq:
+            return
+        yield rec
+
+
+class Feed(Protocol):
+    """Where deltas go once applied (`livetb/web/feed/hub.py`'s Hub); called in log order."""
+
+    def publish(
+        self, tournament_id: str, delta: Delta, projection: StandingsProjection
+    ) -> None: ...
+
+
+class TournamentService:
+    """Keeps one live projection per tournament and turns commands into deltas."""
+
+    def __init__(
+        self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY, feed: Feed | None = None
+    ) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.feed = feed
+        self.projections: dict[str, StandingsProjection] = {}
+        self._loading: dict[str, asyncio.Future[StandingsProjection | None]] = {}
+        self._settling: dict[str, asyncio.TimerHandle] = {}
+
+    def projection(self, tournament_id: str) -> StandingsProjection:
+        projection = self.projections.get(tournament_id)
+        if projection is None or projection.seq == 0:  # seq 0: a create that was rejected
+            projection = self.projections[tournament_id] = load(self.store, tournament_id)
+        return projection
+
+    @overload
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        dry_run: Literal[False] = False,
+    ) -> tuple[int, list[Delta]]: ...
+
+    @overload
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        dry_run: Literal[True],
+    ) -> list[AnyEvent]: ...
+
+    def execute(
+        self,
+        tournament_id: str,
+        command: AnyCommand,
+        *,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        dry_run: bool = False,
+    ) -> tuple[int, list[Delta]] | list[AnyEvent]:
+        """Decide, append durably, apply; return the head and the deltas to publish.
+
+        `dry_run`: decide exactly as a write would (same rejections, `expected_seq` checked)
+        and return the events instead of appending them; an idempotency key is not recalled."""
+        fingerprint = None
+        if idempotency_key is not None and not dry_run:
+            fingerprint = request_fingerprint(command)
+            seq = self.recalled(tournament_id, idempotency_key, fingerprint)
+            if seq is not None:
+                return seq, []
+        projection = self._current(tournament_id)
+        events = decide_for(tournament_id, projection.state, command, expected_seq)
+        if dry_run:
+            return events
+        head = self.store.append(
+            tournament_id,
+            projection.seq,
+            events,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            fingerprint=fingerprint,
+        )
+        deltas = self._apply_tail(tournament_id, projection)
+        if head // self.snapshot_every > (head - len(events)) // self.snapshot_every:
+            self.store.save_snapshot(tournament_id, head, projection.snapshot())
+        return head, deltas
+
+    def recalled(self, tournament_id: str, key: str, fingerprint: str) -> int | None:
+        """The head an earlier write with `key` was acknowledged with, or None; the same key
+        with another command (`fingerprint`) is refused."""
+        known = self.store.recall(tournament_id, key)
+        if known is None:
+            return None
+        if known.fingerprint != fingerprint:
+            raise IdempotencyKeyReused(tournament_id, key)
+        return known.seq
+
+    def catch_up(self, tournament_id: str) -> StandingsProjection:
+        """The projection, caught up with writers outside this process (deltas published)."""
+        projection = self.projection(tournament_id)
+        self._apply_tail(tournament_id, projection)
+        return projection
+
+    def _current(self, tournament_id: str) -> StandingsProjection:
+        known = self.projections.get(tournament_id)
+        # Only an unknown (or never created) tournament costs a head query per write.
+        if (known is None or known.seq == 0) and self.store.head(tournament_id) == 0:
+            projection = self.projections[tournament_id] = StandingsProjection()
+            return projection
+        return self.catch_up(tournament_id)
+
+    def _apply_tail(self, tournament_id: str, projection: StandingsProjection) -> list[Delta]:
+        """Apply and publish every stored event after the projection's seq."""
+        tail = self.store.read(tournament_id, projection.seq)
+        return self._apply(tournament_id, projection, tail)
+
+    def _apply(
+        self, tournament_id: str, projection: StandingsProjection, records: Iterable[Recorded]
+    ) -> list[Delta]:
+        """Apply and publish `records`, but those the projection already holds (another
+        catch-up applied them while these were read)."""
+        deltas = []
+        try:
+            for rec in records:
+                if rec.seq <= projection.seq:
+                    continue
+                deltas.append(delta := projection.apply(rec))
+                if self.feed is not None:
+                    self.feed.publish(tournament_id, delta, projection)
+        except Exception:
+            self.projections.pop(tournament_id, None)  # rebuilt from the log on next use
+            raise
+        return deltas
+
+    # --- the same, for the event loop: every store read in a worker thread ---
+
+    async def current(self, tournament_id: str) -> StandingsProjection:
+        """`catch_up` for the event loop: loading and reading the log's tail run in a thread,
+        applying and publishing on the loop (UnknownTournament if there is no log)."""
+        projection = await self._loaded(tournament_id)
+        if projection is None:
+            raise UnknownTournament(tournament_id)
+        return projection
+
+    async def current_or_new(self, tournament_id: str) -> StandingsProjection:
+        """`current`, or an empty projection for a tournament with no log yet (a create)."""
+        projection = await self._loaded(tournament_id)
+        if projection is None:
+            projection = self.projections[tournament_id] = StandingsProjection()
+        return projection
+
+    def live(self, tournament_id: str) -> StandingsProjection:
+        """The projection in memory, as `current` last left it (no read at all)."""
+        projection = self.projections.get(tournament_id)
+        if projection is None or projection.seq == 0:
+            raise UnknownTournament(tournament_id)
+        return projection
+
+    async def _loaded(self, tournament_id: str) -> StandingsProjection | None:
+        projection = self.projections.get(tournament_id)
+        if projection is None or projection.seq == 0:
+            loading = self._loading.get(tournament_id)
+            if loading is None:  # one load per tournament, however many readers wait for it
+                loading = self._loading[tournament_id] = asyncio.ensure_future(
+                    asyncio.to_thread(_load_or_none, self.store, tournament_id)
+                )
+                loading.add_done_callback(lambda _: self._loading.pop(tournament_id, None))
+            loaded = await asyncio.shield(loading)
+            if loaded is None:
+                return None
+            projection = self.projections.get(tournament_id)
+            # One that went live meanwhile stays (its viewers follow it): the tail catches it up.
+            if projection is None or projection.seq == 0:
+                projection = self.projections[tournament_id] = loaded
+        tail = await asyncio.to_thread(_read, self.store, tournament_id, projection.seq)
+        if self.projections.get(tournament_id) is projection:  # not dropped meanwhile
+            self._apply(tournament_id, projection, tail)
+            if tail or (projection.unsettled and tournament_id not in self._settling):
+                self._settle_later(tournament_id)
+        return self.projections.get(tournament_id, projection)
+
+    def _settle_later(self, tournament_id: str, delay: float = SETTLE_AFTER) -> None:
+        """`StandingsProjection.settle` once the tournament has been quiet for `delay`."""
+        pending = self._settling.pop(tournament_id, None)
+        if pending is not None:
+            pending.cancel()
+        loop = asyncio.get_running_loop()
+        self._settling[tournament_id] = loop.call_later(delay, self._settle, tournament_id)
+
+    def _settle(self, tournament_id: str) -> None:
+        del self._settling[tournament_id]
+        projection = self.projections.get(tournament_id)
+        if projection is not None and projection.unsettled and projection.settle(SETTLE_SLICE):
+            self._settle_later(tournament_id, 0)
+
+
+def _load_or_none(store: EventStore, tournament_id: str) -> StandingsProjection | None:
+    try:
+        return load(store, tournament_id)
+    except UnknownTournament:
+        return None
+
+
+def _read(store: EventStore, tournament_id: str, after: int) -> list[Recorded]:
+    return list(store.read(tournament_id, after))

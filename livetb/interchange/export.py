@@ -1,0 +1,135 @@
+"""A tournament out of the event log, in the formats arbiters exchange (`livetb export`,
+`GET /api/tournaments/{id}/export?format=…`): TRF-16 or TRF-2026 (players, every round's
+pairings and results, byes, withdrawals, tie-break list, dates, teams), the live standings as
+CSV, or a printable HTML standings page."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from typing import TYPE_CHECKING, Literal, get_args
+
+import msgspec
+
+from livetb.engine.teams import Roster
+from livetb.trf.writer import write_trf
+
+if TYPE_CHECKING:  # the store and the projection load when an export runs, not with the CLI
+    from livetb.events.state import TournamentState
+    from livetb.events.store import EventStore
+    from livetb.projections.standings import StandingsProjection
+    from livetb.wire.standings import DbStandings
+
+Format = Literal["trf16", "trf26", "csv", "html"]
+FORMATS: tuple[str, ...] = get_args(Format)
+
+
+class Exported(msgspec.Struct, frozen=True):
+    """The file: its text, media type and a file name to save it under."""
+
+    text: str
+    media_type: str
+    filename: str
+
+
+_MEDIA = {"trf16": "text/plain", "trf26": "text/plain", "csv": "text/csv", "html": "text/html"}
+_SUFFIX = {"trf16": "trf", "trf26": "trf", "csv": "csv", "html": "html"}
+
+
+def export(store: EventStore, tournament_id: str, fmt: Format) -> Exported:
+    """Tournament `tournament_id` at the log's head as `fmt` (raises UnknownTournament)."""
+    from livetb.app import service
+    from livetb.projections.document import to_json
+
+    projection = service.load(store, tournament_id)
+    if fmt in ("trf16", "trf26"):
+        text = trf_text(projection, fmt)
+    elif fmt == "csv":
+        text = standings_csv(to_json(projection))
+    else:
+        text = standings_html(to_json(projection), _name(projection.state))
+    suffix = "-trf16" if fmt == "trf16" else ""
+    filename = f"{tournament_id}{suffix}.{_SUFFIX[fmt]}"
+    return Exported(text, _MEDIA[fmt], filename)
+
+
+def trf_text(projection: StandingsProjection, fmt: Literal["trf16", "trf26"]) -> str:
+    """The log's tournament as a TRF file; each participant's current place as the rank."""
+    state = projection.state
+    rosters = [Roster(r.number, r.name, r.members) for _, r in sorted(state.teams.items())]
+    ranks = {} if rosters else {row.start_no: row.rank for row in projection.standings()}
+    announced = [
+        (rnd, no, code)
+        for rnd, byes in state.byes.items()
+        if rnd > state.paired
+        for no, code in byes.items()
+    ]
+    return write_trf(state.tournament(), fmt, teams=rosters, ranks=ranks, announced=announced)
+
+
+def _name(state: TournamentState) -> str:
+    assert state.created is not None
+    return state.created.name
+
+
+def standings_csv(doc: DbStandings) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["rank", "start_no", "name", *doc.tiebreaks])
+    for r in doc.standings:
+        w.writerow([r.rank, r.start_no, r.name, *("" if v is None else v for v in r.values)])
+    return out.getvalue()
+
+
+_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<style>
+body {{ font: 11pt/1.35 system-ui, sans-serif; margin: 1.5cm; }}
+h1 {{ font-size: 15pt; margin: 0 0 .2em; }}
+p {{ margin: 0 0 1em; color: #444; }}
+table {{ border-collapse: collapse; }}
+th, td {{ padding: .15em .6em; border-bottom: 1px solid #ccc; text-align: right; }}
+th {{ border-bottom: 2px solid #000; }}
+td.name, th.name {{ text-align: left; }}
+tr {{ break-inside: avoid; }}
+@media print {{ body {{ margin: 0; }} thead {{ display: table-header-group; }} }}
+</style>
+</head>
+<body>
+<h1>{title}</h1>
+<p>{subtitle}</p>
+<table>
+<thead><tr>{head}</tr></thead>
+<tbody>
+{rows}
+</tbody>
+</table>
+</body>
+</html>
+"""
+
+
+def standings_html(doc: DbStandings, name: str) -> str:
+    """A printable standings page: one table, its header repeated on every printed page."""
+    esc = html.escape
+    running = (
+        f"; round {doc.round_in_progress} in progress" if doc.round_in_progress is not None else ""
+    )
+    subtitle = f"After round {doc.after_round}{running} (C.07 edition {doc.edition})"
+    head = "".join(
+        f'<th scope="col"{cls}>{esc(text)}</th>'
+        for text, cls in [("Rank", ""), ("No", ""), ("Name", ' class="name"')]
+        + [(tb, "") for tb in doc.tiebreaks]
+    )
+    rows = "\n".join(
+        "<tr>"
+        + f'<td>{r.rank}</td><td>{r.start_no}</td><td class="name">{esc(r.name)}</td>'
+        + "".join(f"<td>{'' if v is None else esc(str(v))}</td>" for v in r.values)
+        + "</tr>"
+        for r in doc.standings
+    )
+    return _PAGE.format(title=esc(name), subtitle=esc(subtitle), head=head, rows=rows)

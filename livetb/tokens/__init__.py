@@ -1,0 +1,1 @@
+"""Persistence of arbiter tokens, beside the event store."""

@@ -1,0 +1,238 @@
+"""Reads the arbiter console needs, as `Endpoint`s like `api.endpoints()` (so OpenAPI has them):
+
+    GET /api/berger?players=N[&double=1]                       FIDE Berger tables (public)
+    GET /api/tournaments/{id}/audit[?round=R][&participant=NO][&after=SEQ][&limit=N]
+
+The audit trail is the log oldest first, paged exactly like `/events` (`after`, `next_after`),
+each event with who wrote it (the actor and its token's label) and, for a correction, the
+result it replaced. It needs an arbiter token of the tournament, even for a public one: labels
+name the arbiters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Iterator
+
+import msgspec
+from aiohttp import hdrs, web
+
+from livetb.errors import InvalidInput, UnknownTournament
+from livetb.events.schema import (
+    AnyEvent,
+    ByeRequested,
+    GameResult,
+    ParticipantRegistered,
+    ParticipantUpdated,
+    ParticipantWithdrawn,
+    PlayoffDecided,
+    Recorded,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+    TeamRegistered,
+)
+from livetb.pairing.berger import MAX_PLAYERS, MIN_PLAYERS, BergerRound, berger
+from livetb.web.http.auth import authorize
+from livetb.web.http.limits import int_query, is_number
+from livetb.web.http.routing import (
+    ARBITER,
+    BASE,
+    PUBLIC,
+    READ_ERRORS,
+    Endpoint,
+    Query,
+    json_response,
+)
+from livetb.web.keys import STORE, TOKENS
+
+# --- Berger tables ----------------------------------------------------------------------------
+
+
+class BergerTable(msgspec.Struct):
+    players: int
+    double: bool
+    rounds: list[BergerRound]
+
+
+def bounded(request: web.Request, name: str, low: int, high: int) -> int:
+    """A required integer query parameter in `low..high`; 422 naming it otherwise."""
+    text = request.query.get(name)
+    if text is None or not is_number(text) or not low <= int(text) <= high:
+        found = "missing" if text is None else f"{text!r}"
+        raise InvalidInput(f"{name}: {found}; expected an integer from {low} to {high}", path=name)
+    return int(text)
+
+
+def flag(request: web.Request, name: str) -> bool:
+    """`1` is yes, `0` or absent is no; anything else is a 422 naming it."""
+    text = request.query.get(name, "0")
+    if text not in ("0", "1"):
+        raise InvalidInput(f"{name}={text!r}: expected 1 or 0", path=name)
+    return text == "1"
+
+
+async def berger_table(request: web.Request) -> web.Response:
+    players = bounded(request, "players", MIN_PLAYERS, MAX_PLAYERS)
+    double = flag(request, "double")
+    return json_response(BergerTable(players, double, berger(players, double)))
+
+
+# --- the audit trail ----------------------------------------------------------------------------
+
+
+class AuditEntry(msgspec.Struct, kw_only=True):
+    seq: int
+    at: dt.datetime
+    actor: str
+    label: str | None  # the label of the token that wrote it, if it has one
+    event: AnyEvent
+    before: GameResult | None = None  # a correction: the result it replaced
+
+
+class AuditPage(msgspec.Struct):
+    entries: list[AuditEntry]  # oldest first
+    next_after: int | None  # pass as `after` for the next page; None: the last page
+
+
+class Boards:
+    """Who sat at each board and its result so far: what the filters and `before` need."""
+
+    def __init__(self) -> None:
+        self.seats: dict[tuple[int, int], tuple[int, int]] = {}
+        self.results: dict[tuple[int, int], GameResult] = {}
+
+    def apply(self, event: AnyEvent) -> GameResult | None:
+        """Fold `event` in; for a correction, return the result it replaces."""
+        match event:
+            case RoundPaired(round=rnd, boards=boards):
+                self.seats.update({(rnd, b.board): (b.white, b.black) for b in boards})
+            case ResultRecorded(round=rnd, board=board):
+                self.results[rnd, board] = event.result
+            case ResultCorrected(round=rnd, board=board):
+                before = self.results.get((rnd, board))
+                self.results[rnd, board] = event.result
+                return before
+        return None
+
+
+def round_of(event: AnyEvent) -> int | None:
+    match event:
+        case RoundPaired(round=rnd) | ResultRecorded(round=rnd) | ResultCorrected(round=rnd):
+            return rnd
+        case RoundClosed(round=rnd) | ByeRequested(round=rnd):
+            return rnd
+        case ParticipantWithdrawn(from_round=rnd):
+            return rnd
+    return None
+
+
+def names(event: AnyEvent, no: int, boards: Boards) -> bool:
+    """Whether `event` concerns participant `no`: their registration, updates, withdrawal and
+    byes, the pairings that seat them, the results of their boards, teams and playoffs."""
+    match event:
+        case (
+            ParticipantRegistered(start_no=who)
+            | ParticipantUpdated(start_no=who)
+            | ParticipantWithdrawn(start_no=who)
+            | ByeRequested(start_no=who)
+        ):
+            return who == no
+        case RoundPaired():
+            seated = {p for b in event.boards for p in (b.white, b.black)}
+            return no in seated or event.bye == no or no in event.team_bye
+        case ResultRecorded(round=rnd, board=board) | ResultCorrected(round=rnd, board=board):
+            return no in boards.seats.get((rnd, board), ())
+        case TeamRegistered(members=members) | PlayoffDecided(order=members):
+            return no in members
+    return False
+
+
+def audit_entries(
+    records: Iterator[Recorded],
+    labels: dict[str, str | None],
+    rnd: int | None = None,
+    participant: int | None = None,
+) -> Iterator[AuditEntry]:
+    """The log's entries that pass the filters; the whole log is folded, so `before` and the
+    seats of a board are known whatever page is asked for."""
+    boards = Boards()
+    for rec in records:
+        before = boards.apply(rec.event)
+        if rnd is not None and round_of(rec.event) != rnd:
+            continue
+        if participant is not None and not names(rec.event, participant, boards):
+            continue
+        label = labels.get(rec.actor)
+        yield AuditEntry(
+            seq=rec.seq, at=rec.at, actor=rec.actor, label=label, event=rec.event, before=before
+        )
+
+
+async def audit(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    await authorize(
+        request.headers.get(hdrs.AUTHORIZATION),
+        request.app[TOKENS],
+        tid,
+        what="the audit trail",
+    )
+    rnd = int_query(request, "round", low=1)
+    participant = int_query(request, "participant", low=1)
+    after = int_query(request, "after") or 0
+    limit = min(int_query(request, "limit", low=1) or 100, 1000)
+    store, tokens = request.app[STORE], request.app[TOKENS]
+    records, labels = await asyncio.to_thread(lambda: (list(store.read(tid)), tokens.labels(tid)))
+    if not records:
+        raise UnknownTournament(tid)
+    page: list[AuditEntry] = []
+    entries = audit_entries(iter(records), labels, rnd, participant)
+    for entry in entries:
+        if entry.seq <= after:
+            continue
+        if len(page) == limit:  # one more exists: this page is not the last
+            return json_response(AuditPage(page, page[-1].seq))
+        page.append(entry)
+    return json_response(AuditPage(page, None))
+
+
+# --- the route table ------------------------------------------------------------------------
+
+
+ENDPOINTS = [
+    Endpoint(
+        method="GET",
+        path="/api/berger",
+        handler=berger_table,
+        summary="A round robin's rounds by FIDE's Berger tables (C.05 Annex 1), 3 to 24 players",
+        response=BergerTable,
+        auth=PUBLIC,
+        errors=(422,),
+        query=(
+            Query("players", f"{MIN_PLAYERS} to {MAX_PLAYERS}", required=True),
+            Query("double", "1: a double round robin (the cycle again, colours reversed)"),
+        ),
+    ),
+    Endpoint(
+        method="GET",
+        path=BASE + "/audit",
+        handler=audit,
+        summary="The audit trail: the log oldest first with who wrote what, corrections with "
+        "the result they replaced",
+        response=AuditPage,
+        auth=ARBITER,
+        errors=(*READ_ERRORS, 422),
+        query=(
+            Query("round", "only the events of this round"),
+            Query("participant", "only the events naming this start number"),
+            Query("after", "entries after this seq"),
+            Query("limit", "at most 1000 (default 100)"),
+        ),
+    ),
+]
+
+
+def routes() -> list[web.RouteDef]:
+    return [web.get(e.path, e.handler) for e in ENDPOINTS]

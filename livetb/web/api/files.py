@@ -1,0 +1,120 @@
+"""Files in and out of a tournament: `GET …/export?format=trf26|trf16|csv|html` (an attachment;
+the tournament's read rule) and `POST …/rounds/{r}/pgn` (a round's PGN as text, arbiter token:
+its final results recorded, `?corrections=true` to let a changed result correct the log).
+Registered by `livetb/web/app.py`, documented by `openapi.py`."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+from aiohttp import hdrs, web
+
+from livetb.errors import InvalidInput, LivetbError
+from livetb.interchange import pgn
+from livetb.interchange.export import FORMATS, export
+from livetb.web.http.auth import authorize, check_read
+from livetb.web.http.routing import (
+    ARBITER,
+    BASE,
+    READ_ERRORS,
+    ROUND,
+    WRITE_ERRORS,
+    Endpoint,
+    Query,
+    json_response,
+)
+from livetb.web.keys import COMMITS, SERVICE, STORE, TOKENS
+
+
+async def export_file(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    fmt = request.query.get("format", "trf26")
+    if fmt not in FORMATS:
+        raise InvalidInput(f"format={fmt!r}: expected one of {', '.join(FORMATS)}", path="format")
+    await check_read(request, tid)
+    exported = await asyncio.to_thread(export, request.app[STORE], tid, fmt)  # type: ignore[arg-type]
+    return web.Response(
+        body=exported.text.encode("utf-8"),
+        content_type=exported.media_type,
+        charset="utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{exported.filename}"'},
+    )
+
+
+class Recorded(msgspec.Struct):
+    round: int
+    board: int
+    result: str
+    corrected: bool = False
+
+
+class PgnReport(msgspec.Struct):
+    """What one PGN did: results recorded (or corrected), and every game left out and why."""
+
+    seq: int
+    recorded: list[Recorded]
+    already: int  # final results the log already held
+    unfinished: int  # matched games still being played
+    refused: list[pgn.Unmatched]
+    unmatched: list[pgn.Unmatched]
+
+
+async def pgn_results(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    rnd = int(request.match_info["round"])
+    actor = await authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
+    corrections = request.query.get("corrections", "false")
+    if corrections not in ("true", "false"):
+        raise InvalidInput(f"corrections={corrections!r}: true or false", path="corrections")
+    data = await request.read()
+    try:
+        games = pgn.read_games(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as err:
+        raise InvalidInput(f"the PGN is not UTF-8 (byte {err.start})", path="body") from None
+    # Planned on the state the writes decided so far leave; each command then goes through
+    # the group commit, decided again there on the state the ones before it leave.
+    commits = request.app[COMMITS]
+    await commits.drain(tid)
+    projection = await request.app[SERVICE].current(tid)
+    made = pgn.plan(projection.state, games, round_=rnd, corrections=corrections == "true")
+    recorded, refused = [], list(made.refused)
+    seq = projection.seq
+    for command in made.commands:
+        corrected = isinstance(command, pgn.CorrectResult)
+        try:
+            seq = await commits.execute(tid, command, actor=actor)
+        except LivetbError as err:
+            where = f"round {command.round} board {command.board}: {command.result}"
+            refused.append(pgn.Unmatched(where, str(err)))
+            continue
+        recorded.append(Recorded(command.round, command.board, command.result, corrected))
+    report = PgnReport(seq, recorded, made.already, made.unfinished, refused, made.unmatched)
+    return json_response(report, seq=seq)
+
+
+ENDPOINTS = [
+    Endpoint(
+        method="GET",
+        path=BASE + "/export",
+        handler=export_file,
+        summary="The tournament as a file: TRF-2026, TRF-16, CSV standings or a printable page",
+        errors=(*READ_ERRORS, 422),
+        media="text/plain",
+        query=(Query("format", "trf26 (default), trf16, csv or html", "string"),),
+    ),
+    Endpoint(
+        method="POST",
+        path=ROUND + "/pgn",
+        handler=pgn_results,
+        summary="Record a round's final results from its PGN (DGT LiveChess, broadcast relays)",
+        response=PgnReport,
+        auth=ARBITER,
+        errors=WRITE_ERRORS,
+        query=(Query("corrections", "true: a changed result corrects the log", "string"),),
+    ),
+]
+
+
+def routes() -> list[web.RouteDef]:
+    return [web.route(e.method, e.path, e.handler) for e in ENDPOINTS]

@@ -1,0 +1,244 @@
+"""The REST API's reads. Public unless the tournament is private (`livetb/web/http/auth.py`):
+
+    GET /api/tournaments                                   ids and heads
+    GET /api/tournaments/{id}                              details and participants
+    GET /api/tournaments/{id}/standings[?at_seq=N | ?after_round=K]
+    GET /api/tournaments/{id}/rounds/{round}               pairings, results, requested byes
+    GET /api/tournaments/{id}/participants/{start_no}      the card (`livetb/projections/card.py`)
+    GET /api/tournaments/{id}/events[?after=N&limit=M]     the log, page by page
+
+The console's reads (Berger tables, the audit trail) are in `livetb/web/api/console.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+import msgspec
+from aiohttp import hdrs, web
+
+from livetb.errors import InvalidInput
+from livetb.events.schema import Recorded, TournamentCreated
+from livetb.events.state import TournamentState
+from livetb.events.store import EventStore
+from livetb.projections import card
+from livetb.projections.document import to_json
+from livetb.web.feed.messages import round_info as round_message
+from livetb.web.http.auth import check_read
+from livetb.web.http.limits import int_query
+from livetb.web.http.routing import (
+    BASE,
+    PARTICIPANT,
+    PUBLIC,
+    READ_ERRORS,
+    ROUND,
+    Endpoint,
+    NotFound,
+    Query,
+    json_response,
+    route_defs,
+)
+from livetb.web.keys import STORE, TIMETRAVEL
+from livetb.wire.messages import RoundInfo
+from livetb.wire.standings import DbStandings
+
+
+class Summary(msgspec.Struct):
+    id: str
+    seq: int
+    name: str
+    rounds: int
+    kind: str
+
+
+class ParticipantInfo(msgspec.Struct):
+    start_no: int
+    name: str
+    rating: int | None
+    title: str
+    federation: str
+    fide_id: str
+    withdrawn_from: int | None
+
+
+class TournamentInfo(msgspec.Struct):
+    id: str
+    seq: int
+    name: str
+    rounds: int
+    system: str
+    kind: str
+    tiebreaks: tuple[str, ...]
+    edition: str | None
+    start_date: str | None
+    private: bool
+    paired: int
+    closed: int
+    participants: list[ParticipantInfo]
+
+
+class EventPage(msgspec.Struct):
+    events: list[Recorded]
+    next_after: int | None  # pass as `after` for the next page; None: the last page
+
+
+class TournamentList(msgspec.Struct):
+    tournaments: list[Summary]
+
+
+async def list_tournaments(request: web.Request) -> web.Response:
+    """Every tournament but the private ones."""
+    shown = await asyncio.to_thread(summaries, request.app[STORE])
+    return json_response(TournamentList(shown))
+
+
+def summaries(store: EventStore) -> list[Summary]:
+    shown = []
+    for tid in store.tournaments():
+        created = public_creation(store, tid)
+        if created is not None:
+            shown.append(Summary(tid, store.head(tid), created.name, created.rounds, created.kind))
+    return shown
+
+
+def public_creation(store: EventStore, tid: str) -> TournamentCreated | None:
+    """The log's first event if it creates a public tournament, from that one event: no
+    projection is built. (No later event changes `private`; one that did would need folding.)"""
+    first = next(store.read(tid), None)
+    created = None if first is None else first.event
+    return created if isinstance(created, TournamentCreated) and not created.private else None
+
+
+async def tournament(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    projection = await check_read(request, tid)
+    return json_response(tournament_info(tid, projection.seq, projection.state), seq=projection.seq)
+
+
+def tournament_info(tid: str, seq: int, state: TournamentState) -> TournamentInfo:
+    c = state.created
+    assert c is not None
+    people = [
+        ParticipantInfo(
+            p.start_no, p.name, p.rating, p.title, p.federation, p.fide_id, state.withdrawn.get(no)
+        )
+        for no, p in sorted(state.participants.items())
+    ]
+    start = c.start_date.isoformat() if c.start_date else None
+    return TournamentInfo(
+        tid, seq, c.name, c.rounds, c.system, c.kind, c.tiebreaks, c.edition, start, c.private,
+        state.paired, state.closed, people,
+    )  # fmt: skip
+
+
+async def standings(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    live = await check_read(request, tid)
+    at_seq = int_query(request, "at_seq", low=1)
+    after_round = int_query(request, "after_round", low=1)
+    if at_seq is not None and after_round is not None:
+        raise InvalidInput("give at_seq or after_round, not both", path="at_seq")
+    travel = request.app[TIMETRAVEL]  # replays off the loop, bounded, cached
+    if after_round is not None:
+        at_seq = await travel.round_closed_at(tid, after_round)
+    if at_seq is None:
+        return json_response(to_json(live), seq=live.seq)
+    seq, body = await travel.standings(tid, at_seq)
+    resp = web.Response(body=body, content_type="application/json")
+    resp.headers[hdrs.ETAG] = f'"{seq}"'
+    return resp
+
+
+async def round_info(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    rnd = int(request.match_info["round"])
+    projection = await check_read(request, tid)
+    state = projection.state
+    assert state.created is not None
+    if not 1 <= rnd <= state.created.rounds:
+        raise NotFound(f"round {rnd}: the tournament has rounds 1..{state.created.rounds}")
+    info = round_message(state, rnd)
+    return json_response(info, seq=projection.seq)
+
+
+async def participant_card(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    no = int(request.match_info["start_no"])
+    projection = await check_read(request, tid)
+    if no not in projection.state.participants:
+        raise NotFound(f"start_no {no}: no participant with that start number")
+    return json_response(card.build(projection, no), seq=projection.seq)
+
+
+async def events(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    await check_read(request, tid)  # (404 for a tournament with no log)
+    after = int_query(request, "after") or 0
+    limit = min(int_query(request, "limit", low=1) or 100, 1000)
+    read = request.app[STORE].read
+    page = await asyncio.to_thread(lambda: list(itertools.islice(read(tid, after), limit + 1)))
+    more = len(page) > limit
+    page = page[:limit]
+    return json_response(EventPage(page, page[-1].seq if more else None))
+
+
+ENDPOINTS = [
+    Endpoint(
+        method="GET",
+        path="/api/tournaments",
+        handler=list_tournaments,
+        summary="Tournaments and their log heads",
+        response=TournamentList,
+        auth=PUBLIC,
+    ),
+    Endpoint(
+        method="GET",
+        path=BASE,
+        handler=tournament,
+        summary="A tournament's details and participants",
+        response=TournamentInfo,
+        errors=READ_ERRORS,
+    ),
+    Endpoint(
+        method="GET",
+        path=BASE + "/standings",
+        handler=standings,
+        summary="Standings now, after a round, or at a log position",
+        response=DbStandings,
+        errors=(*READ_ERRORS, 422),
+        query=(
+            Query("at_seq", "the standings at this log sequence number"),
+            Query("after_round", "the standings when this round was closed"),
+        ),
+    ),
+    Endpoint(
+        method="GET",
+        path=ROUND,
+        handler=round_info,
+        summary="A round's pairings, results and requested byes",
+        response=RoundInfo,
+        errors=READ_ERRORS,
+    ),
+    Endpoint(
+        method="GET",
+        path=PARTICIPANT,
+        handler=participant_card,
+        summary="A participant's card: results, every tie-break explained, neighbours",
+        response=card.Card,
+        errors=READ_ERRORS,
+    ),
+    Endpoint(
+        method="GET",
+        path=BASE + "/events",
+        handler=events,
+        summary="The event log, page by page",
+        response=EventPage,
+        errors=(*READ_ERRORS, 422),
+        query=(Query("after", "events after this seq"), Query("limit", "at most 1000")),
+    ),
+]
+
+
+def routes() -> list[web.RouteDef]:
+    return route_defs(ENDPOINTS)

@@ -1,0 +1,256 @@
+"""The REST API's writes: JSON in and out through msgspec, the same schemas as the commands.
+
+Writes (an arbiter token of the tournament; `Idempotency-Key` and `If-Match: "SEQ"` or an
+`expected_seq` body field are optional) answer `{"seq": N}`, the log's head after the write:
+
+    PUT   /api/tournaments/{id}                            CreateTournament           201
+    POST  /api/tournaments/{id}/participants               RegisterParticipant        201
+    POST  /api/tournaments/{id}/teams                      RegisterTeam               201
+    PATCH /api/tournaments/{id}/participants/{start_no}    UpdateParticipant          200
+    POST  /api/tournaments/{id}/withdrawals                WithdrawParticipant        201
+    POST  /api/tournaments/{id}/byes                       RequestBye                 201
+    POST  /api/tournaments/{id}/rounds/{round}/pairings    PairRound                  201
+    POST  /api/tournaments/{id}/rounds/{round}/results     RecordResult               201
+    PUT   /api/tournaments/{id}/rounds/{round}/results     CorrectResult              200
+    POST  /api/tournaments/{id}/rounds/{round}/close       CloseRound                 201
+    POST  /api/tournaments/{id}/playoffs                   DecidePlayoff              201
+    POST  /api/tournaments/{id}/lots                       DrawLots                   201
+
+A body is the command's fields less those the URL gives; pairings may instead be the pairing
+program's TRF (`Content-Type: text/plain`, see `livetb.interchange.trf_commands`), participants
+a TRF player list (one `RegisterParticipants`). `?dry_run=1` decides without appending and
+answers 200 `{"dry_run": true, "events": [...]}` (`livetb/web/api/dry_run.py`). The reads are
+in `livetb/web/api/reads.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import msgspec
+from aiohttp import hdrs, web
+
+from livetb.errors import InvalidInput
+from livetb.events.commands import (
+    CloseRound,
+    Command,
+    CorrectResult,
+    CreateTournament,
+    DecidePlayoff,
+    DrawLots,
+    PairRound,
+    RecordResult,
+    RegisterParticipant,
+    RegisterTeam,
+    RequestBye,
+    UpdateParticipant,
+    WithdrawParticipant,
+)
+from livetb.interchange.trf_commands import pairing_from_trf, participants_from_trf
+from livetb.web.api.dry_run import DryRun, dry_run
+from livetb.web.http.auth import authorize
+from livetb.web.http.limits import MAX_INT, is_number, read_body
+from livetb.web.http.routing import (
+    ARBITER,
+    BASE,
+    PARTICIPANT,
+    ROUND,
+    WRITE_ERRORS,
+    Endpoint,
+    Handler,
+    Query,
+    json_response,
+    route_defs,
+)
+from livetb.web.keys import COMMITS, CONFIG, TOKENS
+
+
+def body_type(command: type[Command], path: tuple[str, ...]) -> type[msgspec.Struct]:
+    """The command's fields less those the URL gives, plus `expected_seq`; typos are 422."""
+    fields: list[tuple[str, Any, Any]] = []
+    for f in msgspec.structs.fields(command):
+        if f.name in path:
+            continue
+        if f.default is not msgspec.NODEFAULT:
+            fields.append((f.name, f.type, f.default))
+        elif f.default_factory is not msgspec.NODEFAULT:
+            fields.append((f.name, f.type, msgspec.field(default_factory=f.default_factory)))
+        else:
+            fields.append((f.name, f.type, msgspec.NODEFAULT))
+    fields.append(("expected_seq", Annotated[int, msgspec.Meta(ge=0)] | None, None))
+    return msgspec.defstruct(
+        f"{command.__name__}Body",
+        [(n, t) if d is msgspec.NODEFAULT else (n, t, d) for n, t, d in fields],
+        kw_only=True,
+        forbid_unknown_fields=True,
+        frozen=True,
+    )
+
+
+TextBody = Callable[[bytes, web.Request], Command]
+
+
+class Write:
+    """One write route: the command it builds, the fields its URL gives, its success status,
+    and what builds the command from a `text/plain` body (a TRF), if the route takes one."""
+
+    def __init__(
+        self,
+        command: type[Command],
+        path: tuple[str, ...] = (),
+        status: int = 201,
+        text: TextBody | None = None,
+    ):
+        self.command = command
+        self.path = path
+        self.status = status
+        self.text = text
+        self.body = body_type(command, path)
+        self._decode = msgspec.json.Decoder(self.body).decode
+
+    def decode(self, data: bytes) -> Any:
+        try:
+            return self._decode(data or b"{}")
+        except msgspec.DecodeError as err:  # ValidationError (422) is a DecodeError (400)
+            raise InvalidInput.from_msgspec(err) from None
+
+    def build(self, request: web.Request, body: Any) -> Command:
+        """The command; `decide` checks the URL's numbers against their constraints."""
+        fields = {f: getattr(body, f) for f in body.__struct_fields__ if f != "expected_seq"}
+        fields.update({name: int(request.match_info[name]) for name in self.path})
+        return self.command(**fields)
+
+
+def expected_seq(header: str | None, field: int | None) -> int | None:
+    """From `If-Match: "12"` (an ETag of the standings) or the body's `expected_seq`."""
+    if header is None or header.strip() == "*":
+        return field
+    text = header.strip().removeprefix("W/").strip('"')
+    if not is_number(text) or int(text) > MAX_INT:
+        raise InvalidInput(
+            f'If-Match {header!r}: expected the log sequence number, e.g. "12"', path="If-Match"
+        )
+    if field is not None and field != int(text):
+        raise InvalidInput(
+            f"If-Match {header} and expected_seq {field} disagree", path="$.expected_seq"
+        )
+    return int(text)
+
+
+def idempotency_key(request: web.Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 200:
+        raise InvalidInput("Idempotency-Key: 1 to 200 characters", path="Idempotency-Key")
+    return key
+
+
+def writer(spec: Write) -> Handler:
+    async def handle(request: web.Request) -> web.Response:
+        tid = request.match_info["tid"]
+        actor = await authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
+        dry = dry_run(request)
+        config = request.app[CONFIG]  # a whole round's pairings or player list may be large
+        limit = config.pairings_max_body if spec.text is not None else config.max_body
+        data = await read_body(request, limit, config.body_timeout)  # 413, 408
+        if spec.text is not None and request.content_type == "text/plain":
+            command: Command = spec.text(data, request)
+            expected = expected_seq(request.headers.get(hdrs.IF_MATCH), None)
+        else:
+            body = spec.decode(data)
+            command = spec.build(request, body)
+            expected = expected_seq(request.headers.get(hdrs.IF_MATCH), body.expected_seq)
+        if dry:
+            idempotency_key(request)  # checked as for the write; a rehearsal consumes no key
+            # Decided after this tournament's writes in flight, never appended.
+            events = await request.app[COMMITS].rehearse(
+                tid, command, expected_seq=expected, actor=actor
+            )
+            return json_response(DryRun(events=events))
+        # Decided now, acknowledged once its group is committed (a shutdown waits for it).
+        head = await request.app[COMMITS].execute(
+            tid,
+            command,
+            expected_seq=expected,
+            idempotency_key=idempotency_key(request),
+            actor=actor,
+        )
+        return json_response({"seq": head}, spec.status, seq=head)
+
+    return handle
+
+
+def _round_trf(data: bytes, request: web.Request) -> Command:
+    return pairing_from_trf(data, int(request.match_info["round"]))
+
+
+def _players_trf(data: bytes, request: web.Request) -> Command:
+    return participants_from_trf(data)
+
+
+WRITES: list[tuple[str, str, Write]] = [
+    ("PUT", BASE, Write(CreateTournament)),
+    ("POST", BASE + "/participants", Write(RegisterParticipant, text=_players_trf)),
+    ("POST", BASE + "/teams", Write(RegisterTeam)),
+    ("PATCH", PARTICIPANT, Write(UpdateParticipant, ("start_no",), 200)),
+    ("POST", BASE + "/withdrawals", Write(WithdrawParticipant)),
+    ("POST", BASE + "/byes", Write(RequestBye)),
+    ("POST", ROUND + "/pairings", Write(PairRound, ("round",), text=_round_trf)),
+    ("POST", ROUND + "/results", Write(RecordResult, ("round",))),
+    ("PUT", ROUND + "/results", Write(CorrectResult, ("round",), 200)),
+    ("POST", ROUND + "/close", Write(CloseRound, ("round",))),
+    ("POST", BASE + "/playoffs", Write(DecidePlayoff)),
+    ("POST", BASE + "/lots", Write(DrawLots)),
+]
+
+
+class Head(msgspec.Struct):
+    """A write's answer: the log's head after it (also the response's ETag)."""
+
+    seq: int
+
+
+WRITE_SUMMARIES = {
+    CreateTournament: "Create a tournament",
+    RegisterParticipant: "Register a participant (JSON), or all of a TRF's 001 lines at once",
+    RegisterTeam: "Register a team of a team tournament (its players in board order)",
+    UpdateParticipant: "Correct a participant's details (before round 1 is paired)",
+    WithdrawParticipant: "Withdraw a participant from a round on",
+    RequestBye: "Request a bye for a round not yet paired",
+    PairRound: "Publish a round's pairings (JSON, or the pairing program's TRF as text/plain)",
+    RecordResult: "Record a result",
+    CorrectResult: "Correct a result",
+    CloseRound: "Close a round",
+    DecidePlayoff: "Record a playoff's order",
+    DrawLots: "Draw lots for the ties left",
+}
+
+
+TRF_BODIES = {
+    PairRound: "the pairing program's TRF; the round's blocks are read",
+    RegisterParticipant: "a TRF player list: its 001 lines, registered in one append",
+}
+DRY_RUN = Query("dry_run", "1: decide only; 200 {dry_run: true, events: [...]}, nothing appended")
+
+
+def endpoints() -> list[Endpoint]:
+    return [
+        Endpoint(
+            method=method,
+            path=path,
+            handler=writer(spec),
+            summary=WRITE_SUMMARIES[spec.command],
+            request=spec.body,
+            response=Head,
+            status=spec.status,
+            auth=ARBITER,
+            errors=WRITE_ERRORS,
+            trf_body=TRF_BODIES.get(spec.command, ""),
+            query=(DRY_RUN,),
+        )
+        for method, path, spec in WRITES
+    ]
+
+
+def routes() -> list[web.RouteDef]:
+    return route_defs(endpoints())

@@ -1,0 +1,391 @@
+"""The standings feed: each delta encoded once, then handed to every viewer's own queue.
+
+- `Hub.publish` (the service calls it in log order, right after applying an event) encodes the
+  delta once, keeps the bytes in a bounded ring per tournament for `since=` resumes, and puts
+  them on each subscriber's bounded queue without awaiting anything.
+- A viewer that is keeping up (nothing queued, nothing waiting in its socket's buffer) gets the
+  frame written at once: the websocket frame is also built once per delta (`Frame.wire`), so
+  each viewer costs one socket write. Otherwise the frame waits in the viewer's bounded queue,
+  which its sender task drains with flow control. A full queue marks it stale: its sender
+  drops the backlog and sends a fresh snapshot instead, so a slow viewer never delays the
+  others or the writer. One frame taking longer than `send_timeout` drops the viewer.
+- A gap in the published seqs (events applied without a publish) empties the ring and makes
+  every subscriber stale.
+
+- A filtered viewer (`top=N`: the first N rows in standings order, ties broken by start number;
+  `participants=1,5,9`) shares a `View` with every viewer of the same filter: its delta is
+  encoded once per filter per event. Its snapshot lists the view's rows; each delta carries the
+  changed cells of the view's rows (every cell of a row that entered it), `ranks` for the rows
+  whose rank changed and `drop`, the start numbers that left it (`livetb/wire/messages.py`).
+  Filtered viewers resuming with `since=` get a fresh snapshot.
+
+Everything here runs on the event loop; nothing awaits between reading the projection and
+queueing what it produced, so a snapshot and the deltas after it never overlap or leave a hole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Protocol
+
+import msgspec
+from websockets.frames import Frame as WsFrame
+from websockets.frames import Opcode
+
+from livetb.projections.delta import change_of
+from livetb.projections.document import to_json
+from livetb.projections.standings import Delta, StandingsProjection
+from livetb.web.collector import Collector
+from livetb.web.feed.messages import delta_message, snapshot_message
+from livetb.wire.messages import PING, DeltaMessage, encode
+from livetb.wire.standings import Row
+
+log = logging.getLogger(__name__)
+
+
+class Socket(Protocol):
+    """The subscriber's end of a websocket (`livetb/web/feed/socket.py` adapts aiohttp's)."""
+
+    async def send(self, frame: bytes) -> None:
+        """Send one message, waiting while the peer's buffers are full."""
+
+    def send_now(self, wire: bytes) -> bool:
+        """Write one ready-made websocket frame if the socket takes it without waiting (its
+        buffer empty); False otherwise, having written nothing."""
+
+    async def close(self) -> None: ...
+
+    def abort(self) -> None: ...
+
+
+class Frame:
+    """A message to many viewers: its JSON and, built on first use, the websocket frame every
+    viewer's socket gets (an unmasked text frame, RFC 6455 5.2)."""
+
+    __slots__ = ("_wire", "data")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._wire: bytes | None = None
+
+    @property
+    def wire(self) -> bytes:
+        if self._wire is None:
+            self._wire = WsFrame(Opcode.TEXT, self.data).serialize(mask=False, extensions=[])
+        return self._wire
+
+
+class Filter(msgspec.Struct, frozen=True):
+    """Which rows a viewer gets: the first `top` rows, or the `participants` listed."""
+
+    top: int | None = None
+    participants: frozenset[int] | None = None
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        if self.top is not None:
+            return ("top", str(self.top))
+        return ("nos", ",".join(map(str, sorted(self.participants or ()))))
+
+
+class View:
+    """The rows one filter currently shows, shared by every viewer with that filter."""
+
+    def __init__(self, filter: Filter, projection: StandingsProjection) -> None:
+        self.filter = filter
+        self.viewers = 0
+        self.ranks = {r.start_no: r.rank for r in self.rows(projection.standings(filter.top))}
+
+    def rows(self, order: list[Row]) -> list[Row]:
+        if self.filter.top is not None:
+            return order[: self.filter.top]
+        wanted = self.filter.participants or frozenset()
+        return [r for r in order if r.start_no in wanted]
+
+    def delta(
+        self, message: DeltaMessage, projection: StandingsProjection, order: list[Row] | None
+    ) -> bytes:
+        """The view's part of the full feed's `message`: its rows' changed cells (all of a row
+        that entered), their changed ranks, the rows that left."""
+        if order is None:  # a fixed set of participants
+            now = {r.start_no: r for r in projection.ranked(self.filter.participants or ())}
+        else:
+            now = {r.start_no: r for r in self.rows(order)}
+        before = self.ranks
+        changes = [c for c in message.rows if c.start_no in now and c.start_no in before]
+        changes += [change_of(None, now[no]) for no in sorted(now.keys() - before.keys())]
+        ranks = tuple(sorted((no, r.rank) for no, r in now.items() if before.get(no) != r.rank))
+        drop = tuple(sorted(before.keys() - now.keys()))
+        self.ranks = {no: r.rank for no, r in now.items()}
+        part = msgspec.structs.replace(
+            message,
+            rows=tuple(changes),
+            moves=(),
+            order=None,
+            tied=(),
+            untied=(),
+            ranks=ranks,
+            drop=drop,
+        )
+        return encode(part)
+
+
+class Subscriber:
+    """One viewer: a bounded queue of encoded frames and the task that sends them."""
+
+    def __init__(
+        self,
+        socket: Socket,
+        opening: list[bytes],
+        snapshot: Callable[[], bytes],
+        *,
+        queue_size: int,
+        heartbeat: float,
+        send_timeout: float,
+        view: tuple[str, ...] | None = None,
+    ) -> None:
+        self.socket = socket
+        self.view = view  # the key of its filter's View; None: every row
+        self.queue: asyncio.Queue[bytes] = asyncio.Queue(queue_size)
+        self.stale = False
+        self.resyncs = 0  # fresh snapshots sent because the viewer fell behind
+        # The sender waits on an empty queue with the opening sent: a frame may go out at once.
+        self.idle = False
+        self._opening = opening
+        self._snapshot = snapshot
+        self._heartbeat = heartbeat
+        self._send_timeout = send_timeout
+        self._last_sent = 0.0  # time.monotonic() of the last frame written at once
+        self.task: asyncio.Task[None] | None = None
+
+    def offer(self, frame: Frame) -> None:
+        """Write `frame` now if the viewer is keeping up, else queue it without waiting; a full
+        queue makes the viewer stale."""
+        if self.idle and not self.stale and self.socket.send_now(frame.wire):
+            self._last_sent = time.monotonic()
+            return
+        try:
+            self.queue.put_nowait(frame.data)
+        except asyncio.QueueFull:
+            self.stale = True
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.run())
+
+    async def run(self) -> None:
+        try:
+            for frame in self._opening:
+                await self._send(frame)
+            self._opening = []
+            while True:
+                await self._send(await self._next())
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # the viewer left or got stuck: its handler ends the socket
+            log.debug("viewer dropped: %r", err)
+            self.socket.abort()
+
+    async def _next(self) -> bytes:
+        """The next frame to send: queued, a fresh snapshot when stale, or a ping after
+        `heartbeat` seconds in which nothing at all went out."""
+        while True:
+            self.idle = self.queue.empty() and not self.stale
+            try:
+                async with asyncio.timeout(self._heartbeat):
+                    frame = await self.queue.get()
+            except TimeoutError:
+                if time.monotonic() - self._last_sent < self._heartbeat:
+                    continue  # frames written at once kept the viewer busy
+                frame = PING
+            finally:
+                self.idle = False
+            return self._resync() if self.stale else frame
+
+    def _resync(self) -> bytes:
+        """A snapshot replacing the backlog (built first: building may publish more)."""
+        frame = self._snapshot()
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.stale = False
+        self.resyncs += 1
+        return frame
+
+    async def _send(self, frame: bytes) -> None:
+        async with asyncio.timeout(self._send_timeout):
+            await self.socket.send(frame)
+
+    async def close(self, timeout: float = 2.0) -> None:
+        """Stop sending and close the socket (GOING_AWAY): the viewer reconnects with since=."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+        try:
+            async with asyncio.timeout(timeout):
+                await self.socket.close()
+        except Exception:
+            self.socket.abort()
+
+
+class Hub:
+    """Subscribers, recent encoded deltas and the current snapshot frame, per tournament.
+
+    Implements `livetb.app.service.Feed`."""
+
+    def __init__(
+        self, ring_size: int = 1024, ring_bytes: int = 8 << 20, collector: Collector | None = None
+    ) -> None:
+        self.collector = collector
+        self.ring_size = ring_size
+        self.ring_bytes = ring_bytes
+        self._subs: dict[str, set[Subscriber]] = {}
+        self._rings: dict[str, deque[tuple[int, bytes]]] = {}
+        self._weights: dict[str, int] = {}  # bytes held by each ring
+        self._snapshots: dict[tuple[str, tuple[str, ...] | None], tuple[int, bytes]] = {}
+        self._views: dict[str, dict[tuple[str, ...], View]] = {}
+
+    # --- writing side ---
+
+    def publish(self, tournament_id: str, delta: Delta, projection: StandingsProjection) -> None:
+        """Encode once (and once per filter), remember, offer to every subscriber; never
+        awaits a socket."""
+        message = delta_message(delta, projection)  # once: every view starts from it
+        data = encode(message)
+        gap = self._remember(tournament_id, delta.seq, data)
+        frames: dict[tuple[str, ...] | None, Frame] = {None: Frame(data)}
+        views = self._views.get(tournament_id)
+        if views:
+            # Only as many rows as the longest top-N view shows: not the whole field per event.
+            tops = [v.filter.top for v in views.values() if v.filter.top is not None]
+            order = projection.standings(max(tops)) if tops else None
+            for key, view in views.items():
+                rows = order if view.filter.top is not None else None
+                frames[key] = Frame(view.delta(message, projection, rows))
+        for sub in self._subs.get(tournament_id, ()):
+            if gap:
+                sub.stale = True
+            sub.offer(frames[sub.view])
+
+    def _remember(self, tournament_id: str, seq: int, frame: bytes) -> bool:
+        """Keep `frame` in the ring (at most `ring_size` frames and about `ring_bytes`);
+        True if it does not follow the previous one (the ring restarts)."""
+        ring = self._rings.setdefault(tournament_id, deque())
+        gap = bool(ring) and ring[-1][0] != seq - 1
+        weight = 0 if gap else self._weights.get(tournament_id, 0)
+        if gap:
+            ring.clear()
+        ring.append((seq, frame))
+        weight += len(frame)
+        while len(ring) > 1 and (len(ring) > self.ring_size or weight > self.ring_bytes):
+            weight -= len(ring.popleft()[1])
+        self._weights[tournament_id] = weight
+        return gap
+
+    # --- reading side ---
+
+    def snapshot(
+        self,
+        tournament_id: str,
+        projection: StandingsProjection,
+        view: tuple[str, ...] | None = None,
+    ) -> bytes:
+        """The snapshot frame at the projection's seq (of the view's rows), encoded once per
+        seq."""
+        cached = self._snapshots.get((tournament_id, view))
+        if cached is not None and cached[0] == projection.seq:
+            return cached[1]
+        doc = to_json(projection)
+        if view is not None:
+            doc.standings = self._views[tournament_id][view].rows(doc.standings)
+        frame = encode(snapshot_message(doc, projection))
+        self._snapshots[(tournament_id, view)] = (projection.seq, frame)
+        return frame
+
+    def missed(self, tournament_id: str, since: int, seq: int) -> list[bytes] | None:
+        """The delta frames after `since` up to `seq`, or None when the ring lacks some."""
+        if since == seq:
+            return []
+        ring = self._rings.get(tournament_id)
+        if since > seq or not ring or ring[0][0] > since + 1 or ring[-1][0] != seq:
+            return None
+        return [frame for _, frame in itertools.islice(ring, since + 1 - ring[0][0], None)]
+
+    def opening(
+        self,
+        tournament_id: str,
+        projection: StandingsProjection,
+        since: int | None,
+        view: tuple[str, ...] | None = None,
+    ) -> list[bytes]:
+        """What a new viewer gets first: the deltas it missed, or a snapshot when those are
+        gone or weigh more than the snapshot (always a snapshot for a filtered viewer)."""
+        snapshot = self.snapshot(tournament_id, projection, view)
+        if since is not None and view is None:
+            missed = self.missed(tournament_id, since, projection.seq)
+            if missed is not None and sum(map(len, missed)) <= len(snapshot):
+                return missed
+        return [snapshot]
+
+    # --- subscribers ---
+
+    def view(
+        self, tournament_id: str, filter: Filter | None, projection: StandingsProjection
+    ) -> tuple[str, ...] | None:
+        """The key of `filter`'s View (made from the caught-up `projection` if new)."""
+        if filter is None:
+            return None
+        views = self._views.setdefault(tournament_id, {})
+        if filter.key not in views:
+            views[filter.key] = View(filter, projection)
+        return filter.key
+
+    def subscribe(self, tournament_id: str, sub: Subscriber) -> None:
+        self._subs.setdefault(tournament_id, set()).add(sub)
+        if sub.view is not None:
+            self._views[tournament_id][sub.view].viewers += 1
+        sub.start()
+        if self.collector is not None:
+            self.collector.joined()
+
+    def unsubscribe(self, tournament_id: str, sub: Subscriber) -> None:
+        subs = self._subs.get(tournament_id)
+        if subs is None or sub not in subs:
+            return
+        subs.discard(sub)
+        if self.collector is not None:
+            self.collector.left()
+        if not subs:
+            del self._subs[tournament_id]
+        views = self._views.get(tournament_id, {})
+        view = views.get(sub.view) if sub.view is not None else None
+        if view is not None:
+            view.viewers -= 1
+            if view.viewers <= 0:
+                del views[sub.view]  # type: ignore[arg-type]
+                self._snapshots.pop((tournament_id, sub.view), None)
+            if not views:
+                self._views.pop(tournament_id, None)
+
+    def watched(self) -> list[str]:
+        """Tournaments with at least one subscriber."""
+        return list(self._subs)
+
+    def subscribers(self, tournament_id: str | None = None) -> Iterator[Subscriber]:
+        if tournament_id is not None:
+            yield from self._subs.get(tournament_id, ())
+            return
+        for subs in self._subs.values():
+            yield from subs
+
+    async def close(self) -> None:
+        """Close every socket with GOING_AWAY, all at once."""
+        subs = list(self.subscribers())
+        self._subs.clear()
+        self._views.clear()
+        await asyncio.gather(*(sub.close() for sub in subs), return_exceptions=True)

@@ -1,0 +1,169 @@
+"""`GET /ws?tournament=ID[&since=SEQ][&top=N|&participants=1,5,9]`: the standings feed over a
+websocket (`top`/`participants`: only those rows, see `livetb/web/feed/hub.py`).
+
+The first message is a snapshot (or, with `since=`, exactly the deltas missed after SEQ, or a
+snapshot when those are gone or weigh more); then one delta per event, pings when idle.
+Viewers send nothing the server needs; only this handler reads the socket (aiohttp's rule),
+the subscriber's sender task writes to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from livetb.errors import InvalidInput
+from livetb.tokens.store import Tokens
+from livetb.web.feed.hub import Filter, Subscriber
+from livetb.web.http.auth import check_read, credentials
+from livetb.web.http.limits import int_query, is_number
+from livetb.web.http.routing import Endpoint, Query
+from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
+from livetb.wire.messages import DeltaMessage, PingMessage, SnapshotMessage
+
+
+class AiohttpSocket:
+    """`feed.Socket` over aiohttp's websocket: frames are already-encoded JSON text."""
+
+    def __init__(self, ws: web.WebSocketResponse, request: web.Request) -> None:
+        self.ws = ws
+        self.request = request
+        # Written to directly only without per-message deflate (the frames are uncompressed).
+        self._direct = None if ws.compress else request.transport
+
+    async def send(self, frame: bytes) -> None:
+        await self.ws.send_frame(frame, WSMsgType.TEXT)
+
+    def send_now(self, wire: bytes) -> bool:
+        # Straight to the transport, as aiohttp's writer does for an uncompressed frame (which
+        # it writes whole, so frames never interleave); only into an empty buffer, so a viewer
+        # that does not read ends up on the queue, whose sender waits for the buffer to drain.
+        transport = self._direct
+        if (
+            transport is None
+            or self.ws.closed
+            or transport.is_closing()
+            or transport.get_write_buffer_size()
+        ):
+            return False
+        transport.write(wire)
+        return True
+
+    async def close(self) -> None:
+        await self.ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+
+    def abort(self) -> None:
+        transport = self.request.transport
+        if transport is not None:
+            transport.abort()
+
+
+def view_filter(request: web.Request) -> Filter | None:
+    """`top=N` or `participants=1,5,9` (not both); None: every row."""
+    top = int_query(request, "top", low=1)
+    listed = request.query.get("participants")
+    if top is not None and listed is not None:
+        raise InvalidInput("give top or participants, not both", path="participants")
+    if top is not None:
+        return Filter(top=top)
+    if listed is None:
+        return None
+    parts = [p.strip() for p in listed.split(",")]
+    if len(parts) > 500 or not all(is_number(p) and 1 <= int(p) <= 9999 for p in parts):
+        raise InvalidInput(
+            f"participants={listed!r}: expected start numbers separated by commas, e.g. 1,5,9",
+            path="participants",
+        )
+    return Filter(participants=frozenset(map(int, parts)))
+
+
+async def feed(request: web.Request) -> web.StreamResponse:
+    tid = request.query.get("tournament")
+    if not tid:
+        raise InvalidInput("tournament: the id of the tournament to watch", path="tournament")
+    since = int_query(request, "since")
+    wanted = view_filter(request)
+    service, hub, config = request.app[SERVICE], request.app[HUB], request.app[CONFIG]
+    checked = await check_read(request, tid)  # unknown: 404, private without its token: 401/403
+    private = checked.state.created is not None and checked.state.created.private
+    ws = web.WebSocketResponse(
+        heartbeat=config.heartbeat,
+        compress=config.ws_compress,
+        max_msg_size=4096,
+        protocols=("livetb",),  # chosen when offered, with `bearer.<token>` (the pages)
+    )
+    await ws.prepare(request)
+    # No await from reading the projection to subscribing: nothing published in between.
+    projection = service.live(tid)
+    view = hub.view(tid, wanted, projection)
+    sub = Subscriber(
+        AiohttpSocket(ws, request),
+        hub.opening(tid, projection, since, view),
+        lambda: hub.snapshot(tid, service.live(tid), view),
+        queue_size=config.queue_size,
+        heartbeat=config.heartbeat,
+        send_timeout=config.send_timeout,
+        view=view,
+    )
+    hub.subscribe(tid, sub)
+    guard = None
+    if private:  # the feed lasts as long as the token that opened it
+        token = (credentials(request) or "").partition(" ")[2].strip()
+        guard = asyncio.ensure_future(close_when_revoked(ws, request.app[TOKENS], token, tid))
+    try:
+        async for _ in ws:  # pings, pongs and close frames are handled by aiohttp
+            pass
+    finally:
+        hub.unsubscribe(tid, sub)
+        if sub.task is not None:
+            sub.task.cancel()
+        if guard is not None:
+            guard.cancel()
+    return ws
+
+
+REVOCATION_CHECK = 0.5  # seconds: a revoked token's feeds close within this
+
+
+async def close_when_revoked(
+    ws: web.WebSocketResponse, tokens: Tokens, token: str, tid: str
+) -> None:
+    """Close a private feed once its token is revoked (one indexed lookup per check)."""
+    while not ws.closed:
+        await asyncio.sleep(REVOCATION_CHECK)
+        if await asyncio.to_thread(tokens.scope, token) != tid:
+            await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"token revoked")
+            return
+
+
+async def close_feeds(app: web.Application) -> None:
+    """on_shutdown: every viewer is told GOING_AWAY and reconnects with since=."""
+    await app[HUB].close()
+
+
+ENDPOINTS = [
+    Endpoint(
+        method="GET",
+        path="/ws",
+        handler=feed,
+        summary="The standings feed (websocket, wire v2): a snapshot, then one delta per event;"
+        " a private tournament's token as `Authorization: Bearer`, or from a browser as the"
+        " subprotocol `bearer.<token>` offered with `livetb`",
+        status=101,
+        messages=(SnapshotMessage, DeltaMessage, PingMessage),
+        media="",
+        errors=(400, 401, 403, 404, 422),
+        query=(
+            Query("tournament", "the tournament to watch", "string", required=True),
+            Query("since", "resume after this seq: the deltas missed, or a snapshot"),
+            Query("top", "only the first N rows (deltas `drop` the rows that leave them)"),
+            Query("participants", "only these start numbers, e.g. 1,5,9", "string"),
+            Query("access_token", "a token of a private tournament", "string"),
+        ),
+    )
+]
+
+
+def routes() -> list[web.RouteDef]:
+    return [web.get(e.path, e.handler) for e in ENDPOINTS]

@@ -1,0 +1,112 @@
+"""The pages: `/`, `/t/{id}`, `/t/{id}/player/{no}`, `/t/{id}/overlay`, `/t/{id}/screen`.
+
+Each page is one HTML shell (`static/page.html`) filled in the language negotiated from
+`?lang=`, then `Accept-Language`, then English: `<html lang>`, the title, the language's whole
+catalog (`livetb/i18n`, shared with the CLI) and the page's settings as JSON; its ES module
+(`static/<page>.js`) builds the page and follows the feed. No data is in the shell, so a
+private tournament's page is served to anyone and asks for its token in the browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+
+from aiohttp import web
+
+from livetb import i18n
+from livetb.engine.spec import FAMILIES, TEAM_ONLY
+from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
+from livetb.web.api.reads import public_creation
+from livetb.web.keys import STORE
+
+Handler = Callable[[web.Request], Awaitable[web.Response]]
+
+STATIC = Path(str(resources.files("livetb.web.pages").joinpath("static")))
+_SHELL = (STATIC / "page.html").read_text("utf-8")
+
+
+def language(request: web.Request) -> str:
+    return i18n.negotiate(request.query.get("lang"), request.headers.get("Accept-Language"))
+
+
+def render(
+    request: web.Request, page: str, title_key: str, status: int = 200, **settings: object
+) -> web.Response:
+    lang = language(request)
+    catalog = json.dumps(i18n.catalog(lang), ensure_ascii=False).replace("</", "<\\/")
+    config = json.dumps({"page": page, "lang": lang, **settings}).replace("</", "<\\/")
+    body = (
+        _SHELL.replace("{{lang}}", lang)
+        .replace("{{title}}", html.escape(i18n.text(lang, title_key)))
+        .replace("{{page}}", page)
+        .replace("{{catalog}}", catalog)
+        .replace("{{config}}", config)
+    )
+    resp = web.Response(text=body, status=status, content_type="text/html", charset="utf-8")
+    resp.headers["Content-Language"] = lang
+    resp.headers["Vary"] = "Accept-Language"
+    return resp
+
+
+def tournament_page(page: str, title_key: str) -> Handler:
+    """A page of one tournament; a 404 page, in the reader's language, for an unknown id."""
+
+    async def handle(request: web.Request) -> web.Response:
+        tid = request.match_info["tid"]
+        # An unknown and a private tournament get the same page, a 404 that asks for a token:
+        # a visitor without one must not learn that a private tournament exists.
+        created = await asyncio.to_thread(public_creation, request.app[STORE], tid)
+        status = 200 if created is not None else 404
+        settings: dict[str, object] = {"tournament": tid}
+        if "no" in request.match_info:
+            text = request.match_info["no"]
+            if not text.isdigit() or not 1 <= int(text) <= 99999:
+                return render(
+                    request, "error", "error.player_not_found", 404,
+                    message="error.player_not_found",
+                )  # fmt: skip
+            settings["start_no"] = int(text)
+        return render(request, page, title_key, status, **settings)
+
+    return handle
+
+
+async def tournaments(request: web.Request) -> web.Response:
+    return render(request, "list", "list.title")
+
+
+def tiebreak_catalogue() -> dict[str, object]:
+    """What the tie-break picker offers: every code with its modifiers, and the lists livetb
+    uses by default (FIDE's recommended ones) per system and kind."""
+    return {
+        "families": FAMILIES,
+        "team_only": sorted(TEAM_ONLY),
+        "presets": {
+            "swiss": DEFAULT_TIEBREAKS["swiss"],
+            "roundrobin": DEFAULT_TIEBREAKS["roundrobin"],
+            "team_swiss": DEFAULT_TEAM_TIEBREAKS["swiss"],
+            "team_roundrobin": DEFAULT_TEAM_TIEBREAKS["roundrobin"],
+        },
+    }
+
+
+async def new_tournament(request: web.Request) -> web.Response:
+    return render(request, "setup", "setup.title", tiebreaks=tiebreak_catalogue())
+
+
+def routes() -> list[web.AbstractRouteDef]:
+    return [
+        web.get("/", tournaments),
+        web.get("/t/{tid}", tournament_page("standings", "nav.standings")),
+        web.get("/t/{tid}/player/{no}", tournament_page("player", "nav.standings")),
+        web.get("/t/{tid}/overlay", tournament_page("overlay", "overlay.label")),
+        web.get("/t/{tid}/screen", tournament_page("screen", "nav.screen")),
+        web.get("/t/{tid}/arbiter", tournament_page("arbiter", "arbiter.title")),
+        web.get("/new", new_tournament),
+        web.static("/static", STATIC, append_version=False),
+    ]
