@@ -187,14 +187,14 @@ class GroupCommit:
                     group.append(write)
                 else:  # decided on a state a refused write would have left
                     a = write.append
-                    head = await asyncio.to_thread(self.service.store.head, a.tournament_id)
+                    head = await asyncio.to_thread(self.service.head, a.tournament_id)
                     self._settle(write, ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
             appends = [w.append for w in group]
             if not appends:
                 continue
             try:
                 outcomes: list[object] = list(
-                    await asyncio.to_thread(self.service.store.append_group, appends)
+                    await asyncio.to_thread(self.service.append_group, appends)
                 )
             except Exception as err:  # the commit itself failed: none of them is durable
                 outcomes = [err] * len(group)
@@ -215,18 +215,15 @@ class GroupCommit:
                 self._settle(write, outcome)
             for tid, seq, data in snapshots:  # off the event loop, as the commits
                 try:
-                    await asyncio.to_thread(self.service.store.save_snapshot, tid, seq, data)
+                    await asyncio.to_thread(self.service.save_snapshot, tid, seq, data)
                 except Exception:
                     log.exception("saving a snapshot of tournament %s", tid)
 
     async def _catch_up(self, tid: str) -> list[tuple[str, int, bytes]]:
-        """Apply and publish the group's events; a snapshot to save when they crossed a
-        multiple of `snapshot_every` (as `TournamentService.execute` saves them)."""
-        every = self.service.snapshot_every
-        before = self.service.projections.get(tid)
-        seq = 0 if before is None else before.seq
+        """Apply and publish the group's events; a snapshot to save when one is due."""
+        before = self.service.seq_of(tid)
         projection = await self.service.current(tid)
-        if projection.seq // every > seq // every:
+        if self.service.snapshot_due(before, projection.seq):
             return [(tid, projection.seq, projection.snapshot())]
         return []
 

@@ -8,9 +8,8 @@ rebuilt from the store, never the other way round.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol, overload
 
 import msgspec
@@ -18,17 +17,16 @@ import msgspec
 from livetb.errors import (
     ConcurrencyConflict,
     IdempotencyKeyReused,
-    InvalidInput,
     LivetbError,
     TournamentExists,
-    TournamentUnreadable,
     UnknownTournament,
 )
 from livetb.events.commands import AnyCommand, decide
 from livetb.events.schema import AnyEvent, Recorded
 from livetb.events.state import TournamentState
-from livetb.events.store import EventStore, MemoryStore
+from livetb.events.store import Append, EventStore
 from livetb.projections.standings import Delta, StandingsProjection
+from livetb.projections.stored import load
 
 SNAPSHOT_EVERY = 500
 # Between events the standings a round's close will publish are prepared: a quiet moment
@@ -36,58 +34,6 @@ SNAPSHOT_EVERY = 500
 # result), then slices short enough (1-3 ms at 10,000 players) not to hold up what arrives
 # meanwhile (128 rows held a write storm's POSTs up to 300 ms at its p99).
 SETTLE_AFTER, SETTLE_SLICE = 0.05, 32
-
-
-def load(store: EventStore, tournament_id: str, at_seq: int | None = None) -> StandingsProjection:
-    """Standings at `at_seq` (default: the head): the nearest snapshot at or before it plus
-    the events up to it."""
-    head = store.head(tournament_id)
-    if head == 0:
-        raise UnknownTournament(tournament_id)
-    target = head if at_seq is None else min(at_seq, head)
-    with unreadable(tournament_id):
-        snap = store.snapshot_at(tournament_id, target)
-        if snap is not None:
-            projection = StandingsProjection.restore(snap[1])
-            for rec in _until(store.read(tournament_id, after=snap[0]), target):
-                projection.apply(rec)
-            return projection
-        return StandingsProjection.rebuild(_until(store.read(tournament_id), target))
-
-
-def rebuild(store: EventStore, tournament_id: str) -> StandingsProjection:
-    """From zero, ignoring snapshots; saves a fresh snapshot at the head."""
-    with unreadable(tournament_id):
-        projection = StandingsProjection.rebuild(store.read(tournament_id))
-    if projection.seq == 0:
-        raise UnknownTournament(tournament_id)
-    store.save_snapshot(tournament_id, projection.seq, projection.snapshot())
-    return projection
-
-
-def readable(events: Sequence[AnyEvent]) -> StandingsProjection:
-    """Fold `events` as every later reader will; raise what a reader would. A log is
-    append-only, so a command checks this before writing a log no one could read."""
-    store = MemoryStore()
-    store.append("check", 0, events, actor="check")
-    try:
-        return StandingsProjection.rebuild(store.read("check"))
-    except (LivetbError, MemoryError):
-        raise
-    except Exception as err:  # a projection bug, still no log written and no traceback
-        raise InvalidInput(f"the events would not fold into standings: {err!r}") from err
-
-
-@contextlib.contextmanager
-def unreadable(tournament_id: str) -> Iterator[None]:
-    """Any failure to fold a stored log is that tournament's, named by id: one damaged log
-    never stops the others loading, rebuilding or being served."""
-    try:
-        yield
-    except (TournamentUnreadable, MemoryError):
-        raise
-    except Exception as err:
-        raise TournamentUnreadable(tournament_id, str(err) or type(err).__name__) from err
 
 
 def request_fingerprint(command: AnyCommand) -> str:
@@ -112,13 +58,6 @@ def decide_for(
         raise UnknownTournament(tournament_id) from None
     except TournamentExists:
         raise TournamentExists(tournament_id, state.created.name) from None  # type: ignore[union-attr]
-
-
-def _until(records: Iterator[Recorded], seq: int) -> Iterator[Recorded]:
-    for rec in records:
-        if rec.seq > seq:
-            return
-        yield rec
 
 
 class Feed(Protocol):
@@ -205,9 +144,30 @@ class TournamentService:
             fingerprint=fingerprint,
         )
         deltas = self._apply_tail(tournament_id, projection)
-        if head // self.snapshot_every > (head - len(events)) // self.snapshot_every:
+        if self.snapshot_due(head - len(events), head):
             self.store.save_snapshot(tournament_id, head, projection.snapshot())
         return head, deltas
+
+    def snapshot_due(self, before: int, after: int) -> bool:
+        """Whether the events from `before` to `after` crossed a multiple of `snapshot_every`:
+        a restart then replays at most that many events."""
+        return after // self.snapshot_every > before // self.snapshot_every
+
+    def seq_of(self, tournament_id: str) -> int:
+        """The seq of the projection held for `tournament_id` (0: none held)."""
+        held = self.projections.get(tournament_id)
+        return 0 if held is None else held.seq
+
+    # The store's writes of a group commit (`livetb/app/group_commit.py`), run in its threads.
+
+    def head(self, tournament_id: str) -> int:
+        return self.store.head(tournament_id)
+
+    def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
+        return self.store.append_group(appends)
+
+    def save_snapshot(self, tournament_id: str, seq: int, data: bytes) -> None:
+        self.store.save_snapshot(tournament_id, seq, data)
 
     def recalled(self, tournament_id: str, key: str, fingerprint: str) -> int | None:
         """The head an earlier write with `key` was acknowledged with, or None; the same key

@@ -3,7 +3,7 @@
 A replay folds thousands of events (0.2 s at 2,000 players, about 5 s at 10,000); on the event
 loop it stalled every viewer and writer, and anyone may ask. So:
 
-- it starts from the nearest snapshot at or before N (`service.load`, `EventStore.snapshot_at`);
+- it starts from the nearest snapshot at or before N (`stored.load`, `EventStore.snapshot_at`);
 - it runs in a worker, at most `concurrency` at a time: further requests wait for a slot,
   never the loop. The server's workers are processes: a replay in a thread would hold the GIL
   the loop needs (a burst of 20 delayed a delta by 100-200 ms at 2,000 players);
@@ -23,12 +23,12 @@ from typing import TypeVar
 
 import msgspec
 
-from livetb.app.service import load
 from livetb.errors import InvalidInput
 from livetb.events.open import open_store
 from livetb.events.schema import RoundClosed
 from livetb.events.store import EventStore
 from livetb.projections.document import to_json
+from livetb.projections.stored import load
 
 Key = tuple[str, int]  # (tournament, seq)
 Source = EventStore | str  # a store, or (in a worker process) the path of a SQLite store

@@ -9,25 +9,21 @@ import io
 import sys
 from pathlib import Path
 
-import msgspec
-
-from livetb import i18n
-from livetb.app import service
-from livetb.cli.output import UsageError, language, print_table
+from livetb.cli.output import UsageError, language
 from livetb.cli.progress import Advance, Tracked, bar
-from livetb.cli.standings import preset
+from livetb.cli.tables import preset, write
 from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
-from livetb.errors import ImportUnsupported, LivetbError, TournamentUnreadable, UnknownTournament
-from livetb.events.open import is_url, open_store
+from livetb.errors import LivetbError, TournamentUnreadable, UnknownTournament
+from livetb.events.open import open_store
 from livetb.events.replay import replay
 from livetb.events.schema import encode
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore, new_tournament_id
-from livetb.interchange.importer import events_from_tournament
-from livetb.projections.document import to_json
-from livetb.projections.standings import StandingsProjection
-from livetb.trf import TrfImport, load_trf
+from livetb.events.target import is_url
+from livetb.interchange.importer import events_from_tournament, team_rosters
+from livetb.projections import stored
+from livetb.trf import load_trf
 
 
 class StoreUsageError(LivetbError):
@@ -76,7 +72,7 @@ def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
         if any(getattr(args, name) not in (None, False) for name in COMPUTED):
             state = fold_at(store, tid, args.at_seq)
             return computed(state, args, out)
-        projection = service.load(store, tid, args.at_seq)
+        projection = stored.load(store, tid, args.at_seq)
     if args.draw_lots is not None:
         raise UsageError(
             "--draw-lots: the live standings break ties by the log's own lots (LotsDrawn); "
@@ -101,7 +97,7 @@ def fold_at(store: EventStore, tid: str, at_seq: int | None) -> TournamentState:
 def computed(state: TournamentState, args: argparse.Namespace, out: io.TextIOBase) -> int:
     """The log's tournament through the file's path. The log's own settings (edition, rating
     for the unrated) are the defaults; a round with a game still running is not counted."""
-    from livetb.cli.standings import table
+    from livetb.cli.tables import table
 
     created = state.created
     assert created is not None
@@ -130,7 +126,7 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         for tid in ids:
             try:
                 with bar(f"rebuilding {tid}", store.head(tid)) as advance:
-                    projection = service.rebuild(Tracked(store, advance), tid)  # type: ignore[arg-type]
+                    projection = stored.rebuild(Tracked(store, advance), tid)  # type: ignore[arg-type]
             except TournamentUnreadable as err:
                 print(f"livetb: {err}", file=sys.stderr)
                 failed += 1
@@ -141,28 +137,6 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     if failed:
         print(f"livetb: {failed} of {len(ids)} tournament(s) could not be rebuilt", file=sys.stderr)
     return 2 if failed else 0
-
-
-def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase, lang: str = "en") -> None:
-    data = to_json(projection)
-    if fmt == "json":
-        out.write(msgspec.json.encode(data).decode() + "\n")
-        return
-    if fmt == "csv":
-        from livetb.interchange.export import standings_csv
-
-        out.write(standings_csv(data))
-        return
-    from livetb.engine.standings import Row as EngineRow
-    from livetb.engine.standings import Standings
-
-    rows = tuple(EngineRow(r.rank, r.start_no, r.name, r.values) for r in data.standings)  # type: ignore[arg-type]
-    name = projection.state.created.name  # type: ignore[union-attr]
-    title = i18n.text(lang, "cli.db_title", name=name, seq=data.seq)
-    if data.round_in_progress is not None:
-        title = i18n.text(lang, "cli.db_running", title=title, round=data.round_in_progress)
-    table = Standings(data.edition, data.after_round, tuple(data.tiebreaks), rows)
-    print_table(table, title, out, lang)
 
 
 def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
@@ -190,7 +164,7 @@ def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> i
         teams=rosters,
         announced=imported.announced_byes,
     )
-    service.readable(events)  # as strict as every later reader: the log is append-only
+    stored.readable(events)  # as strict as every later reader: the log is append-only
     advance(description=f"storing {len(events)} events")
     with open_store(args.db) as store:
         tournament_id = new_tournament_id()
@@ -200,22 +174,6 @@ def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> i
     advance()
     print(tournament_id, file=out)
     return 0
-
-
-def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:
-    """The teams of a team file, when its matches follow from the rosters and the board games
-    alone (what the log records); the records that say more are refused by number."""
-    if not imported.is_team:
-        return ()
-    rosters = tuple(Roster(t.number, t.name, t.members) for t in imported.teams)
-    if imported.team_event != build_team_event(imported.tournament, rosters):
-        raise ImportUnsupported(
-            f"{file}: the team records 300/310/320/330/352/362 (line-ups, team-level rounds, "
-            "board colours, match points) cannot be imported yet: found matches the board "
-            "games and the teams alone do not give; expected only 013 teams or 310 teams "
-            "whose other records repeat what the boards say"
-        )
-    return rosters
 
 
 def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:

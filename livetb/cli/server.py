@@ -57,7 +57,8 @@ def run(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    from livetb.events.open import is_url, open_store
+    from livetb.events.open import open_store
+    from livetb.events.target import is_url
     from livetb.tokens.open import open_tokens
 
     if args.action == "revoke" and not is_url(args.db) and not Path(args.db).is_file():
@@ -83,7 +84,7 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    from livetb.events.open import shown
+    from livetb.events.target import shown
 
     url = f"http://{args.host}:{args.port}"
     if args.workers != 1:
@@ -97,7 +98,7 @@ def serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> int:
     from livetb.cli.workers import WorkersFailed, supervise
-    from livetb.events.open import shown
+    from livetb.events.target import shown
 
     if not 2 <= args.workers <= 64:
         raise ServerUsageError(f"--workers {args.workers}: 1 to 64")
@@ -115,7 +116,7 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
 
 def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb import demo as sample
-    from livetb.events.open import shown
+    from livetb.events.target import shown
     from livetb.web import Config, create_app
 
     if args.players < 2 or not 1 <= args.rounds < args.players:

@@ -35,7 +35,6 @@ from psycopg.conninfo import conninfo_to_dict
 
 from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, LivetbError, StoreUnavailable
 from livetb.events.changes import Notify, ThreadedSignal
-from livetb.events.open import shown
 from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
     Append,
@@ -48,6 +47,7 @@ from livetb.events.store import (
     pruned,
     utc_now,
 )
+from livetb.events.target import shown
 
 log = logging.getLogger(__name__)
 

@@ -39,10 +39,10 @@ _SUFFIX = {"trf16": "trf", "trf26": "trf", "csv": "csv", "html": "html"}
 
 def export(store: EventStore, tournament_id: str, fmt: Format) -> Exported:
     """Tournament `tournament_id` at the log's head as `fmt` (raises UnknownTournament)."""
-    from livetb.app import service
+    from livetb.projections import stored
     from livetb.projections.document import to_json
 
-    projection = service.load(store, tournament_id)
+    projection = stored.load(store, tournament_id)
     if fmt in ("trf16", "trf26"):
         text = trf_text(projection, fmt)
     elif fmt == "csv":

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from livetb.engine.model import Code, Participant, Tournament
-from livetb.engine.teams import Roster
+from livetb.engine.teams import Roster, build_team_event
 from livetb.errors import ImportUnsupported
 from livetb.events.schema import (
     DEFAULT_TEAM_TIEBREAKS,
@@ -48,6 +48,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import CODES
+from livetb.trf import TrfImport
 
 RESULTS: dict[tuple[Code, Code], GameResult] = {codes: result for result, codes in CODES.items()}
 _BYES = {Code.HALF_BYE: "half", Code.FULL_BYE: "full", Code.ZERO_BYE: "zero"}
@@ -194,3 +195,19 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
     if len(results) < len(boards):
         return [paired, *results]  # the running round: the arbiter closes it (CloseRound)
     return [paired, *results, RoundClosed(round=rnd)]
+
+
+def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:
+    """The teams of a team file, when its matches follow from the rosters and the board games
+    alone (what the log records); the records that say more are refused by number."""
+    if not imported.is_team:
+        return ()
+    rosters = tuple(Roster(t.number, t.name, t.members) for t in imported.teams)
+    if imported.team_event != build_team_event(imported.tournament, rosters):
+        raise ImportUnsupported(
+            f"{file}: the team records 300/310/320/330/352/362 (line-ups, team-level rounds, "
+            "board colours, match points) cannot be imported yet: found matches the board "
+            "games and the teams alone do not give; expected only 013 teams or 310 teams "
+            "whose other records repeat what the boards say"
+        )
+    return rosters

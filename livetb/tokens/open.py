@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from livetb.events.open import is_url
+from livetb.events.target import is_url
 
 if TYPE_CHECKING:
     from livetb.tokens.store import Tokens

@@ -19,7 +19,8 @@ from livetb.app.service import TournamentService
 from livetb.app.timetravel import TimeTravel, process_pool
 from livetb.errors import LivetbError, NotAuthenticated
 from livetb.events.changes import ChangeSignal, SqliteChanges
-from livetb.events.open import is_url, open_store
+from livetb.events.open import open_store
+from livetb.events.target import is_url
 from livetb.tokens.open import open_tokens
 from livetb.web.api import console, files, openapi, reads, writes
 from livetb.web.collector import Collector

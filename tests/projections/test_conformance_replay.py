@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 
-from livetb.cli.db import team_rosters
 from livetb.events.schema import Recorded, RoundClosed, RoundPaired
-from livetb.interchange.importer import events_from_tournament
+from livetb.interchange.importer import events_from_tournament, team_rosters
 from livetb.projections.standings import StandingsProjection
 from livetb.trf import load_trf
 from tests.conformance import UNPUBLISHED, expected_files
