@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from livetb.cli.db import team_rosters
 from livetb.engine.teams import Roster, build_team_event, rebuild_round
 from livetb.events.schema import AnyEvent, Recorded, ResultCorrected, ResultRecorded, RoundClosed
 from livetb.events.state import TournamentState
-from livetb.interchange.importer import events_from_tournament
+from livetb.interchange.importer import events_from_tournament, team_rosters
 from livetb.trf import load_trf
 from tests.conformance import CORPUS
 from tests.wire import follow_log

@@ -10,7 +10,7 @@ import pytest
 from livetb.tokens.sqlite import TokenStore
 from livetb.tokens.store import actor, fingerprint
 from livetb.web.keys import TOKENS
-from tests.test_cli import run
+from tests.cli.test_cli import run
 from tests.web.conftest import TID, Api
 
 T = f"/api/tournaments/{TID}"

@@ -12,7 +12,7 @@ from livetb.client import LocalStandings, follow
 from livetb.client.watch import watch
 from livetb.web.keys import TOKENS
 from livetb.wire.messages import SnapshotMessage
-from tests.test_cli import run
+from tests.cli.test_cli import run
 from tests.web.conftest import TID, Api
 from tests.web.test_private import private
 

@@ -12,10 +12,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from livetb.app.service import load
 from livetb.events.schema import Recorded
 from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
+from livetb.projections.stored import load
 from livetb.web.keys import TIMETRAVEL
 from tests.web.conftest import TID, Api, ApiFactory
 

@@ -15,7 +15,7 @@ from livetb.cli import main
 from livetb.engine.model import Code
 from livetb.errors import TrfError
 from livetb.trf import parse_trf
-from tests.test_trf import edit, player, team_013, team_310
+from tests.trf.test_reader import edit, player, team_013, team_310
 
 # Four teams of two boards, one round: Alders-Birches 1½-½ (#1 beats #3, #4 draws #2), and
 # Cedars-Dogwoods 2-0 because Dogwoods did not show up (a whole-team forfeit).

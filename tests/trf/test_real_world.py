@@ -16,7 +16,7 @@ from livetb.engine.model import Code
 from livetb.errors import TrfError
 from livetb.events.sqlite import SqliteStore
 from livetb.trf import parse_trf
-from tests.test_trf import HEADER, player
+from tests.trf.test_reader import HEADER, player
 
 
 def trf(*lines: str, date: str = "2025/03/01") -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from livetb.app.service import SETTLE_AFTER, TournamentService, load
+from livetb.app.service import SETTLE_AFTER, TournamentService
 from livetb.errors import BoardHasResult, ConcurrencyConflict, IdempotencyKeyReused
 from livetb.events.commands import (
     CloseRound,
@@ -21,6 +21,7 @@ from livetb.events.schema import Board
 from livetb.events.sqlite import SqliteStore
 from livetb.events.store import MemoryStore, Recalled
 from livetb.projections.standings import Delta, StandingsProjection
+from livetb.projections.stored import load
 
 
 def started(service: TournamentService) -> None:

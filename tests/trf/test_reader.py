@@ -13,7 +13,7 @@ from livetb.engine.model import NOT_PAIRED, Code, Entry, Scoring
 from livetb.errors import TrfError
 from livetb.trf import TeamRecord, TrfImport, load_trf, parse_trf
 
-CORPUS = Path(__file__).parent / "data" / "conformance"
+CORPUS = Path(__file__).parent.parent / "data" / "conformance"
 
 # TRF.md 11: a 4-player, 3-round Swiss with a forfeit, a half-point bye and a PAB.
 HEADER = [

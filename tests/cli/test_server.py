@@ -21,7 +21,7 @@ from pytest_aiohttp import AiohttpServer
 from livetb.client.watch import watch
 from livetb.tokens.sqlite import TokenStore
 from livetb.web import Config, create_app
-from tests.test_cli import run
+from tests.cli.test_cli import run
 from tests.web.conftest import TID, Api
 
 

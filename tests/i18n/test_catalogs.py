@@ -72,7 +72,7 @@ def test_the_language_is_negotiated(asked: str | None, header: str | None, chose
 def test_the_cli_speaks_italian_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
     from livetb.cli import main
 
-    trf = Path(__file__).parent / "data/conformance/individual-swiss/swiss-1005.trf"
+    trf = Path(__file__).parent.parent / "data/conformance/individual-swiss/swiss-1005.trf"
     assert main(["standings", str(trf), "--unrated-rating", "1400", "--lang", "it"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].endswith("— dopo il turno 11 (edizione C.07 2024)")

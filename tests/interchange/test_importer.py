@@ -48,7 +48,7 @@ from livetb.events.store import MemoryStore
 from livetb.interchange.importer import events_from_tournament
 from livetb.trf import load_trf, parse_trf
 from tests.builders import beats, draws, forfeit_win, full_bye, half_bye, pab, round_robin, swiss
-from tests.test_trf import TRF16
+from tests.trf.test_reader import TRF16
 
 CORPUS = Path(__file__).parent.parent / "data" / "conformance"
 INDIVIDUAL = sorted(CORPUS.glob("individual-*/*.trf"))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from livetb.events.schema import TournamentCreated
 from livetb.events.sqlite import SqliteStore
-from tests.test_cli import SWISS, run
+from tests.cli.test_cli import SWISS, run
 
 CHECKS = json.loads(SWISS.with_name("swiss-1005.expected.json").read_text())
 

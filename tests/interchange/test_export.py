@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from livetb.cli import main
-from livetb.cli.db import team_rosters
 from livetb.demo import swiss_events
 from livetb.engine.context import Context
 from livetb.engine.model import Code
@@ -23,7 +22,7 @@ from livetb.engine.standings import rank
 from livetb.events.schema import ByeRequested
 from livetb.events.sqlite import SqliteStore
 from livetb.events.state import fold
-from livetb.interchange.importer import events_from_tournament
+from livetb.interchange.importer import events_from_tournament, team_rosters
 from livetb.trf import load_trf, parse_trf
 from livetb.trf.writer import ExportUnsupported, write_trf
 from tests.conformance import CORPUS
