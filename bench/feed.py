@@ -37,7 +37,7 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from bench.server import serving
-from livetb.demo import swiss_events
+from livetb.demo.tournament import swiss_events
 from livetb.events.open import open_store
 from livetb.events.schema import AnyEvent, ResultRecorded, RoundPaired
 from livetb.tokens.open import open_tokens

@@ -1,11 +1,11 @@
-"""A generated Swiss tournament as an event log (the generator lives in `livetb.demo`, which
-the demo shares), and that log as stored records for the benchmarks."""
+"""A generated Swiss tournament as an event log (the generator is the demo's,
+`livetb.demo.tournament`), and that log as stored records for the benchmarks."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from livetb.demo import swiss_events
+from livetb.demo.tournament import swiss_events
 from livetb.events.schema import AnyEvent, Recorded
 
 __all__ = ["as_log", "swiss_events"]

@@ -115,7 +115,7 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
 
 
 def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    from livetb import demo as sample
+    from livetb.demo import replay as sample
     from livetb.events.target import shown
     from livetb.web import Config, create_app
 

@@ -14,7 +14,9 @@ import pytest
 from livetb.cli import main
 from tests.trf.test_reader import DEFECTS, TRF16
 
-SWISS = Path(__file__).parent.parent / "data" / "conformance" / "individual-swiss" / "swiss-1005.trf"
+SWISS = (
+    Path(__file__).parent.parent / "data" / "conformance" / "individual-swiss" / "swiss-1005.trf"
+)
 
 
 def run(*argv: str) -> tuple[int, str, str]:

@@ -171,7 +171,7 @@ def test_the_demo_starts_a_new_tournament_when_one_ends(tmp_path: Path) -> None:
 
 
 def test_the_demo_names_are_unique_in_a_large_field() -> None:
-    from livetb.demo import swiss_events, with_names
+    from livetb.demo.tournament import swiss_events, with_names
     from livetb.events.schema import ParticipantRegistered
 
     events = with_names(swiss_events(800, 1, seed=3), seed=3)

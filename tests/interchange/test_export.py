@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from livetb.cli import main
-from livetb.demo import swiss_events
+from livetb.demo.tournament import swiss_events
 from livetb.engine.context import Context
 from livetb.engine.model import Code
 from livetb.engine.spec import parse_list

@@ -10,7 +10,7 @@ import random
 from websockets.asyncio.client import connect
 
 from livetb.client import LocalStandings, feed_url, follow
-from livetb.demo import as_command, swiss_events
+from livetb.demo.tournament import as_command, swiss_events
 from livetb.web.keys import HUB, SERVICE
 from livetb.wire.messages import DeltaMessage, SnapshotMessage, decode_message
 from tests.web.conftest import TID, Api

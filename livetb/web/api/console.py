@@ -45,6 +45,7 @@ from livetb.web.http.routing import (
     Endpoint,
     Query,
     json_response,
+    route_defs,
 )
 from livetb.web.keys import STORE, TOKENS
 
@@ -235,4 +236,4 @@ ENDPOINTS = [
 
 
 def routes() -> list[web.RouteDef]:
-    return [web.get(e.path, e.handler) for e in ENDPOINTS]
+    return route_defs(ENDPOINTS)

@@ -23,6 +23,7 @@ from livetb.web.http.routing import (
     Endpoint,
     Query,
     json_response,
+    route_defs,
 )
 from livetb.web.keys import COMMITS, SERVICE, STORE, TOKENS
 
@@ -117,4 +118,4 @@ ENDPOINTS = [
 
 
 def routes() -> list[web.RouteDef]:
-    return [web.route(e.method, e.path, e.handler) for e in ENDPOINTS]
+    return route_defs(ENDPOINTS)

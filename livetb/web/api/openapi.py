@@ -21,7 +21,7 @@ import livetb
 from livetb.web.api import console, files, reads, writes
 from livetb.web.api.dry_run import DryRun
 from livetb.web.feed import socket
-from livetb.web.http.routing import PUBLIC, Endpoint, ErrorBody
+from livetb.web.http.routing import PUBLIC, Endpoint, ErrorBody, route_defs
 
 REF = "#/components/schemas/{name}"
 _PARAM = re.compile(r"\{(\w+)(?::((?:[^{}]|\{[^{}]*\})*))?\}")
@@ -186,4 +186,4 @@ def all_endpoints() -> list[Endpoint]:
 
 
 def routes() -> list[web.RouteDef]:
-    return [web.get(e.path, e.handler) for e in ENDPOINTS]
+    return route_defs(ENDPOINTS)

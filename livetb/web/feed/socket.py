@@ -18,7 +18,7 @@ from livetb.tokens.store import Tokens
 from livetb.web.feed.hub import Filter, Subscriber
 from livetb.web.http.auth import check_read, credentials
 from livetb.web.http.limits import int_query, is_number
-from livetb.web.http.routing import Endpoint, Query
+from livetb.web.http.routing import Endpoint, Query, route_defs
 from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
 from livetb.wire.messages import DeltaMessage, PingMessage, SnapshotMessage
 
@@ -166,4 +166,4 @@ ENDPOINTS = [
 
 
 def routes() -> list[web.RouteDef]:
-    return [web.get(e.path, e.handler) for e in ENDPOINTS]
+    return route_defs(ENDPOINTS)
