@@ -13,6 +13,8 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
-.venv/bin/ruff check livetb tests
+.venv/bin/ruff check livetb tests bench
+.venv/bin/ruff format --check livetb tests bench
+.venv/bin/mypy
 # pytest exits 5 when no test ran; set -e makes that a failure too.
 .venv/bin/python -m pytest -q "$@"
