@@ -1,1 +1,1 @@
-"""web/api"""
+"""The REST API: reads, writes, the console's reads, files, and the OpenAPI document."""
