@@ -1,4 +1,4 @@
-"""The live server: REST API, websocket standings feed, arbiter tokens (aiohttp).
+"""The live server (aiohttp): the REST API, the websocket standings feed and the pages.
 
 from livetb.web import Config, create_app
 web.run_app(create_app(Config(db_path="livetb.sqlite")), host="127.0.0.1", port=8080)

@@ -1,4 +1,4 @@
-"""Reads the arbiter console needs, as `Endpoint`s like `api.endpoints()` (so OpenAPI has them):
+"""Reads the arbiter console needs, as `Endpoint`s like the reads and writes (so OpenAPI has them):
 
     GET /api/berger?players=N[&double=1]                       FIDE Berger tables (public)
     GET /api/tournaments/{id}/audit[?round=R][&participant=NO][&after=SEQ][&limit=N]
