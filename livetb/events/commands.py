@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -82,10 +82,12 @@ ByePoints = Literal["half", "zero", "full"]
 class Command(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"
 ):
-    """Something asked of a tournament. Unknown fields are an error (a typo is a 422)."""
+    """Something asked of a tournament. Unknown fields are an error (a typo is a 422).
+
+    Subclasses repeat `frozen=True`: msgspec inherits it, but type checkers (PEP 681) do not."""
 
 
-class CreateTournament(Command, tag="CreateTournament"):
+class CreateTournament(Command, tag="CreateTournament", frozen=True):
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
     rounds: Annotated[int, msgspec.Meta(ge=1, le=99)]
     system: Literal["swiss", "roundrobin"] = "swiss"
@@ -98,7 +100,7 @@ class CreateTournament(Command, tag="CreateTournament"):
     private: bool = False  # reads need one of the tournament's tokens
 
 
-class RegisterParticipant(Command, tag="RegisterParticipant"):
+class RegisterParticipant(Command, tag="RegisterParticipant", frozen=True):
     start_no: StartNo
     name: Name
     rating: int | None = None
@@ -107,13 +109,13 @@ class RegisterParticipant(Command, tag="RegisterParticipant"):
     fide_id: str = ""
 
 
-class RegisterParticipants(Command, tag="RegisterParticipants"):
+class RegisterParticipants(Command, tag="RegisterParticipants", frozen=True):
     """Many participants in one append (a TRF player list): all of them or none."""
 
     participants: Annotated[tuple[RegisterParticipant, ...], msgspec.Meta(min_length=1)]
 
 
-class RegisterTeam(Command, tag="RegisterTeam"):
+class RegisterTeam(Command, tag="RegisterTeam", frozen=True):
     """A team tournament's team: registered players, board order first to last."""
 
     number: Annotated[int, msgspec.Meta(ge=1, le=999)]
@@ -121,7 +123,7 @@ class RegisterTeam(Command, tag="RegisterTeam"):
     members: Annotated[tuple[StartNo, ...], msgspec.Meta(min_length=1, max_length=40)]
 
 
-class UpdateParticipant(Command, tag="UpdateParticipant"):
+class UpdateParticipant(Command, tag="UpdateParticipant", frozen=True):
     """Only the fields given change."""
 
     start_no: StartNo
@@ -132,18 +134,18 @@ class UpdateParticipant(Command, tag="UpdateParticipant"):
     fide_id: str | UnsetType = UNSET
 
 
-class WithdrawParticipant(Command, tag="WithdrawParticipant"):
+class WithdrawParticipant(Command, tag="WithdrawParticipant", frozen=True):
     start_no: StartNo
     from_round: RoundNo
 
 
-class RequestBye(Command, tag="RequestBye"):
+class RequestBye(Command, tag="RequestBye", frozen=True):
     start_no: StartNo
     round: RoundNo
     points: ByePoints = "half"
 
 
-class PairRound(Command, tag="PairRound"):
+class PairRound(Command, tag="PairRound", frozen=True):
     round: RoundNo
     boards: tuple[Board, ...]
     bye: StartNo | None = None  # the pairing-allocated bye
@@ -151,13 +153,13 @@ class PairRound(Command, tag="PairRound"):
     team_bye: tuple[StartNo, ...] = ()
 
 
-class RecordResult(Command, tag="RecordResult"):
+class RecordResult(Command, tag="RecordResult", frozen=True):
     round: RoundNo
     board: BoardNo
     result: GameResult
 
 
-class CorrectResult(Command, tag="CorrectResult"):
+class CorrectResult(Command, tag="CorrectResult", frozen=True):
     round: RoundNo
     board: BoardNo
     result: GameResult
@@ -167,15 +169,15 @@ class CorrectResult(Command, tag="CorrectResult"):
     expected: GameResult | None = None
 
 
-class CloseRound(Command, tag="CloseRound"):
+class CloseRound(Command, tag="CloseRound", frozen=True):
     round: RoundNo
 
 
-class DecidePlayoff(Command, tag="DecidePlayoff"):
+class DecidePlayoff(Command, tag="DecidePlayoff", frozen=True):
     order: tuple[StartNo, ...]  # best first
 
 
-class DrawLots(Command, tag="DrawLots"):
+class DrawLots(Command, tag="DrawLots", frozen=True):
     seed: int
 
 
@@ -195,7 +197,9 @@ AnyCommand = (
     | DrawLots
 )
 
-_decode_command = msgspec.json.Decoder(AnyCommand).decode
+# Annotated: mypy cannot take a union for `type[T]`, so the decoder would be Decoder[Any].
+_command_decoder: msgspec.json.Decoder[AnyCommand] = msgspec.json.Decoder(AnyCommand)
+_decode_command = _command_decoder.decode
 
 
 def decode_command(data: bytes | str) -> AnyCommand:
@@ -206,7 +210,10 @@ def decode_command(data: bytes | str) -> AnyCommand:
         raise InvalidInput.from_msgspec(err) from None
 
 
-def checked(command: AnyCommand) -> AnyCommand:
+C = TypeVar("C", bound=Command)
+
+
+def checked(command: C) -> C:
     """The command with its type constraints enforced: Structs built in Python skip them."""
     try:
         return msgspec.json.decode(msgspec.json.encode(command), type=type(command))

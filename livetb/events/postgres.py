@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import psycopg
 from psycopg import sql
-from psycopg.conninfo import conninfo_to_dict
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, LivetbError, StoreUnavailable
 from livetb.events.changes import Notify, ThreadedSignal
@@ -144,7 +144,8 @@ def connect(url: str, application_name: str = "livetb") -> psycopg.Connection:
             extra["application_name"] = application_name
         if "connect_timeout" not in given:
             extra["connect_timeout"] = 10
-        conn = psycopg.connect(url, autocommit=True, **extra)
+        # Merged here as `connect` would: its typed keywords cannot take a `**dict`.
+        conn = psycopg.connect(make_conninfo(url, **extra), autocommit=True)
     except psycopg.Error as err:
         raise StoreUnavailable(shown(url), " ".join(str(err).split())) from None
     conn.execute("SET TIME ZONE 'UTC'")

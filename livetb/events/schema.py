@@ -32,7 +32,9 @@ DEFAULT_TEAM_TIEBREAKS: dict[str, tuple[str, ...]] = {
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Something that happened to a tournament. New fields need defaults; types never change."""
+    """Something that happened to a tournament. New fields need defaults; types never change.
+
+    Subclasses repeat `frozen=True`: msgspec inherits it, but type checkers (PEP 681) do not."""
 
     v: int = 1
 
@@ -47,7 +49,7 @@ class ScoringSpec(msgspec.Struct, frozen=True, kw_only=True):
     pab: Decimal | None = None
 
 
-class TournamentCreated(Event, tag="TournamentCreated"):
+class TournamentCreated(Event, tag="TournamentCreated", frozen=True):
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
     rounds: Annotated[int, msgspec.Meta(ge=1, le=99)]
     system: Literal["swiss", "roundrobin"] = "swiss"
@@ -60,7 +62,7 @@ class TournamentCreated(Event, tag="TournamentCreated"):
     private: bool = False  # reads need one of the tournament's tokens
 
 
-class ParticipantRegistered(Event, tag="ParticipantRegistered"):
+class ParticipantRegistered(Event, tag="ParticipantRegistered", frozen=True):
     start_no: StartNo
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
     rating: int | None = None
@@ -69,7 +71,7 @@ class ParticipantRegistered(Event, tag="ParticipantRegistered"):
     fide_id: str = ""
 
 
-class TeamRegistered(Event, tag="TeamRegistered"):
+class TeamRegistered(Event, tag="TeamRegistered", frozen=True):
     """A team of a team tournament: its number (as the `013` order numbers it) and its
     registered players in board order. Matches are the board games between two teams."""
 
@@ -78,7 +80,7 @@ class TeamRegistered(Event, tag="TeamRegistered"):
     members: Annotated[tuple[StartNo, ...], msgspec.Meta(min_length=1, max_length=40)]
 
 
-class ParticipantUpdated(Event, tag="ParticipantUpdated"):
+class ParticipantUpdated(Event, tag="ParticipantUpdated", frozen=True):
     """A correction to a participant's details before the first round is paired."""
 
     start_no: StartNo
@@ -89,14 +91,14 @@ class ParticipantUpdated(Event, tag="ParticipantUpdated"):
     fide_id: str | UnsetType = UNSET
 
 
-class ParticipantWithdrawn(Event, tag="ParticipantWithdrawn"):
+class ParticipantWithdrawn(Event, tag="ParticipantWithdrawn", frozen=True):
     """Absent from `from_round` on: every later round is a zero-point bye (C.07 2024 16.1.2)."""
 
     start_no: StartNo
     from_round: RoundNo
 
 
-class ByeRequested(Event, tag="ByeRequested"):
+class ByeRequested(Event, tag="ByeRequested", frozen=True):
     """A bye for a round not yet paired: `half` and `zero` are requested byes (TRF `H`, `Z`);
     `full` is a full-point bye awarded by the organiser (TRF `F`), worth a win."""
 
@@ -111,7 +113,7 @@ class Board(msgspec.Struct, frozen=True):
     black: StartNo
 
 
-class RoundPaired(Event, tag="RoundPaired"):
+class RoundPaired(Event, tag="RoundPaired", frozen=True):
     """The round's boards and its pairing-allocated bye; the unpaired are absent."""
 
     round: RoundNo
@@ -121,30 +123,30 @@ class RoundPaired(Event, tag="RoundPaired"):
     team_bye: tuple[StartNo, ...] = ()
 
 
-class ResultRecorded(Event, tag="ResultRecorded"):
+class ResultRecorded(Event, tag="ResultRecorded", frozen=True):
     round: RoundNo
     board: BoardNo
     result: GameResult
 
 
-class ResultCorrected(Event, tag="ResultCorrected"):
+class ResultCorrected(Event, tag="ResultCorrected", frozen=True):
     round: RoundNo
     board: BoardNo
     result: GameResult
     reason: str = ""
 
 
-class RoundClosed(Event, tag="RoundClosed"):
+class RoundClosed(Event, tag="RoundClosed", frozen=True):
     round: RoundNo
 
 
-class PlayoffDecided(Event, tag="PlayoffDecided"):
+class PlayoffDecided(Event, tag="PlayoffDecided", frozen=True):
     """A playoff among tied participants: `order` is their final order, best first."""
 
     order: tuple[StartNo, ...]
 
 
-class LotsDrawn(Event, tag="LotsDrawn"):
+class LotsDrawn(Event, tag="LotsDrawn", frozen=True):
     """Ties left after the whole list are broken by a lot drawn with this seed (C.07 4.2)."""
 
     seed: int
@@ -177,5 +179,7 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
 
 
 encode = msgspec.json.Encoder().encode
-decode_event = msgspec.json.Decoder(AnyEvent).decode
+# Annotated: mypy cannot take a union for `type[T]`, so the decoder would be Decoder[Any].
+_event_decoder: msgspec.json.Decoder[AnyEvent] = msgspec.json.Decoder(AnyEvent)
+decode_event = _event_decoder.decode
 decode_recorded = msgspec.json.Decoder(Recorded).decode

@@ -89,7 +89,7 @@ class SqliteStore:
 
     def _create_schema(self) -> None:
         db = self._db
-        db["events"].create(
+        db.table("events").create(
             {
                 "tournament_id": str,
                 "seq": int,
@@ -102,13 +102,13 @@ class SqliteStore:
             not_null={"tournament_id", "seq", "at", "actor", "type", "data"},
             if_not_exists=True,
         )
-        db["idempotency"].create(
+        db.table("idempotency").create(
             {"tournament_id": str, "key": str, "seq": int, "digest": str},
             pk=("tournament_id", "key"),
             not_null={"tournament_id", "key", "seq", "digest"},
             if_not_exists=True,
         )
-        db["snapshots"].create(
+        db.table("snapshots").create(
             {"tournament_id": str, "seq": int, "data": bytes},
             pk=("tournament_id", "seq"),
             not_null={"tournament_id", "seq", "data"},

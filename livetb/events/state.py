@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from livetb.engine.editions import Edition
-from livetb.engine.model import Code, Entry, Participant, Scoring, Tournament
+from livetb.engine.model import Code, Colour, Entry, Participant, Scoring, Tournament
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
@@ -97,7 +97,7 @@ class TournamentState:
             if game is not None:
                 is_white = game.white == no
                 opponent = game.black if is_white else game.white
-                colour = "w" if is_white else "b"
+                colour: Colour = "w" if is_white else "b"
                 if game.result is None:
                     return Entry(pending, opponent, colour)
                 white, black = CODES[game.result]

@@ -163,7 +163,9 @@ def encode_batch(events: Sequence[AnyEvent]) -> list[Encoded]:
             raise InvalidInput(
                 f"event {i + 1} ({type(event).__name__}): {bad}", path=bad.path
             ) from None
-        batch.append(Encoded(type(event).__struct_config__.tag, data))
+        tag = type(event).__struct_config__.tag
+        assert isinstance(tag, str)  # every event class names its (string) tag
+        batch.append(Encoded(tag, data))
     return batch
 
 

@@ -28,7 +28,8 @@ class TokenStore:
             self._create_table()
 
     def _create_table(self) -> None:
-        self._db["tokens"].create(  # type: ignore[union-attr]
+        tokens = self._db.table("tokens")
+        tokens.create(
             {
                 "sha256": str,
                 "tournament_id": str,
@@ -40,8 +41,8 @@ class TokenStore:
             not_null={"sha256", "tournament_id", "created_at"},
             if_not_exists=True,
         )
-        if "label" not in self._db["tokens"].columns_dict:  # a store from before labels
-            self._db["tokens"].add_column("label", str)  # type: ignore[union-attr]
+        if "label" not in tokens.columns_dict:  # a store from before labels
+            tokens.add_column("label", str)
 
     def __enter__(self) -> TokenStore:
         return self

@@ -62,17 +62,18 @@ class RoundInfo(msgspec.Struct):
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """One websocket message from the server."""
+    """One websocket message from the server. (Subclasses repeat `frozen=True`: msgspec
+    inherits it, but type checkers, following PEP 681, do not.)"""
 
 
-class SnapshotMessage(Message, tag="snapshot"):
+class SnapshotMessage(Message, tag="snapshot", frozen=True):
     seq: int
     standings: DbStandings
     round: RoundInfo | None = None
     version: int = VERSION
 
 
-class DeltaMessage(Message, tag="delta", omit_defaults=True):
+class DeltaMessage(Message, tag="delta", omit_defaults=True, frozen=True):
     seq: int
     after_round: int
     round_in_progress: int | None
@@ -89,12 +90,14 @@ class DeltaMessage(Message, tag="delta", omit_defaults=True):
     games: tuple[tuple[int, int, str | None], ...] = ()
 
 
-class PingMessage(Message, tag="ping"):
+class PingMessage(Message, tag="ping", frozen=True):
     pass
 
 
 AnyMessage = SnapshotMessage | DeltaMessage | PingMessage
 
 encode = msgspec.json.Encoder().encode
-decode_message = msgspec.json.Decoder(AnyMessage).decode
+# Annotated: mypy cannot take a union for `type[T]`, so the decoder would be Decoder[Any].
+_message_decoder: msgspec.json.Decoder[AnyMessage] = msgspec.json.Decoder(AnyMessage)
+decode_message = _message_decoder.decode
 PING = encode(PingMessage())
