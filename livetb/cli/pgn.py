@@ -66,6 +66,7 @@ def _round_complete(state: object, rnd: int | None) -> bool:
 def fetch(source: str) -> str:
     """The PGN's text: a URL read with the standard library, else a file (UTF-8, or Latin-1
     where it is not)."""
+    data: bytes  # what `urlopen` returns is untyped (Any) in typeshed
     if source.startswith(("http://", "https://")):
         import urllib.error
         import urllib.request

@@ -20,13 +20,14 @@ import unicodedata
 
 import msgspec
 
-from livetb.events.commands import AnyCommand, CorrectResult, RecordResult
+from livetb.events.commands import CorrectResult, RecordResult
 
 __all__ = ["FINAL", "CorrectResult", "PgnGame", "Plan", "RecordResult", "plan", "read_games"]
 from livetb.events.schema import GameResult
 from livetb.events.state import Game, TournamentState
 
 FINAL: frozenset[str] = frozenset({"1-0", "0-1", "1/2-1/2"})
+ResultCommand = RecordResult | CorrectResult
 
 
 class PgnGame(msgspec.Struct, frozen=True):
@@ -54,11 +55,19 @@ class Unmatched(msgspec.Struct, frozen=True):
 class Plan(msgspec.Struct, frozen=True):
     """What a reading of the PGN asks for, and what it leaves out."""
 
-    commands: list[AnyCommand]
+    commands: list[ResultCommand]
     already: int  # final results the log already holds
     unfinished: int  # matched games still being played (`*`)
     refused: list[Unmatched]  # changed results without corrections allowed
     unmatched: list[Unmatched]
+
+
+def _final(result: str) -> GameResult | None:
+    """A PGN `Result` that is final (one of `FINAL`) as the game's result; else None (`*`)."""
+    match result:
+        case "1-0" | "0-1" | "1/2-1/2":
+            return result
+    return None
 
 
 def read_games(text: str) -> list[PgnGame]:
@@ -67,7 +76,7 @@ def read_games(text: str) -> list[PgnGame]:
     import chess.pgn
 
     stream = io.StringIO(text)
-    games = []
+    games: list[PgnGame] = []
     while (headers := chess.pgn.read_headers(stream)) is not None:
         games.append(
             PgnGame(
@@ -94,7 +103,7 @@ def plan(
     """The commands that record the final results of `games` (in round `round_` if given,
     else each game's `Round` tag, else the round last paired)."""
     people = _People(state)
-    commands: list[AnyCommand] = []
+    commands: list[ResultCommand] = []
     refused: list[Unmatched] = []
     unmatched: list[Unmatched] = []
     already = unfinished = 0
@@ -111,10 +120,10 @@ def plan(
             )
             continue
         seen[key] = f"game {g.index} already"
-        if g.result not in FINAL:
+        result = _final(g.result)
+        if result is None:
             unfinished += 1
             continue
-        result: GameResult = g.result  # type: ignore[assignment]
         if board.result is None:
             commands.append(RecordResult(round=rnd, board=board.board, result=result))
         elif board.result == result:

@@ -33,6 +33,7 @@ from aiohttp import hdrs, web
 
 from livetb.errors import InvalidInput
 from livetb.events.commands import (
+    AnyCommand,
     CloseRound,
     Command,
     CorrectResult,
@@ -88,7 +89,7 @@ def body_type(command: type[Command], path: tuple[str, ...]) -> type[msgspec.Str
     )
 
 
-TextBody = Callable[[bytes, web.Request], Command]
+TextBody = Callable[[bytes, web.Request], AnyCommand]
 
 
 class Write:
@@ -97,7 +98,7 @@ class Write:
 
     def __init__(
         self,
-        command: type[Command],
+        command: type[AnyCommand],
         path: tuple[str, ...] = (),
         status: int = 201,
         text: TextBody | None = None,
@@ -115,7 +116,7 @@ class Write:
         except msgspec.DecodeError as err:  # ValidationError (422) is a DecodeError (400)
             raise InvalidInput.from_msgspec(err) from None
 
-    def build(self, request: web.Request, body: Any) -> Command:
+    def build(self, request: web.Request, body: Any) -> AnyCommand:
         """The command; `decide` checks the URL's numbers against their constraints."""
         fields = {f: getattr(body, f) for f in body.__struct_fields__ if f != "expected_seq"}
         fields.update({name: int(request.match_info[name]) for name in self.path})
@@ -154,7 +155,7 @@ def writer(spec: Write) -> Handler:
         limit = config.pairings_max_body if spec.text is not None else config.max_body
         data = await read_body(request, limit, config.body_timeout)  # 413, 408
         if spec.text is not None and request.content_type == "text/plain":
-            command: Command = spec.text(data, request)
+            command: AnyCommand = spec.text(data, request)
             expected = expected_seq(request.headers.get(hdrs.IF_MATCH), None)
         else:
             body = spec.decode(data)
@@ -180,11 +181,11 @@ def writer(spec: Write) -> Handler:
     return handle
 
 
-def _round_trf(data: bytes, request: web.Request) -> Command:
+def _round_trf(data: bytes, request: web.Request) -> AnyCommand:
     return pairing_from_trf(data, int(request.match_info["round"]))
 
 
-def _players_trf(data: bytes, request: web.Request) -> Command:
+def _players_trf(data: bytes, request: web.Request) -> AnyCommand:
     return participants_from_trf(data)
 
 

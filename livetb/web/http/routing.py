@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 import msgspec
 from aiohttp import hdrs, web
@@ -33,8 +33,10 @@ class NotFound(LivetbError):
     code = "not_found"
 
 
-ARBITER, READ, PUBLIC = "arbiter", "read", "public"
 Auth = Literal["arbiter", "read", "public"]
+ARBITER: Final = "arbiter"
+READ: Final = "read"
+PUBLIC: Final = "public"
 
 
 class ErrorBody(msgspec.Struct, kw_only=True):
