@@ -39,10 +39,9 @@ class Follower:
         self._loop.call_soon_threadsafe(self._mark, tournament_id)
 
     def _mark(self, tournament_id: str | None) -> None:
-        held = self.service.projections
         if tournament_id is None:
-            self._due.update(tid for tid, p in held.items() if p.seq > 0)
-        elif tournament_id in held:  # one not held is read whole when first asked for
+            self._due.update(self.service.held())
+        elif self.service.holds(tournament_id):
             self._due.add(tournament_id)
         if self._due and (self._task is None or self._task.done()):
             self._task = asyncio.create_task(self._catch_up())

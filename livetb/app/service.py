@@ -153,6 +153,15 @@ class TournamentService:
         a restart then replays at most that many events."""
         return after // self.snapshot_every > before // self.snapshot_every
 
+    def holds(self, tournament_id: str) -> bool:
+        """Whether a projection of `tournament_id` is held (one not held is read whole when
+        first asked for)."""
+        return tournament_id in self.projections
+
+    def held(self) -> list[str]:
+        """The tournaments whose projection is held and has events."""
+        return [tid for tid, p in self.projections.items() if p.seq > 0]
+
     def seq_of(self, tournament_id: str) -> int:
         """The seq of the projection held for `tournament_id` (0: none held)."""
         held = self.projections.get(tournament_id)
