@@ -126,7 +126,7 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         for tid in ids:
             try:
                 with bar(f"rebuilding {tid}", store.head(tid)) as advance:
-                    projection = stored.rebuild(Tracked(store, advance), tid)  # type: ignore[arg-type]
+                    projection = stored.rebuild(Tracked(store, advance), tid)
             except TournamentUnreadable as err:
                 print(f"livetb: {err}", file=sys.stderr)
                 failed += 1

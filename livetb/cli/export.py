@@ -15,7 +15,7 @@ def export_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     with existing_store(args.db) as store:
         tid = pick_tournament(store, args.tournament)
         with bar(f"exporting {tid} as {args.format}", store.head(tid)) as advance:
-            exported = export(Tracked(store, advance), tid, args.format)  # type: ignore[arg-type]
+            exported = export(Tracked(store, advance), tid, args.format)
     if args.output is None:
         out.write(exported.text)  # TRF line ends stay CRLF (TRF.md 9.1)
         return 0

@@ -7,6 +7,8 @@ import argparse
 import csv
 import io
 import unicodedata
+from collections.abc import Sequence
+from typing import Protocol
 
 import msgspec
 
@@ -36,7 +38,8 @@ def format_value(v: Number | str | None) -> str | int | None:
     """Decimals as strings (never floats), whole counts and ratings as ints."""
     if v is None or isinstance(v, int | str):
         return v
-    if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
+    exponent = v.as_tuple().exponent  # a letter only for NaN and Infinity
+    if v == v.to_integral_value() and isinstance(exponent, int) and exponent >= 0:
         return f"{v:.1f}"
     return str(v)
 
@@ -82,7 +85,33 @@ def language(args: argparse.Namespace) -> str:
     return i18n.cli_language(getattr(args, "lang", None), dict(os.environ))
 
 
-def print_table(st: Standings, title: str, out: io.TextIOBase, lang: str = "en") -> None:
+class TableRow(Protocol):
+    """A row `print_table` draws: the engine's (numbers) or the live document's (formatted)."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def start_no(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def values(self) -> Sequence[Number | str | None]: ...
+
+
+class Table(Protocol):
+    """What `print_table` draws: a computed `Standings`, or the live document's rows."""
+
+    @property
+    def edition(self) -> str: ...
+    @property
+    def after_round(self) -> int: ...
+    @property
+    def tiebreaks(self) -> Sequence[str]: ...
+    @property
+    def rows(self) -> Sequence[TableRow]: ...
+
+
+def print_table(st: Table, title: str, out: io.TextIOBase, lang: str = "en") -> None:
     """The table in a heavy-headed box, every column as wide as its widest cell: a standings
     table is read whole, never squeezed. Drawn here rather than with rich, whose layout engine
     costs more than the tie-breaks for a 150-player table."""

@@ -39,7 +39,7 @@ def build_parser(description: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _standings(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _standings(sub: argparse._SubParsersAction) -> None:
     st = sub.add_parser(
         "standings", help="standings with tie-breaks from a TRF file, or from an event store"
     )
@@ -89,7 +89,7 @@ def _standings(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
 
 
-def _store(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _store(sub: argparse._SubParsersAction) -> None:
     imp = sub.add_parser(
         "import",
         help="turn a TRF file into the events that would have produced it; print the new id",
@@ -132,7 +132,7 @@ def _store(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
 
 
-def _export(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _export(sub: argparse._SubParsersAction) -> None:
     exp = sub.add_parser(
         "export", help="write a tournament of the store as TRF-16, TRF-2026, CSV or HTML"
     )
@@ -147,7 +147,7 @@ def _export(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     exp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
 
 
-def _pgn(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _pgn(sub: argparse._SubParsersAction) -> None:
     pgn = sub.add_parser(
         "pgn", help="record the final results of a PGN file or URL (DGT LiveChess, relays)"
     )
@@ -174,7 +174,7 @@ def _pgn(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
 
 
-def _server(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _server(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser("serve", help="run the live server (REST API, websocket feed)")
     _server_options(serve)
     serve.add_argument(

@@ -35,8 +35,13 @@ def bar(description: str, total: int | None) -> Iterator[Advance]:
         TimeElapsedColumn,
     )
 
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn())
-    columns += (MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(description, total=total)
 

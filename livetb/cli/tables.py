@@ -7,12 +7,14 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from collections.abc import Sequence
 from decimal import Decimal
+from typing import NamedTuple
 
 import msgspec
 
 from livetb import i18n
-from livetb.cli.output import UsageError, emit, format_value, print_table
+from livetb.cli.output import TableRow, UsageError, emit, format_value, print_table
 from livetb.cli.parsers import SYSTEMS
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
@@ -37,7 +39,8 @@ def default_tiebreaks(t: Tournament) -> str:
 def preset(args: argparse.Namespace, team: bool = False) -> str | None:
     """--tiebreaks, or the --system preset's list; both at once is refused."""
     if args.system is None:
-        return args.tiebreaks
+        tiebreaks: str | None = args.tiebreaks  # argparse's attributes are untyped
+        return tiebreaks
     if args.tiebreaks:
         raise UsageError(f"--system {args.system} is a tie-break list: give it or --tiebreaks")
     if team:
@@ -55,16 +58,22 @@ def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase, lang: s
 
         out.write(standings_csv(data))
         return
-    from livetb.engine.standings import Row as EngineRow
-    from livetb.engine.standings import Standings
-
-    rows = tuple(EngineRow(r.rank, r.start_no, r.name, r.values) for r in data.standings)  # type: ignore[arg-type]
-    name = projection.state.created.name  # type: ignore[union-attr]
-    title = i18n.text(lang, "cli.db_title", name=name, seq=data.seq)
+    created = projection.state.created
+    assert created is not None  # as `to_json` asserts: the document is a created tournament's
+    title = i18n.text(lang, "cli.db_title", name=created.name, seq=data.seq)
     if data.round_in_progress is not None:
         title = i18n.text(lang, "cli.db_running", title=title, round=data.round_in_progress)
-    table = Standings(data.edition, data.after_round, tuple(data.tiebreaks), rows)
+    table = _Document(data.edition, data.after_round, data.tiebreaks, data.standings)
     print_table(table, title, out, lang)
+
+
+class _Document(NamedTuple):
+    """The live document as `print_table` draws it (its values already formatted)."""
+
+    edition: str
+    after_round: int
+    tiebreaks: Sequence[str]
+    rows: Sequence[TableRow]
 
 
 def running_round(t: Tournament) -> int | None:

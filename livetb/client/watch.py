@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import IO, cast
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -81,7 +82,8 @@ async def watch(
 
     `token`: one of the tournament's tokens, needed if it is private; `lang`: the catalog."""
     local = LocalStandings()
-    console = Console(file=out) if out is not None else Console()
+    # The text streams given (sys.stdout, StringIO) are IO[str]; typeshed's TextIOBase is not.
+    console = Console(file=cast(IO[str], out)) if out is not None else Console()
     first = render(local, tournament, set(), lang=lang)
     with Live(first, console=console, auto_refresh=False) as live:
         seen = 0
