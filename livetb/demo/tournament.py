@@ -21,9 +21,11 @@ from livetb.events.commands import (
     WithdrawParticipant,
 )
 from livetb.events.schema import (
+    DEFAULT_TIEBREAKS,
     AnyEvent,
     Board,
     ByeRequested,
+    GameResult,
     ParticipantRegistered,
     ParticipantWithdrawn,
     ResultRecorded,
@@ -34,7 +36,7 @@ from livetb.events.schema import (
 
 log = logging.getLogger(__name__)
 
-RESULTS = ("1-0", "0-1", "1/2-1/2")
+RESULTS: tuple[GameResult, ...] = ("1-0", "0-1", "1/2-1/2")
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 POINTS |= {"+-": (1.0, 0.0), "-+": (0.0, 1.0), "--": (0.0, 0.0)}
 
@@ -49,7 +51,7 @@ def swiss_events(
             name=f"Generated open, {players} players",
             rounds=rounds,
             start_date=dt.date(2026, 7, 1),
-            **({"tiebreaks": tiebreaks} if tiebreaks else {}),
+            tiebreaks=tiebreaks or DEFAULT_TIEBREAKS["swiss"],  # the event's default
         )
     ]
     ratings = sorted((rng.randint(1200, 2700) for _ in range(players)), reverse=True)
@@ -75,6 +77,7 @@ def swiss_events(
         events.append(RoundPaired(round=rnd, boards=tuple(boards), bye=pab))
         for board in boards:
             roll = rng.random()
+            result: GameResult
             if roll < 0.015:
                 result = rng.choice(("+-", "-+"))
             elif roll < 0.02:
@@ -92,6 +95,8 @@ def swiss_events(
     return events
 
 
+FIRST: tuple[str, ...]  # each list is written over two lines
+LAST: tuple[str, ...]
 FIRST = ("Ana", "Boris", "Chen", "Dina", "Emil", "Fatima", "Goran", "Hana", "Ivan", "Judit")
 FIRST += ("Kenji", "Lena", "Magnus", "Nodira", "Oscar", "Pia", "Radek", "Sofia", "Tigran", "Vera")
 LAST = ("Adams", "Berg", "Costa", "Dvorak", "Eriksen", "Fischer", "Garcia", "Horvat", "Ito")

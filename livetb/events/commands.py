@@ -55,6 +55,7 @@ from livetb.events.schema import (
     AnyEvent,
     Board,
     BoardNo,
+    ByePoints,
     ByeRequested,
     EditionName,
     GameResult,
@@ -76,7 +77,6 @@ from livetb.events.schema import (
 from livetb.events.state import BYE_CODES, Game, RoundState, TournamentState
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
-ByePoints = Literal["half", "zero", "full"]
 
 
 class Command(

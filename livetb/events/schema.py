@@ -19,6 +19,7 @@ RoundNo = Annotated[int, msgspec.Meta(ge=1, le=99)]
 BoardNo = Annotated[int, msgspec.Meta(ge=1)]
 GameResult = Literal["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
 EditionName = Literal["2026", "2024", "2023", "legacy"]
+ByePoints = Literal["half", "zero", "full"]
 
 # Used when neither the command nor the TRF file names a tie-break list (as the CLI does).
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
@@ -104,7 +105,7 @@ class ByeRequested(Event, tag="ByeRequested", frozen=True):
 
     start_no: StartNo
     round: RoundNo
-    points: Literal["half", "zero", "full"] = "half"
+    points: ByePoints = "half"
 
 
 class Board(msgspec.Struct, frozen=True):

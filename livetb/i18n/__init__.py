@@ -17,13 +17,14 @@ DEFAULT = "en"
 @cache
 def catalog(lang: str) -> dict[str, str]:
     data = resources.files("livetb.i18n").joinpath(f"{lang}.json").read_text("utf-8")
-    return json.loads(data)  # type: ignore[no-any-return]
+    messages: dict[str, str] = json.loads(data)  # each catalog is one object of strings
+    return messages
 
 
 def negotiate(asked: str | None, accept_language: str | None = None) -> str:
     """`asked` if it is a language we have; else the best of `Accept-Language`; else English."""
     if asked in LANGUAGES:
-        return asked  # type: ignore[return-value]
+        return asked
     ranked: list[tuple[float, int, str]] = []
     for i, item in enumerate((accept_language or "").split(",")):
         tag, _, params = item.strip().partition(";")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import html
 import io
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Literal, TypeGuard, get_args
 
 import msgspec
 
@@ -23,6 +23,11 @@ if TYPE_CHECKING:  # the store and the projection load when an export runs, not 
 
 Format = Literal["trf16", "trf26", "csv", "html"]
 FORMATS: tuple[str, ...] = get_args(Format)
+
+
+def is_format(name: str) -> TypeGuard[Format]:
+    """Whether `name` is one of `FORMATS` (a `?format=` as given)."""
+    return name in FORMATS
 
 
 class Exported(msgspec.Struct, frozen=True):

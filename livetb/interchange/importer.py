@@ -35,6 +35,7 @@ from livetb.events.schema import (
     DEFAULT_TIEBREAKS,
     AnyEvent,
     Board,
+    ByePoints,
     ByeRequested,
     EditionName,
     GameResult,
@@ -51,7 +52,7 @@ from livetb.events.state import CODES
 from livetb.trf import TrfImport
 
 RESULTS: dict[tuple[Code, Code], GameResult] = {codes: result for result, codes in CODES.items()}
-_BYES = {Code.HALF_BYE: "half", Code.FULL_BYE: "full", Code.ZERO_BYE: "zero"}
+_BYES: dict[Code, ByePoints] = {Code.HALF_BYE: "half", Code.FULL_BYE: "full", Code.ZERO_BYE: "zero"}
 
 
 def events_from_tournament(

@@ -58,7 +58,7 @@ def _round(n: int, r: int) -> list[tuple[int, int]]:
 
 def _numbered(rnd: int, pairs: list[tuple[int, int]], players: int) -> BergerRound:
     bye = None
-    boards = []
+    boards: list[Board] = []
     for white, black in pairs:
         if players + 1 in (white, black):  # only in an odd field: its n + 1 is the bye
             bye = black if white == players + 1 else white

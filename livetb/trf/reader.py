@@ -411,9 +411,9 @@ def _block(number: int, text: str, rnd: int, start_no: int, report: _Report) -> 
     first = 80 + 10 * rnd
     game = _GAME_BLOCK.fullmatch(text, first - 1, first + 9)
     if game is not None:
-        opponent = int(game[1])
-        if opponent != start_no:
-            return Entry(_RESULTS[game[3]], opponent, _COLOURS[game[2]])
+        listed = int(game[1])
+        if listed != start_no:
+            return Entry(_RESULTS[game[3]], listed, _COLOURS[game[2]])
     elif (bye := _BYE_BLOCK.fullmatch(text, first - 1, first + 9)) is not None:
         return Entry(_RESULTS[bye[1]])
     where = f"001 #{start_no}, round {rnd}"

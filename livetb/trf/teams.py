@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from decimal import Decimal
 
 import msgspec
@@ -311,10 +312,10 @@ class _TeamRecords:
             self.report.error(line.number, None, where, found, expected)
             return
         for no in team.members:
-            player = self.by_no.get(no)
-            shown = player.participant.entry(rnd).code if player is not None else code
-            if player is not None and shown in _TEAM_BYES and shown is not code:
-                expected = f"the bye #{no} shows, '{shown.value}' on line {player.line}"
+            member = self.by_no.get(no)
+            shown = member.participant.entry(rnd).code if member is not None else code
+            if member is not None and shown in _TEAM_BYES and shown is not code:
+                expected = f"the bye #{no} shows, '{shown.value}' on line {member.line}"
                 self.report.error(line.number, None, where, found, expected)
                 return
         self._put(line, where, (rnd, team.number), TeamRound(code))
@@ -386,7 +387,9 @@ class _TeamRecords:
             self._put(line, where, (rnd, black.number), TeamRound(codes[1], white.number, "b"))
             return
         wanted = Code.FORFEIT_WIN if codes[0] is Code.FORFEIT_WIN else Code.FORFEIT_LOSS
-        for player, entry in games or [(None, None)]:
+        # White's team with no game (black's has some): one pass with no player, to report it.
+        seen: Sequence[tuple[_Player | None, Entry | None]] = games or [(None, None)]
+        for player, entry in seen:
             if entry is None or entry.opponent not in black.members or entry.code is not wanted:
                 where = f"330 round {rnd}"
                 found = f"{kind} for teams {white.number}-{black.number}"
@@ -458,7 +461,7 @@ def _match_scoring(line: _Line, report: _Report) -> MatchScoring:
             report.error(line.number, (m.start() + 1, m.end()), where, m[0], expected)
         pos = m.end()
     _check_gap(line, pos, len(line.text), report, _MATCH_CELLS)
-    return MatchScoring(**values)  # type: ignore[arg-type]
+    return MatchScoring(**values)
 
 
 def _primary(code: str) -> PointType:

@@ -12,7 +12,7 @@ from aiohttp import hdrs, web
 
 from livetb.errors import InvalidInput, LivetbError
 from livetb.interchange import pgn
-from livetb.interchange.export import FORMATS, export
+from livetb.interchange.export import FORMATS, export, is_format
 from livetb.web.http.auth import authorize, check_read
 from livetb.web.http.routing import (
     ARBITER,
@@ -31,10 +31,10 @@ from livetb.web.keys import COMMITS, SERVICE, STORE, TOKENS
 async def export_file(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     fmt = request.query.get("format", "trf26")
-    if fmt not in FORMATS:
+    if not is_format(fmt):
         raise InvalidInput(f"format={fmt!r}: expected one of {', '.join(FORMATS)}", path="format")
     await check_read(request, tid)
-    exported = await asyncio.to_thread(export, request.app[STORE], tid, fmt)  # type: ignore[arg-type]
+    exported = await asyncio.to_thread(export, request.app[STORE], tid, fmt)
     return web.Response(
         body=exported.text.encode("utf-8"),
         content_type=exported.media_type,
