@@ -193,7 +193,7 @@ class GroupCommit:
             if not appends:
                 continue
             try:
-                outcomes: list[object] = list(
+                outcomes: list[int | Exception] = list(
                     await asyncio.to_thread(self.service.append_group, appends)
                 )
             except Exception as err:  # the commit itself failed: none of them is durable
@@ -257,7 +257,7 @@ class GroupCommit:
         queue, self._queue = self._queue, []
         return queue
 
-    def _settle(self, write: _Write, outcome: object) -> None:
+    def _settle(self, write: _Write, outcome: int | Exception) -> None:
         a = write.append
         self._open[a.tournament_id].discard(write.done)
         if a.idempotency_key is not None:
@@ -267,9 +267,9 @@ class GroupCommit:
         else:
             if a.idempotency_key is not None and a.fingerprint is not None:
                 self._settled[(a.tournament_id, a.idempotency_key)] = Recalled(
-                    outcome,  # type: ignore[arg-type]
+                    outcome,
                     a.fingerprint,
                 )
                 if len(self._settled) > SETTLED_KEPT:
                     self._settled.popitem(last=False)
-            write.done.set_result(outcome)  # type: ignore[arg-type]
+            write.done.set_result(outcome)

@@ -57,7 +57,8 @@ def decide_for(
     except UnknownTournament:
         raise UnknownTournament(tournament_id) from None
     except TournamentExists:
-        raise TournamentExists(tournament_id, state.created.name) from None  # type: ignore[union-attr]
+        assert state.created is not None  # `decide` refuses a creation only once there is one
+        raise TournamentExists(tournament_id, state.created.name) from None
 
 
 class Feed(Protocol):

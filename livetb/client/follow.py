@@ -28,7 +28,16 @@ from livetb.wire.messages import (
     SnapshotMessage,
     decode_message,
 )
-from livetb.wire.standings import BH_CELL, FB_CELL, DbStandings, Row, RowChange, Status, ties_of
+from livetb.wire.standings import (
+    BH_CELL,
+    FB_CELL,
+    DbStandings,
+    Row,
+    RowChange,
+    Status,
+    Value,
+    ties_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +146,12 @@ class LocalStandings:
         return msgspec.json.decode(msgspec.json.encode(self.doc))
 
 
+def _text(value: Value) -> str | None:
+    """An FB or BH cell: a decimal, sent as text (None: no value)."""
+    assert not isinstance(value, int)
+    return value
+
+
 def _changed(row: Row | None, change: RowChange) -> Row:
     """`row` with `change`'s cells (a new row: made from them; its rank comes later)."""
     values = list(row.values) if row is not None else []
@@ -144,9 +159,9 @@ def _changed(row: Row | None, change: RowChange) -> Row:
     bh = row.bh_projected if row is not None else None
     for column, value in change.cells:
         if column == FB_CELL:
-            fb = value  # type: ignore[assignment]
+            fb = _text(value)
         elif column == BH_CELL:
-            bh = value  # type: ignore[assignment]
+            bh = _text(value)
         else:
             assert isinstance(column, int)
             if column >= len(values):  # a new row's cells come in column order

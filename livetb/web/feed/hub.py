@@ -362,12 +362,14 @@ class Hub:
             self.collector.left()
         if not subs:
             del self._subs[tournament_id]
+        if sub.view is None:  # every row: no filtered view to count down
+            return
         views = self._views.get(tournament_id, {})
-        view = views.get(sub.view) if sub.view is not None else None
+        view = views.get(sub.view)
         if view is not None:
             view.viewers -= 1
             if view.viewers <= 0:
-                del views[sub.view]  # type: ignore[arg-type]
+                del views[sub.view]
                 self._snapshots.pop((tournament_id, sub.view), None)
             if not views:
                 self._views.pop(tournament_id, None)
