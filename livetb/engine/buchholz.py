@@ -23,8 +23,8 @@ import msgspec
 from livetb.engine.context import ZERO, Context, Plan, Round, Terms
 from livetb.engine.editions import Edition
 from livetb.engine.model import PLAYED
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Part, Value, average
-from livetb.engine.spec import Spec
 
 
 class Term(msgspec.Struct, frozen=True):

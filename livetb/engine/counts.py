@@ -18,8 +18,8 @@ from decimal import Decimal
 
 from livetb.engine.context import ZERO, Context, Round
 from livetb.engine.model import Code
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Part, Value
-from livetb.engine.spec import Spec
 
 # The counts test `played` (a property of a property) last: the live standings count every
 # participant's rounds on each pairing.

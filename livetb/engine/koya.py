@@ -10,8 +10,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from livetb.engine.context import ZERO, Context
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Part, Value
-from livetb.engine.spec import Spec
 
 HALF = Decimal("0.5")
 

@@ -39,15 +39,6 @@ class Code(StrEnum):
         """Played over the board (C.07: the only rounds with a real opponent in BH/SB/ARO)."""
         return self in PLAYED
 
-    @property
-    def has_opponent(self) -> bool:
-        return self in PLAYED or self in (Code.FORFEIT_WIN, Code.FORFEIT_LOSS, Code.PENDING)
-
-    @property
-    def requested_bye(self) -> bool:
-        """C.07 14.1.2: half- and zero-point byes, and rounds after withdrawal."""
-        return self in (Code.HALF_BYE, Code.ZERO_BYE)
-
 
 PLAYED = frozenset(  # the codes of a game played over the board
     {Code.WIN, Code.DRAW, Code.LOSS, Code.SHORT_WIN, Code.SHORT_DRAW, Code.SHORT_LOSS, Code.UNKNOWN}

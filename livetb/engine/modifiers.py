@@ -28,7 +28,7 @@ class Takes(Enum):
     @property
     def offered(self) -> tuple[str, ...]:
         """The modifiers a tie-break list editor offers ("" = none): Cut and Median of 1 or 2
-        (2024 14.1, 14.2), the Koya limit a half point either way (14.5); `/O` is left to the
+        (2024 14.1-14.4), the Koya limit a half point either way (14.5); `/O` is left to the
         written list, as the picker has no name for it."""
         out = [""]
         if self.cut:

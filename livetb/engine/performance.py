@@ -19,8 +19,8 @@ from decimal import Decimal
 
 from livetb.engine.context import ZERO, Context
 from livetb.engine.fide_tables import DIFF_TO_PD, SCORE_TO_DP
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Part, Value, average, half_up
-from livetb.engine.spec import Spec
 
 Games = list[tuple[int, int, Decimal]]  # (round, opponent rating, rating points)
 # Rating points are always 1 / ½ / 0, whatever the tournament's scoring (X counts 0).

@@ -3,6 +3,7 @@ from (each round's contribution, the rounds cut and why)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
 import msgspec
@@ -29,7 +30,7 @@ def half_up(x: Decimal, places: str) -> Decimal:
     return x.quantize(Decimal(places), rounding=ROUND_HALF_UP)
 
 
-def average(values: list[Number], places: str) -> Decimal | None:
+def average(values: Sequence[Number], places: str) -> Decimal | None:
     if not values:
         return None
     return half_up(Decimal(sum(values)) / len(values), places)

@@ -8,52 +8,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Iterable
-from decimal import Decimal
 
 import msgspec
 
-from livetb.engine import buchholz, counts, koya, performance, us_chess
+from livetb.engine import buchholz
+from livetb.engine.catalogue import TIEBREAKS, Compute, tiebreak_of
 from livetb.engine.context import Context
-from livetb.engine.direct_encounter import direct_encounter
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Number, Value
-from livetb.engine.spec import Spec
 
-Compute = Callable[[Context, Spec, int], Value]
-
+# The individual tie-breaks computed one participant at a time (DE: per tied group, `rank`).
 CATALOGUE: dict[str, Compute] = {
-    "PTS": counts.points,
-    "WIN": counts.wins,
-    "WON": counts.games_won,
-    "BPG": counts.black_games,
-    "BWG": counts.black_wins,
-    "GE": counts.games_elected,
-    "PS": counts.progressive,
-    "STD": counts.standard_points,
-    "BH": buchholz.buchholz,
-    "FB": buchholz.fore_buchholz,
-    "SB": buchholz.sonneborn_berger,
-    "AOB": buchholz.average_of_buchholz,
-    "KS": koya.koya,
-    "ARO": performance.average_rating_of_opponents,
-    "TPR": performance.performance_rating,
-    "PTP": performance.perfect_performance_rating,
-    "APRO": performance.average_performance_of_opponents,
-    "APPO": performance.average_perfect_performance_of_opponents,
-    "MM": us_chess.modified_median,
-    "MED": us_chess.median,
-    "SOLK": us_chess.solkoff,
-    "CUM": us_chess.cumulative,
-    "OCUM": us_chess.opponents_cumulative,
-    "KASH": us_chess.kashdan,
-    "MB": us_chess.most_blacks,
-    "TFL": us_chess.first_loss,
+    code: tb.compute
+    for code, tb in TIEBREAKS.items()
+    if tb.compute is not None and not tb.team_only
 }
-GROUP_TIEBREAKS = frozenset({"DE"})  # computed on the group still tied at their turn
-LOWER_IS_BETTER = frozenset({"DE"})
-
-# C.07 types: which tie-breaks change with the participant's own results only (A, B, D)
-# and which need the opponents' results of the round (C): the live projection's schedule.
-TYPE_C = frozenset({"BH", "SB", "AOB", "KS", "APRO", "APPO", "MM", "MED", "SOLK", "OCUM"})
 
 
 def compute(ctx: Context, spec: Spec, no: int) -> Value:
@@ -63,19 +32,14 @@ def compute(ctx: Context, spec: Spec, no: int) -> Value:
 
 def column(ctx: Context, spec: Spec, nos: Collection[int]) -> list[Number | None]:
     """`compute(ctx, spec, no).value` for each of `nos`, in order: what the live projections
-    recompute in bulk (without explanations, BH, FB and SB skip the `Value` machinery)."""
-    kind = _SUMS.get(spec.code)
-    if kind is not None and not ctx.explain:
-        fore, sb = kind
+    recompute in bulk (without explanations, BH, FB and SB skip the `Value` machinery and
+    keep their values in the context: `buchholz.totals_of`)."""
+    sums = TIEBREAKS[spec.code].sums
+    if sums is not None and not ctx.explain:
+        fore, sb = sums
         return list(buchholz.totals_of(ctx, spec, nos, fore, sb))
     fn = CATALOGUE[spec.code]
     return [fn(ctx, spec, no).value for no in nos]
-
-
-_SUMS = {"BH": (False, False), "FB": (True, False), "SB": (False, True)}  # (fore, sb)
-# The tie-breaks whose values `column` keeps in the context (`buchholz.totals_of`): computed
-# once, read again until an update reaches them.
-CACHED = frozenset(_SUMS)
 
 
 def affected_by(ctx: Context, spec: Spec, changed: Iterable[int]) -> frozenset[int]:
@@ -83,9 +47,9 @@ def affected_by(ctx: Context, spec: Spec, changed: Iterable[int]) -> frozenset[i
 
     Own-result tie-breaks touch only those participants; opponent-score ones (BH, FB, SB)
     their opponents too; averages of opponents' values (APRO, APPO) one hop, AOB two hops
-    away; Koya and the group tie-break DE can move anyone.
+    away; Koya and the group tie-break DE can move anyone (the record's `reach`).
     """
-    hops = reach(spec)
+    hops = tiebreak_of(spec).reach
     if hops is None:
         return frozenset(ctx.start_nos)
     out = set(changed)
@@ -94,15 +58,6 @@ def affected_by(ctx: Context, spec: Spec, changed: Iterable[int]) -> frozenset[i
         frontier = {r.opponent for no in frontier for r in ctx.rounds(no) if r.opponent} - out
         out |= frontier
     return frozenset(out)
-
-
-def reach(spec: Spec) -> int | None:
-    """How many opponent hops `affected_by` goes for `spec` (None: to everybody)."""
-    return None if spec.code in ("KS", "DE") else _HOPS.get(spec.code, 0)
-
-
-_HOPS = {"BH": 1, "FB": 1, "SB": 1, "AOB": 2, "APRO": 1, "APPO": 1}
-_HOPS |= dict.fromkeys(("MM", "MED", "SOLK", "OCUM"), 1)
 
 
 class Row(msgspec.Struct, frozen=True):
@@ -125,15 +80,16 @@ def rank(ctx: Context, specs: tuple[Spec, ...]) -> Standings:
     values: dict[int, list[Number | None]] = {no: [] for no in nos}
     groups: list[list[int]] = [sorted(nos)]
     for spec in specs:
-        if spec.code in GROUP_TIEBREAKS:
+        tb = tiebreak_of(spec)
+        if tb.places is not None:
             by_no: dict[int, Number | None] = {}
             for group in groups:
-                by_no.update(direct_encounter(ctx, group))
+                by_no.update(tb.places(ctx, group))
         else:  # in bulk: without explanations, the sums skip the `Value` machinery
             by_no = dict(zip(nos, column(ctx, spec, nos), strict=True))
         for no in nos:
             values[no].append(by_no[no])
-        groups = split_ties(groups, by_no, spec.code in LOWER_IS_BETTER)
+        groups = split_ties(groups, by_no, tb.lower_is_better)
     rows = rows_of(groups, values, lambda no: ctx.by_no[no].name)
     return Standings(ctx.edition.value, ctx.upto, tuple(s.text for s in specs), rows)
 
@@ -167,7 +123,8 @@ def rows_of(
     name_of: Callable[[int], str],
 ) -> tuple[Row, ...]:
     """Shared ranks: everyone in a group still tied takes the group's first position."""
-    rows, position = [], 1
+    rows: list[Row] = []
+    position = 1
     for group in groups:
         rows.extend(Row(position, no, name_of(no), tuple(values[no])) for no in sorted(group))
         position += len(group)
@@ -188,7 +145,3 @@ def draw_lots(standings: Standings, seed: int) -> Standings:
     ordered = sorted(standings.rows, key=lambda r: (r.rank, lots[r.start_no]))
     rows = tuple(msgspec.structs.replace(r, rank=i) for i, r in enumerate(ordered, start=1))
     return msgspec.structs.replace(standings, rows=rows)
-
-
-def as_decimal(v: Number | None) -> Decimal | None:
-    return None if v is None else Decimal(v)

@@ -18,8 +18,8 @@ from decimal import Decimal
 
 from livetb.engine.context import ZERO
 from livetb.engine.model import Code
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Part, Value
-from livetb.engine.spec import Spec
 from livetb.engine.team_context import TeamView
 from livetb.engine.teams import Match
 

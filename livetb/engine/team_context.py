@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from livetb.engine.context import Context, Round
 from livetb.engine.editions import Edition
-from livetb.engine.spec import Spec
+from livetb.engine.modifiers import Spec
 from livetb.engine.teams import PointType, TeamEvent, secondary
 
 SCORE_CODES: dict[str, PointType] = {"MPTS": "MP", "GPTS": "GP"}

@@ -15,7 +15,7 @@ The knockout tie-breaks that 12.3 lets the competition rules add after EDE are s
 from __future__ import annotations
 
 from livetb.engine.direct_encounter import direct_encounter
-from livetb.engine.spec import Spec
+from livetb.engine.modifiers import Spec
 from livetb.engine.team_context import TeamView
 from livetb.engine.teams import secondary
 
@@ -31,7 +31,8 @@ def extended_direct_encounter(view: TeamView, spec: Spec, group: list[int]) -> d
         refined = [tier for g in groups for tier in tiers(direct_encounter(ctx, g))]
         quiet = 0 if len(refined) > len(groups) else quiet + 1
         groups, turn = refined, 1 - turn
-    places, first = {}, 1
+    places: dict[int, int] = {}
+    first = 1
     for g in groups:
         places.update((no, first) for no in g)
         first += len(g)

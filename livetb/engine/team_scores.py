@@ -22,8 +22,8 @@ from livetb.engine import buchholz
 from livetb.engine.context import ZERO
 from livetb.engine.counts import points
 from livetb.engine.model import Code
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Part, Value
-from livetb.engine.spec import Spec
 from livetb.engine.team_context import TeamView
 from livetb.engine.teams import Board, secondary
 
@@ -128,13 +128,3 @@ def _standard(value: Decimal, draw: Decimal) -> Decimal:
     if value > draw:
         return Decimal(1)
     return Decimal("0.5") if value == draw else ZERO
-
-
-BOARD_COUNTS = {
-    "WIN": board_wins,
-    "WON": board_games_won,
-    "BPG": board_black_games,
-    "BWG": board_black_wins,
-    "GE": board_games_elected,
-    "STD": board_standard_points,
-}

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from livetb.engine.buchholz import Term, cut, terms
 from livetb.engine.context import ZERO
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Part, Value
-from livetb.engine.spec import Spec
 from livetb.engine.team_context import TeamView
 from livetb.engine.teams import PointType
 

@@ -12,21 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from livetb.engine import team_boards, team_scores
-from livetb.engine.context import Context
-from livetb.engine.direct_encounter import direct_encounter
+from livetb.engine.catalogue import (
+    TIEBREAKS,
+    Compute,
+    TeamCompute,
+    TeamPlaces,
+    Tiebreak,
+    tiebreak_of,
+)
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Number, Value
-from livetb.engine.spec import Spec
-from livetb.engine.standings import CATALOGUE, Standings, rows_of, split_ties
+from livetb.engine.standings import Standings, rows_of, split_ties
 from livetb.engine.team_context import TeamView
-from livetb.engine.team_encounter import extended_direct_encounter, tiers
-from livetb.engine.team_sonneborn import extended_sonneborn_berger
-
-TeamCompute = Callable[[TeamView, Spec, int], Value]
-GroupCompute = Callable[[TeamView, Spec, list[int]], dict[int, int]]
+from livetb.engine.team_encounter import tiers
 
 
-def _on_score(compute: Callable[[Context, Spec, int], Value]) -> TeamCompute:
+def _on_score(compute: Compute) -> TeamCompute:
     """An individual tie-break applied to the teams on the score the spec reads."""
 
     def on_score(view: TeamView, spec: Spec, no: int) -> Value:
@@ -35,42 +36,44 @@ def _on_score(compute: Callable[[Context, Spec, int], Value]) -> TeamCompute:
     return on_score
 
 
-def _per_board_on_gp(code: str) -> TeamCompute:
+def _per_board_on_gp(compute: Compute, boards: TeamCompute) -> TeamCompute:
     """Counting tie-breaks: matches on match points, boards on game points."""
-    by_match, by_board = _on_score(CATALOGUE[code]), team_scores.BOARD_COUNTS[code]
+    by_match = _on_score(compute)
 
     def count(view: TeamView, spec: Spec, no: int) -> Value:
-        return (by_board if view.kind_of(spec) == "GP" else by_match)(view, spec, no)
+        return (boards if view.kind_of(spec) == "GP" else by_match)(view, spec, no)
 
     return count
 
 
+def _team_compute(tb: Tiebreak) -> TeamCompute | None:
+    """A team's value (2023 Art. 12 intro: any individual tie-break, on MP or GP)."""
+    if tb.team_compute is not None:
+        return tb.team_compute
+    if tb.compute is None:
+        return None
+    return _on_score(tb.compute) if tb.boards is None else _per_board_on_gp(tb.compute, tb.boards)
+
+
+def _team_places(tb: Tiebreak) -> TeamPlaces | None:
+    """A group tie-break's places among teams; DE reads the score the spec names."""
+    places = tb.places
+    if places is None:
+        return tb.team_places
+
+    def on_score(view: TeamView, spec: Spec, group: list[int]) -> dict[int, int]:
+        return places(view.on(spec), group)
+
+    return on_score
+
+
+# From the catalogue: every tie-break a team has a value of, and the team group tie-breaks.
 TEAM_CATALOGUE: dict[str, TeamCompute] = {
-    **{code: _on_score(compute) for code, compute in CATALOGUE.items()},
-    **{code: _per_board_on_gp(code) for code in team_scores.BOARD_COUNTS},
-    "MPTS": _on_score(CATALOGUE["PTS"]),
-    "GPTS": _on_score(CATALOGUE["PTS"]),
-    "MPVGP": team_scores.secondary_score,
-    "SSSC": team_scores.score_strength,
-    "EMMSB": extended_sonneborn_berger,
-    "EMGSB": extended_sonneborn_berger,
-    "EGMSB": extended_sonneborn_berger,
-    "EGGSB": extended_sonneborn_berger,
-    "BC": team_boards.board_count,
+    code: fn for code, tb in TIEBREAKS.items() if (fn := _team_compute(tb)) is not None
 }
-
-
-def _direct_encounter(view: TeamView, spec: Spec, group: list[int]) -> dict[int, int]:
-    return direct_encounter(view.on(spec), group)
-
-
-TEAM_GROUP: dict[str, GroupCompute] = {
-    "DE": _direct_encounter,
-    "EDE": extended_direct_encounter,
-    "TBR": team_boards.top_board_results,
-    "BBE": team_boards.bottom_board_elimination,
+TEAM_GROUP: dict[str, TeamPlaces] = {
+    code: place for code, tb in TIEBREAKS.items() if (place := _team_places(tb)) is not None
 }
-TEAM_LOWER_IS_BETTER = frozenset({"BC", *TEAM_GROUP})
 
 
 def compute_team(view: TeamView, spec: Spec, no: int) -> Value:
@@ -92,11 +95,13 @@ def rank_teams(
     values: dict[int, list[Number | None]] = {no: [] for no in nos}
     groups: list[list[int]] = [sorted(nos)]
     for k, spec in enumerate(specs):
-        if spec.code in TEAM_GROUP:
+        tb = tiebreak_of(spec)
+        if tb.group:
             column: dict[int, Number | None] = {}
             refined = []
+            place = TEAM_GROUP[spec.code]
             for group in groups:
-                places = TEAM_GROUP[spec.code](view, spec, group) if len(group) > 1 else {}
+                places = place(view, spec, group) if len(group) > 1 else {}
                 split = tiers(places) if len(set(places.values())) > 1 else [group]
                 column.update((no, places[no] if len(split) > 1 else 0) for no in group)
                 refined.extend(split)
@@ -110,7 +115,7 @@ def rank_teams(
                     columns[k] = column
             else:
                 column = known
-            groups = split_ties(groups, column, spec.code in TEAM_LOWER_IS_BETTER)
+            groups = split_ties(groups, column, tb.lower_is_better)
         for no in nos:
             values[no].append(column[no])
     rows = rows_of(groups, values, lambda no: view.event.team(no).name)

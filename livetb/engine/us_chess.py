@@ -42,8 +42,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from livetb.engine.context import ZERO, Context, Round
+from livetb.engine.modifiers import Spec
 from livetb.engine.result import Part, Value
-from livetb.engine.spec import Spec
 
 KASHDAN = {"win": Decimal(4), "draw": Decimal(2), "loss": Decimal(1)}
 USCF = ("PTS", "MM", "SOLK", "CUM", "OCUM")

@@ -18,10 +18,11 @@ from types import MappingProxyType
 
 import msgspec
 
+from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.editions import Edition
 from livetb.engine.model import Participant
 from livetb.engine.spec import Spec
-from livetb.engine.standings import TYPE_C, column
+from livetb.engine.standings import column
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes
 from livetb.projections.groups import DirectEncounters
@@ -38,9 +39,12 @@ def closed_cells(specs: tuple[Spec, ...], edition: Edition, final: bool) -> Mapp
     the final round's results, was the value (not under the legacy rules). Worked out once
     per tie-break list and rules (every result of a running round asks), read-only."""
     fb_kept = final and edition is not Edition.LEGACY
-    return MappingProxyType(
-        {i: s for i, s in enumerate(specs) if s.code in TYPE_C or (s.code == "FB" and not fb_kept)}
-    )
+    cells: dict[int, Spec] = {}
+    for i, spec in enumerate(specs):
+        tb = tiebreak_of(spec)
+        if tb.type_c or (tb.fore and not fb_kept):
+            cells[i] = spec
+    return MappingProxyType(cells)
 
 
 _RESORT = 4  # sort the whole table again once more than a quarter of it moved at once
@@ -53,7 +57,7 @@ class Prepared:
     def __init__(self, specs: tuple[Spec, ...]) -> None:
         self.lines: dict[int, Line] = {}
         self.ranking = Ranking()
-        self.de = {i: DirectEncounters(i) for i, s in enumerate(specs) if s.code == "DE"}
+        self.de = {i: DirectEncounters(i) for i, s in enumerate(specs) if tiebreak_of(s).group}
         self.changes: dict[int, tuple[Cell, ...]] = {}
 
     def take(

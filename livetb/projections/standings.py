@@ -49,11 +49,12 @@ from collections.abc import Collection, Iterable, Mapping
 
 import msgspec
 
+from livetb.engine.catalogue import Tiebreak, tiebreak_of
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
 from livetb.engine.model import Code
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import TYPE_C, affected_by, column, lot_numbers, reach
+from livetb.engine.standings import affected_by, column, lot_numbers
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
@@ -123,6 +124,7 @@ class StandingsProjection:
         self.state = TournamentState()
         self.seq = 0
         self.specs: tuple[Spec, ...] = ()
+        self._tbs: tuple[Tiebreak, ...] = ()  # each one's catalogue record, for the loops
         self.ctx: Contexts | None = None
         self.lines: dict[int, Line] = {}
         self.rows: dict[int, Row] = {}  # as last published, ranks and statuses as last read
@@ -148,7 +150,7 @@ class StandingsProjection:
             projection.seq = rec.seq
             projection.state.apply(rec.event)
             if isinstance(rec.event, TournamentCreated):
-                projection.specs = _specs(rec.event)
+                projection._list(rec.event)
         projection._refresh_all()
         return projection
 
@@ -164,9 +166,14 @@ class StandingsProjection:
         projection.state = snap.state
         snap.state.make_canonical()
         if snap.state.created is not None:
-            projection.specs = _specs(snap.state.created)
+            projection._list(snap.state.created)
             projection._refresh_all()
         return projection
+
+    def _list(self, created: TournamentCreated) -> None:
+        """The tie-break list, and each one's record read once."""
+        self.specs = _specs(created)
+        self._tbs = tuple(map(tiebreak_of, self.specs))
 
     def standings(self, limit: int | None = None) -> list[Row]:
         """Every row (the first `limit`), best first, with its rank. A row's rank follows from
@@ -218,7 +225,7 @@ class StandingsProjection:
         event = rec.event
         changed = self.state.apply(event)
         if isinstance(event, TournamentCreated):
-            self.specs = _specs(event)
+            self._list(event)
         match event:
             case RoundPaired() | ByeRequested() if event.round <= self.state.paired:
                 out.round = event.round
@@ -243,7 +250,7 @@ class StandingsProjection:
                 # Own results, FB and the projected BH move, type C (rounds 1..C) cannot.
                 self._retired = self.ctx
                 self.ctx, self._prepared = ctx, None
-                cells = [i for i, s in enumerate(self.specs) if s.code not in TYPE_C]
+                cells = [i for i, tb in enumerate(self._tbs) if not tb.type_c]
                 dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
                 self._skip_unfinished(dirty, ctx.live)
                 # DE reads the games played inside a group (`direct_encounter`): a new round
@@ -295,28 +302,32 @@ class StandingsProjection:
 
     def _every(self, cells: Iterable[int], *extra: int) -> Dirty:
         nos = self.state.participants.keys()
-        dirty: Dirty = {i: nos for i in cells if self.specs[i].code != "DE"}
+        tbs = self._tbs
+        dirty: Dirty = {i: nos for i in cells if not tbs[i].group}
         dirty.update((i, nos) for i in extra)
         return dirty
 
     def _skip_unfinished(self, dirty: Dirty, live: Context) -> None:
-        """At a pairing, the counts of rounds scored as a win (`_WIN_COUNTS`) cannot change for
+        """At a pairing, the counts of rounds scored as a win (`counts_wins`) cannot change for
         a participant whose new round is an unfinished game when such a game does not score a
         win, nor the points when it scores an exact 0 (the same sum, exponent included): only
         the other participants' (byes, forfeits) are recomputed."""
         pending = live.scoring.points(Code.PENDING)
-        codes = set() if pending == live.win else set(_WIN_COUNTS)
-        if pending == 0 and pending.as_tuple().exponent == 0:
-            codes.add("PTS")
-        if not codes:
+        no_win = pending != live.win
+        no_points = pending == 0 and pending.as_tuple().exponent == 0
+        skip = [
+            i
+            for i, tb in enumerate(self._tbs)
+            if (no_win and tb.counts_wins) or (no_points and tb.score)
+        ]
+        if not skip:
             return
         by_no, rnd = live.by_no, live.upto
         nos = [
             no for no in self.state.participants if by_no[no].entry(rnd).code is not Code.PENDING
         ]
-        for i, spec in enumerate(self.specs):
-            if spec.code in codes:
-                dirty[i] = nos
+        for i in skip:
+            dirty[i] = nos
 
     def _affected_cells(
         self, changed: frozenset[int], rnd: int, fore_blind: bool, projected: bool
@@ -330,17 +341,17 @@ class StandingsProjection:
 
         def affected(source: Context, spec: Spec) -> frozenset[int]:
             """`affected_by`, once per context and reach (BH, its cuts and FB: one hop)."""
-            key = (id(source), reach(spec))
+            key = (id(source), tiebreak_of(spec).reach)
             nos = found.get(key)
             if nos is None:
                 nos = found[key] = affected_by(source, spec, changed)
             return nos
 
         cells: Dirty = {}
-        for i, spec in enumerate(self.specs):
-            if spec.code == "DE" or (spec.code == "FB" and fore_blind):
+        for i, (spec, tb) in enumerate(zip(self.specs, self._tbs, strict=True)):
+            if tb.group or (tb.fore and fore_blind):
                 continue  # DE is recomputed per tied group while ranking
-            if spec.code in TYPE_C:
+            if tb.type_c:
                 if rnd <= ctx.closed:  # a correction to a closed round
                     cells[i] = affected(ctx.done, spec)
             else:
@@ -467,8 +478,8 @@ class StandingsProjection:
                 lines[no] = Line.empty(n)
                 moved.add(no)
         self._compute(dirty, touched, moved)
-        for i, spec in enumerate(self.specs):
-            if spec.code == "DE":
+        for i, tb in enumerate(self._tbs):
+            if tb.group:
                 de = self._de.get(i) or self._de.setdefault(i, DirectEncounters(i))
                 de.update(ctx, lines, touched, moved, games)
         if rekey or everything:
@@ -521,7 +532,7 @@ class StandingsProjection:
             elif i == FB_PREDICTION:
                 values = known(*ctx.source(FB), nos)[0] if ctx.running else [None] * len(nos)
                 set_extra(lines, nos, values, touched, FB_BIT)
-            elif self.specs[i].code != "DE":  # DE: decided per tied group (`groups.py`)
+            elif not self._tbs[i].group:  # DE: decided per tied group (`groups.py`)
                 set_column(lines, i, nos, known(*ctx.source(self.specs[i]), nos), touched, moved)
 
     def _tails(self) -> None:
@@ -562,7 +573,4 @@ class StandingsProjection:
                     changes_of(RowChange(no, None, changes))
 
 
-# Counts of rounds scored as a win, whatever else they select (`livetb/engine/counts.py`):
-# their values read nothing but the participant's own rounds and what a win scores.
-_WIN_COUNTS = frozenset({"WIN", "WON", "BWG"})
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved

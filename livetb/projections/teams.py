@@ -14,10 +14,10 @@ live view, the group tie-breaks and the ranking.
 
 from __future__ import annotations
 
+from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.editions import Edition
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec
-from livetb.engine.standings import TYPE_C
 from livetb.engine.team_context import TeamView, primary_from_list
 from livetb.engine.team_standings import rank_teams
 from livetb.engine.teams import Roster, TeamEvent, build_team_event, rebuild_round
@@ -31,10 +31,6 @@ from livetb.events.schema import (
 from livetb.events.state import TournamentState
 from livetb.projections.views import status_of, view_of
 from livetb.wire.standings import Status
-
-# Team tie-breaks reading the opponents' final scores besides the individual type C ones:
-# the extended Sonneborn-Bergers and the strength-of-schedule score.
-TEAM_TYPE_C = TYPE_C | {"EMMSB", "EMGSB", "EGMSB", "EGGSB", "SSSC"}
 
 TeamLine = tuple[int, int, str, tuple[Number | None, ...], tuple[Status, ...]]
 
@@ -64,7 +60,7 @@ class TeamTable:
         same_size = before is not None and self.event is not None
         if isinstance(event, RoundPaired) and same_size and before.boards == self.event.boards:
             # Rounds 1..C read as before (a wider match would change every bye's game points).
-            self.kept = {k: c for k, c in self.kept.items() if specs[k].code in TEAM_TYPE_C}
+            self.kept = {k: c for k, c in self.kept.items() if tiebreak_of(specs[k]).type_c}
         else:
             self.kept = {}
         return True
@@ -92,12 +88,12 @@ class TeamTable:
         views = {"live": live, "done": done, "fore": view(paired, True) if running else done}
 
         def on(spec: Spec) -> TeamView:
-            return views[view_of(spec.code, running, TEAM_TYPE_C)]
+            return views[view_of(spec.code, running)]
 
         columns = dict(self.kept)
         table = rank_teams(live, specs, on, columns)
         self.kept = {k: c for k, c in columns.items() if _kept(specs[k])}
-        statuses = tuple(status_of(spec.code, running, TEAM_TYPE_C) for spec in specs)
+        statuses = tuple(status_of(spec.code, running) for spec in specs)
         return [(r.rank, r.start_no, r.name, r.values, statuses) for r in table.rows]
 
 
@@ -110,4 +106,4 @@ def _build(state: TournamentState) -> TeamEvent | None:
 
 def _kept(spec: Spec) -> bool:
     """Read on the closed rounds or on the FB view, not on the live one."""
-    return view_of(spec.code, True, TEAM_TYPE_C) != "live"
+    return view_of(spec.code, True) != "live"

@@ -6,29 +6,33 @@ paired, C the last closed:
 - `done`: rounds 1..C (opponents' results, type C): final;
 - `fore`: round K as the last one, its games drawn (FB): predicted.
 
-Once K is closed the three views read the same rounds and every value is final. Team events
-pass their own type-C set.
+Once K is closed the three views read the same rounds and every value is final. The view is
+the tie-break's catalogue record's (`type_c`, `fore`), for teams as for individuals.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from livetb.engine.standings import TYPE_C
+from livetb.engine.catalogue import TIEBREAKS
 from livetb.wire.standings import Status
 
 View = Literal["live", "done", "fore"]
 
 
-def view_of(code: str, running: bool, type_c: frozenset[str] = TYPE_C) -> View:
-    if code == "FB":
+def view_of(code: str, running: bool) -> View:
+    """The view tie-break `code` is read on."""
+    tb = TIEBREAKS[code]
+    if tb.fore:
         return "fore" if running else "done"
-    return "done" if code in type_c else "live"
+    return "done" if tb.type_c else "live"
 
 
-def status_of(code: str, running: bool, type_c: frozenset[str] = TYPE_C) -> Status:
-    if code == "FB":
+def status_of(code: str, running: bool) -> Status:
+    """The status of tie-break `code`'s values (2024 4.3)."""
+    tb = TIEBREAKS[code]
+    if tb.fore:
         return "predicted" if running else "final"
-    if code in type_c:
+    if tb.type_c:
         return "final"
     return "provisional" if running else "final"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from livetb import i18n
-from livetb.engine.spec import FAMILIES
+from livetb.engine.catalogue import TIEBREAKS
 
 STATIC = Path(i18n.__file__).parent.parent / "web" / "pages" / "static"
 
@@ -32,7 +32,7 @@ def test_the_placeholders_agree_between_languages() -> None:
 def test_every_tiebreak_and_category_has_a_name() -> None:
     for lang in i18n.LANGUAGES:
         names = i18n.catalog(lang)
-        assert {code for code in FAMILIES if f"tb.{code}" not in names} == set()
+        assert {code for code in TIEBREAKS if f"tb.{code}" not in names} == set()
         assert all(f"cat.{n}" in names for n in range(1, 6))
         assert all(f"status.{s}" in names for s in ("final", "provisional", "predicted"))
 

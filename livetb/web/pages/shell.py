@@ -19,7 +19,7 @@ from pathlib import Path
 from aiohttp import web
 
 from livetb import i18n
-from livetb.engine.spec import FAMILIES, TEAM_ONLY
+from livetb.engine.catalogue import TIEBREAKS
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
 from livetb.web.api.reads import public_creation
 from livetb.web.keys import STORE
@@ -81,11 +81,14 @@ async def tournaments(request: web.Request) -> web.Response:
 
 
 def tiebreak_catalogue() -> dict[str, object]:
-    """What the tie-break picker offers: every code with its modifiers, and the lists livetb
-    uses by default (FIDE's recommended ones) per system and kind."""
+    """What the tie-break picker offers: every code with the modifiers it offers for it and
+    whether it is for team events only (the catalogue's records), and the lists livetb uses
+    by default (FIDE's recommended ones) per system and kind."""
     return {
-        "families": FAMILIES,
-        "team_only": sorted(TEAM_ONLY),
+        "codes": {
+            code: {"modifiers": list(tb.takes.offered), "team_only": tb.team_only}
+            for code, tb in TIEBREAKS.items()
+        },
         "presets": {
             "swiss": DEFAULT_TIEBREAKS["swiss"],
             "roundrobin": DEFAULT_TIEBREAKS["roundrobin"],

@@ -4,16 +4,8 @@
 import { app, config, el, languageSwitch, problem, send } from "./common.js";
 import { href, t, tbName } from "./i18n.js";
 
-const { families, presets, team_only: teamOnly } = config.tiebreaks;
-
-function modifiers(code) {
-  const allowed = families[code];
-  const out = [""];
-  if (allowed.includes("C")) out.push("C1", "C2");
-  if (allowed.includes("M")) out.push("M1", "M2");
-  if (allowed.includes("L")) out.push("L+1", "L0", "L-1");
-  return out;
-}
+// Per code, the modifiers it offers ("" = none) and whether it is for team events only.
+const { codes, presets } = config.tiebreaks;
 
 function main() {
   const chosen = [...presets.swiss];
@@ -26,12 +18,12 @@ function main() {
 
   function fillFamilies() {
     const team = kind.value === "team";
-    family.replaceChildren(...Object.keys(families).filter((c) => team || !teamOnly.includes(c))
+    family.replaceChildren(...Object.keys(codes).filter((c) => team || !codes[c].team_only)
       .map((c) => el("option", { value: c }, `${c} — ${tbName(c)}`)));
     fillModifiers();
   }
   function fillModifiers() {
-    modifier.replaceChildren(...modifiers(family.value).map((m) => el("option", { value: m }, m ? tbName(`${family.value}/${m}`) : t("setup.no_modifier"))));
+    modifier.replaceChildren(...codes[family.value].modifiers.map((m) => el("option", { value: m }, m ? tbName(`${family.value}/${m}`) : t("setup.no_modifier"))));
   }
   function draw() {
     list.replaceChildren(...chosen.map((code, i) => el("li", {},
