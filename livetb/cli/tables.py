@@ -16,13 +16,14 @@ import msgspec
 from livetb import i18n
 from livetb.cli.output import TableRow, UsageError, emit, format_value, print_table
 from livetb.cli.parsers import SYSTEMS
+from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
 from livetb.engine.model import Code, Tournament
 from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import CATALOGUE, compute, rank
+from livetb.engine.standings import compute, rank
 from livetb.engine.teams import TeamEvent
 from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
@@ -158,7 +159,7 @@ def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) 
             file=out,
         )
     for spec in specs:
-        if spec.code not in CATALOGUE:
+        if tiebreak_of(spec).group:
             print(f"{spec.text}: decided within the tied group (see the standings)", file=out)
             continue
         v = compute(ctx, spec, no)

@@ -16,11 +16,12 @@ from typing import Literal
 
 import msgspec
 
+from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
 from livetb.engine.model import Code
 from livetb.engine.spec import Spec
-from livetb.engine.standings import CATALOGUE, compute
+from livetb.engine.standings import compute
 from livetb.projections.outlook import Outlook, outlook
 from livetb.projections.standings import StandingsProjection, fmt
 from livetb.projections.views import view_of
@@ -165,7 +166,7 @@ def build(projection: StandingsProjection, no: int) -> Card:
 
 
 def _tiebreak(sources: _Sources, spec: Spec, no: int, row: Row, i: int) -> TiebreakLine:
-    if spec.code not in CATALOGUE:  # DE: decided within the group still tied at its turn
+    if tiebreak_of(spec).group:  # DE: decided within the group still tied at its turn
         note = "decided within the group still tied before it (see the standings)"
         upto = sources.live.upto
         return TiebreakLine(spec.text, row.values[i], row.statuses[i], upto, [], [], note)

@@ -33,6 +33,7 @@ from typing import Literal
 
 import msgspec
 
+from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.context import Context
 from livetb.engine.model import Code
 from livetb.engine.spec import parse_list
@@ -99,7 +100,7 @@ def shares_ties(state: TournamentState) -> bool:
     created = state.created
     assert created is not None
     specs = parse_list(created.tiebreaks)
-    only_pts = [s.text for s in specs] == ["PTS"]
+    only_pts = len(specs) == 1 and tiebreak_of(specs[0]).score
     return only_pts and state.lots_seed is None and not state.playoffs
 
 
@@ -111,7 +112,7 @@ def outlook(state: TournamentState, no: int, live: Context | None = None) -> Out
     if created is None or created.kind == "team" or k == 0 or state.rounds[k].closed:
         return None
     specs = parse_list(created.tiebreaks)
-    if not specs or specs[0].code != "PTS":
+    if not specs or not tiebreak_of(specs[0]).score:
         return None
     if live is None:
         live = Context(state.tournament(), k, edition=state.edition)
