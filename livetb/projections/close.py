@@ -89,7 +89,7 @@ class Prepared:
         for no in touched:
             values, published = lines[no].values, live[no]
             before = published.values
-            diff = [(i, values[i]) for i in watched if values[i] != before[i]]
+            diff: list[Cell] = [(i, values[i]) for i in watched if values[i] != before[i]]
             if published.fb is not None:
                 diff.append((FB_CELL, None))
             self.changes[no] = tuple(diff)

@@ -71,7 +71,8 @@ def fmt(v: Number | None) -> Value:
             return s
         if v.is_finite():
             return s + ".0"
-    if v == v.to_integral_value() and v.as_tuple().exponent >= 0:
+    exponent = v.as_tuple().exponent  # a letter only for NaN and Infinity
+    if v == v.to_integral_value() and isinstance(exponent, int) and exponent >= 0:
         return f"{v:.1f}"
     return s
 

@@ -89,7 +89,7 @@ class Ranking:
         """Every row sorted at once (`keyed`: (key, start no), best nearly sorted already);
         equal keys made one object. Returns the order ((key as placed, start no), best first)
         and the rank at each position; tie flips go to `out`."""
-        order = sorted(keyed)  # type: ignore[type-var]
+        order = sorted(keyed)
         ranks: list[int] = []
         previous: Key | None = None
         shares, rank = self.shares, 0

@@ -264,11 +264,11 @@ class StandingsProjection:
                     return self._refresh_all()
                 self.ctx, self._retired = ctx, previous
                 closing = previous.running and not ctx.running
-                cells = closed_cells(self.specs, ctx.live.edition, closing and ctx.done.final)
+                closed = closed_cells(self.specs, ctx.live.edition, closing and ctx.done.final)
                 if closing and ctx.done is ctx.projected:  # what `settle` prepared
-                    return self._swap_in(prepared or Prepared(self.specs), cells)
+                    return self._swap_in(prepared or Prepared(self.specs), closed)
                 self._unsettled.clear()
-                return self._refresh(self._every(cells, FB_PREDICTION))
+                return self._refresh(self._every(closed, FB_PREDICTION))
             case ParticipantRegistered() | ParticipantUpdated():
                 if state.paired:
                     return self._refresh_all()
@@ -278,9 +278,9 @@ class StandingsProjection:
                     self.ctx = Contexts.fresh(state)
                 else:
                     self.ctx.enter(state, changed)
-                cells = range(-2, len(self.specs))
                 rekey = bool(state.playoffs) or state.lots_seed is not None
-                return self._refresh({i: changed for i in cells}, rows=changed, rekey=rekey)
+                every = range(-2, len(self.specs))
+                return self._refresh({i: changed for i in every}, rows=changed, rekey=rekey)
             case ResultRecorded() | ResultCorrected() | ByeRequested():
                 if not changed or self.ctx is None or not state.paired:
                     return
@@ -530,7 +530,9 @@ class StandingsProjection:
             if i == PROJECTED_BH:
                 set_extra(lines, nos, known(ctx.projected, BH, nos)[0], touched, BH_BIT)
             elif i == FB_PREDICTION:
-                values = known(*ctx.source(FB), nos)[0] if ctx.running else [None] * len(nos)
+                values: list[Value] = (
+                    known(*ctx.source(FB), nos)[0] if ctx.running else [None] * len(nos)
+                )
                 set_extra(lines, nos, values, touched, FB_BIT)
             elif not self._tbs[i].group:  # DE: decided per tied group (`groups.py`)
                 set_column(lines, i, nos, known(*ctx.source(self.specs[i]), nos), touched, moved)

@@ -57,8 +57,12 @@ class TeamTable:
         running = state.paired > state.closed
         if rnd is not None and running and rnd == state.paired and not fb_reads_it:
             return True  # the running round: neither the closed rounds nor FB read it
-        same_size = before is not None and self.event is not None
-        if isinstance(event, RoundPaired) and same_size and before.boards == self.event.boards:
+        if (
+            isinstance(event, RoundPaired)
+            and before is not None
+            and self.event is not None
+            and before.boards == self.event.boards
+        ):
             # Rounds 1..C read as before (a wider match would change every bye's game points).
             self.kept = {k: c for k, c in self.kept.items() if tiebreak_of(specs[k]).type_c}
         else:
