@@ -112,6 +112,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TRIGGER events_next_seq BEFORE INSERT ON events
         FOR EACH ROW EXECUTE FUNCTION events_next_seq()""",
     ),
+    # 2: organiser tokens, which create tournaments; the tokens stored before are arbiters'.
+    # An organiser's row has no tournament (""), which no tournament id equals.
+    (
+        "ALTER TABLE tokens ADD COLUMN kind text NOT NULL DEFAULT 'arbiter'",
+        """ALTER TABLE tokens ADD CONSTRAINT tokens_kind CHECK (
+            kind IN ('arbiter', 'organiser') AND (kind = 'arbiter' OR tournament_id = '')
+        )""",
+    ),
 )
 
 _GRANTS = (

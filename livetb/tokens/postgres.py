@@ -1,11 +1,25 @@
-"""`PostgresTokens`: the arbiter tokens (`livetb.tokens.store.Tokens`) in the `tokens` table of the
-event store's PostgreSQL schema, created by the store's migration (`livetb/events/postgres.py`).
+"""`PostgresTokens`: the tokens (`livetb.tokens.store.Tokens`) in the `tokens` table of the
+event store's PostgreSQL schema, created by the store's migrations (`livetb/events/postgres.py`).
 Same semantics as the SQLite `TokenStore`: only a token's sha256 is kept."""
 
 from __future__ import annotations
 
 from livetb.events.postgres import Session
-from livetb.tokens.store import actor, fingerprint, new_token
+from livetb.tokens.store import (
+    ARBITER,
+    NO_TOURNAMENT,
+    ORGANISER,
+    Grant,
+    Kind,
+    actor,
+    fingerprint,
+    grant_of,
+    new_token,
+)
+
+# Serialises `create_first_organiser` per schema: READ COMMITTED alone would let two servers
+# starting at once both see no organiser token.
+_FIRST_ORGANISER_LOCK = "livetb:first-organiser:"
 
 
 class PostgresTokens:
@@ -21,20 +35,40 @@ class PostgresTokens:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def create(self, tournament_id: str, label: str | None = None) -> str:
+    def _insert(self, kind: Kind, tournament_id: str, label: str | None) -> str:
         token = new_token()
         with self._db() as conn:
             conn.execute(
-                "INSERT INTO tokens (sha256, tournament_id, created_at, label) "
-                "VALUES (%s, %s, now(), %s)",
-                (fingerprint(token), tournament_id, label),
+                "INSERT INTO tokens (sha256, kind, tournament_id, created_at, label) "
+                "VALUES (%s, %s, %s, now(), %s)",
+                (fingerprint(token), kind, tournament_id, label),
             )
         return token
+
+    def create(self, tournament_id: str, label: str | None = None) -> str:
+        return self._insert(ARBITER, tournament_id, label)
+
+    def create_organiser(self, label: str | None = None) -> str:
+        return self._insert(ORGANISER, NO_TOURNAMENT, label)
+
+    def create_first_organiser(self) -> str | None:
+        token = new_token()
+        with self._db() as conn, conn.transaction():
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", (_FIRST_ORGANISER_LOCK + self.schema,)
+            )
+            cur = conn.execute(
+                "INSERT INTO tokens (sha256, kind, tournament_id, created_at) "
+                "SELECT %s, %s, %s, now() WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE kind = %s)",
+                (fingerprint(token), ORGANISER, NO_TOURNAMENT, ORGANISER),
+            )
+        return token if cur.rowcount == 1 else None
 
     def labels(self, tournament_id: str) -> dict[str, str | None]:
         with self._db() as conn:
             rows = conn.execute(
-                "SELECT sha256, label FROM tokens WHERE tournament_id = %s", (tournament_id,)
+                "SELECT sha256, label FROM tokens WHERE tournament_id = %s AND kind = %s",
+                (tournament_id, ARBITER),
             ).fetchall()
         return {actor(str(sha)): label for sha, label in rows}
 
@@ -46,13 +80,17 @@ class PostgresTokens:
             )
         return cur.rowcount == 1
 
-    def scope(self, token: str) -> str | None:
+    def grant(self, token: str) -> Grant | None:
         with self._db() as conn:
             row = conn.execute(
-                "SELECT tournament_id FROM tokens WHERE sha256 = %s AND revoked_at IS NULL",
+                "SELECT kind, tournament_id FROM tokens WHERE sha256 = %s AND revoked_at IS NULL",
                 (fingerprint(token),),
             ).fetchone()
-        return None if row is None else str(row[0])
+        return None if row is None else grant_of(str(row[0]), str(row[1]))
+
+    def scope(self, token: str) -> str | None:
+        found = self.grant(token)
+        return None if found is None else found.tournament_id
 
     def close(self) -> None:
         self._db.close()

@@ -1,5 +1,5 @@
-"""`TokenStore`: the arbiter tokens (`livetb.tokens.store.Tokens`) in the `tokens` table of the
-event store's SQLite file; only a token's sha256 is kept."""
+"""`TokenStore`: the tokens (`livetb.tokens.store.Tokens`) in the `tokens` table of the event
+store's SQLite file; only a token's sha256 is kept."""
 
 from __future__ import annotations
 
@@ -11,13 +11,23 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from livetb.events.sqlite import create_private, writing
-from livetb.tokens.store import actor, fingerprint, new_token
+from livetb.tokens.store import (
+    ARBITER,
+    NO_TOURNAMENT,
+    ORGANISER,
+    Grant,
+    Kind,
+    actor,
+    fingerprint,
+    grant_of,
+    new_token,
+)
 
 
 class TokenStore:
-    """`Tokens` in SQLite: the `tokens` table: sha256 of the token, its tournament, when
-    created and revoked, and an optional label (who holds it), which the audit trail shows
-    beside the token's writes."""
+    """`Tokens` in SQLite: the `tokens` table: sha256 of the token, its kind (arbiter or
+    organiser), its tournament ("" for an organiser's), when created and revoked, and an
+    optional label (who holds it), which the audit trail shows beside the token's writes."""
 
     def __init__(self, path: str | Path, *, timeout: float = 10.0) -> None:
         self._lock = threading.Lock()
@@ -36,13 +46,18 @@ class TokenStore:
                 "created_at": str,
                 "revoked_at": str,
                 "label": str,
+                "kind": str,
             },
             pk="sha256",
-            not_null={"sha256", "tournament_id", "created_at"},
+            not_null={"sha256", "tournament_id", "created_at", "kind"},
+            defaults={"kind": ARBITER},
             if_not_exists=True,
         )
-        if "label" not in tokens.columns_dict:  # a store from before labels
+        columns = tokens.columns_dict
+        if "label" not in columns:  # a store from before labels
             tokens.add_column("label", str)
+        if "kind" not in columns:  # a store from before organiser tokens: all arbiters'
+            tokens.add_column("kind", str, not_null_default=ARBITER)
 
     def __enter__(self) -> TokenStore:
         return self
@@ -50,19 +65,37 @@ class TokenStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def create(self, tournament_id: str, label: str | None = None) -> str:
+    def _insert(self, kind: Kind, tournament_id: str, label: str | None) -> str:
         token = new_token()
         with self._lock, self._conn:
             self._conn.execute(
-                "INSERT INTO tokens (sha256, tournament_id, created_at, label) VALUES (?, ?, ?, ?)",
-                (fingerprint(token), tournament_id, _now(), label),
+                "INSERT INTO tokens (sha256, kind, tournament_id, created_at, label) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (fingerprint(token), kind, tournament_id, _now(), label),
             )
         return token
+
+    def create(self, tournament_id: str, label: str | None = None) -> str:
+        return self._insert(ARBITER, tournament_id, label)
+
+    def create_organiser(self, label: str | None = None) -> str:
+        return self._insert(ORGANISER, NO_TOURNAMENT, label)
+
+    def create_first_organiser(self) -> str | None:
+        token = new_token()
+        with self._lock, writing(self._conn) as conn:  # BEGIN IMMEDIATE: one writer decides
+            cur = conn.execute(
+                "INSERT INTO tokens (sha256, kind, tournament_id, created_at) "
+                "SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE kind = ?)",
+                (fingerprint(token), ORGANISER, NO_TOURNAMENT, _now(), ORGANISER),
+            )
+        return token if cur.rowcount == 1 else None
 
     def labels(self, tournament_id: str) -> dict[str, str | None]:
         with self._lock:
             rows = self._conn.execute(
-                "SELECT sha256, label FROM tokens WHERE tournament_id = ?", (tournament_id,)
+                "SELECT sha256, label FROM tokens WHERE tournament_id = ? AND kind = ?",
+                (tournament_id, ARBITER),
             ).fetchall()
         return {actor(str(sha)): label for sha, label in rows}
 
@@ -74,13 +107,17 @@ class TokenStore:
             )
         return cur.rowcount == 1
 
-    def scope(self, token: str) -> str | None:
+    def grant(self, token: str) -> Grant | None:
         with self._lock:
             row = self._conn.execute(
-                "SELECT tournament_id FROM tokens WHERE sha256 = ? AND revoked_at IS NULL",
+                "SELECT kind, tournament_id FROM tokens WHERE sha256 = ? AND revoked_at IS NULL",
                 (fingerprint(token),),
             ).fetchone()
-        return None if row is None else str(row[0])
+        return None if row is None else grant_of(str(row[0]), str(row[1]))
+
+    def scope(self, token: str) -> str | None:
+        found = self.grant(token)
+        return None if found is None else found.tournament_id
 
     def close(self) -> None:
         with self._lock:

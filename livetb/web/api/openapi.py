@@ -98,6 +98,8 @@ def _operation(e: Endpoint, refs: dict[type, dict[str, Any]]) -> dict[str, Any]:
         op["x-messages"] = {"oneOf": [refs[m] for m in e.messages]}
     if e.auth == "arbiter":
         op["security"] = [{"arbiter": []}]
+    elif e.auth == "create":
+        op["security"] = [{"organiser": []}, {"arbiter": []}]
     elif e.auth == "read":
         op["security"] = [{}, {"arbiter": []}]  # a token only for a private tournament
     return op
@@ -123,8 +125,9 @@ def document(endpoints: Iterable[Endpoint]) -> dict[str, Any]:
             "version": getattr(livetb, "__version__", "0"),
             "description": (
                 "Live chess standings with exact FIDE tie-breaks. Writes need an arbiter "
-                "bearer token of their tournament; reads are public unless the tournament is "
-                "private. Errors are JSON: {code, message, ...}."
+                "bearer token of their tournament (an organiser token may create one); reads "
+                "are public unless the tournament is private. Errors are JSON: "
+                "{code, message, ...}."
             ),
         },
         "paths": paths,
@@ -134,8 +137,16 @@ def document(endpoints: Iterable[Endpoint]) -> dict[str, Any]:
                 "arbiter": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "`livetb token create --tournament ID`",
-                }
+                    "description": "`livetb token create --tournament ID`, or the `token` "
+                    "of an organiser's creation of the tournament",
+                },
+                "organiser": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "printed by `livetb serve` on a store's first start, or "
+                    "`livetb token create --organiser`: creates tournaments (PUT), and each "
+                    "creation answers with the new tournament's arbiter token",
+                },
             },
         },
     }

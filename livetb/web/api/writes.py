@@ -1,7 +1,9 @@
 """The REST API's writes: JSON in and out through msgspec, the same schemas as the commands.
 
 Writes (an arbiter token of the tournament; `Idempotency-Key` and `If-Match: "SEQ"` or an
-`expected_seq` body field are optional) answer `{"seq": N}`, the log's head after the write:
+`expected_seq` body field are optional) answer `{"seq": N}`, the log's head after the write.
+A tournament is also created with an organiser token, whose answer then carries the new
+tournament's first arbiter token, shown once: `{"seq": 1, "token": "ltb_…"}`.
 
     PUT   /api/tournaments/{id}                            CreateTournament           201
     POST  /api/tournaments/{id}/participants               RegisterParticipant        201
@@ -25,6 +27,7 @@ in `livetb/web/api/reads.py`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -50,11 +53,12 @@ from livetb.events.commands import (
 )
 from livetb.interchange.trf_commands import pairing_from_trf, participants_from_trf
 from livetb.web.api.dry_run import DryRun, dry_run
-from livetb.web.http.auth import authorize
+from livetb.web.http.auth import Creator, authorize, authorize_creation
 from livetb.web.http.limits import MAX_INT, is_number, read_body
 from livetb.web.http.routing import (
     ARBITER,
     BASE,
+    CREATE,
     PARTICIPANT,
     ROUND,
     WRITE_ERRORS,
@@ -149,7 +153,12 @@ def idempotency_key(request: web.Request) -> str | None:
 def writer(spec: Write) -> Handler:
     async def handle(request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
-        actor = await authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
+        header, tokens = request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS]
+        if spec.command is CreateTournament:
+            creator = await authorize_creation(header, tokens, tid)
+        else:
+            creator = Creator(await authorize(header, tokens, tid), organiser=False)
+        actor = creator.actor
         dry = dry_run(request)
         config = request.app[CONFIG]  # a whole round's pairings or player list may be large
         limit = config.pairings_max_body if spec.text is not None else config.max_body
@@ -176,6 +185,9 @@ def writer(spec: Write) -> Handler:
             idempotency_key=idempotency_key(request),
             actor=actor,
         )
+        if creator.organiser:  # made once the tournament exists: a refusal makes none
+            token = await asyncio.to_thread(tokens.create, tid)
+            return json_response(Created(seq=head, token=token), spec.status, seq=head)
         return json_response({"seq": head}, spec.status, seq=head)
 
     return handle
@@ -211,8 +223,16 @@ class Head(msgspec.Struct):
     seq: int
 
 
+class Created(msgspec.Struct, omit_defaults=True):
+    """A creation's answer: the log's head, and for an organiser token the new tournament's
+    first arbiter token (shown once: only its hash is kept)."""
+
+    seq: int
+    token: str | None = None
+
+
 WRITE_SUMMARIES = {
-    CreateTournament: "Create a tournament",
+    CreateTournament: "Create a tournament (an organiser token's answer carries its arbiter token)",
     RegisterParticipant: "Register a participant (JSON), or all of a TRF's 001 lines at once",
     RegisterTeam: "Register a team of a team tournament (its players in board order)",
     UpdateParticipant: "Correct a participant's details (before round 1 is paired)",
@@ -242,9 +262,9 @@ def endpoints() -> list[Endpoint]:
             handler=writer(spec),
             summary=WRITE_SUMMARIES[spec.command],
             request=spec.body,
-            response=Head,
+            response=Created if spec.command is CreateTournament else Head,
             status=spec.status,
-            auth=ARBITER,
+            auth=CREATE if spec.command is CreateTournament else ARBITER,
             errors=WRITE_ERRORS,
             trf_body=TRF_BODIES.get(spec.command, ""),
             query=(DRY_RUN,),

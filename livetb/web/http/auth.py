@@ -1,38 +1,83 @@
-"""Who may do what: writes need a token for their tournament (none, unknown or revoked is
-401, another tournament's is 403). Reads are public, except those of a private tournament,
-which need one of its tokens too (`Authorization: Bearer`, the websocket subprotocol
-`bearer.<token>`, or `?access_token=` where headers cannot be set).
+"""Who may do what: writes need an arbiter token of their tournament (none, unknown or
+revoked is 401, another tournament's or an organiser's is 403); creating a tournament also
+takes an organiser token. Reads are public, except those of a private tournament, which need
+one of its tokens too (`Authorization: Bearer`, the websocket subprotocol `bearer.<token>`, or
+`?access_token=` where headers cannot be set).
 
     await authorize(f"Bearer {token}", tokens, "t-3f9c01ab")  # -> "arbiter:1a2b3c4d"
+    await authorize_creation(f"Bearer {organiser}", tokens, "t-new")
+    # -> Creator(actor="organiser:5e6f7a8b", organiser=True)
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import NamedTuple
 
 from aiohttp import hdrs, web
 
-from livetb.errors import NotAuthenticated, UnknownTournament, WrongTournament
+from livetb.errors import LivetbError, NotAuthenticated, UnknownTournament, WrongTournament
 from livetb.projections.standings import StandingsProjection
-from livetb.tokens.store import Tokens, actor, fingerprint
+from livetb.tokens.store import ORGANISER, Grant, Tokens, actor, fingerprint
 from livetb.web.keys import SERVICE, TOKENS
+
+
+class OrganiserToken(WrongTournament):
+    """An organiser token used for anything but creating a tournament (403)."""
+
+    def __init__(self, tournament_id: str) -> None:
+        self.tournament_id = tournament_id
+        LivetbError.__init__(
+            self,
+            "an organiser token only creates tournaments (PUT /api/tournaments/ID); "
+            f"tournament {tournament_id} takes one of its arbiter tokens",
+        )
+
+
+class Creator(NamedTuple):
+    """Who creates a tournament: the actor the log records, and whether it is an organiser
+    (whose answer then carries the new tournament's first arbiter token)."""
+
+    actor: str
+    organiser: bool
+
+
+async def _grant(header: str | None, tokens: Tokens, what: str) -> tuple[str, Grant]:
+    """The bearer token of `header` and what it allows; 401 without a live one. The lookup
+    runs in a thread, off the event loop."""
+    scheme, _, token = (header or "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise NotAuthenticated(f"{what} need an arbiter token: Authorization: Bearer <token>")
+    found = await asyncio.to_thread(tokens.grant, token)
+    if found is None:
+        raise NotAuthenticated("unknown or revoked token")
+    return token, found
 
 
 async def authorize(
     header: str | None, tokens: Tokens, tournament_id: str, *, what: str = "writes"
 ) -> str:
     """The actor recorded for a write to `tournament_id` by the `Authorization` header's
-    bearer token; 401 or 403 otherwise. The lookup runs in a thread, off the event loop."""
-    scheme, _, token = (header or "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise NotAuthenticated(f"{what} need an arbiter token: Authorization: Bearer <token>")
-    scope = await asyncio.to_thread(tokens.scope, token)
-    if scope is None:
-        raise NotAuthenticated("unknown or revoked token")
-    if scope != tournament_id:
+    bearer token, which must be one of its arbiter tokens; 401 or 403 otherwise."""
+    token, found = await _grant(header, tokens, what)
+    if found.kind == ORGANISER:
+        raise OrganiserToken(tournament_id)
+    if found.tournament_id != tournament_id:
         raise WrongTournament(tournament_id)
     return actor(fingerprint(token))
+
+
+async def authorize_creation(header: str | None, tokens: Tokens, tournament_id: str) -> Creator:
+    """Who may create `tournament_id`: an organiser token (whether the id is free is the
+    command's check, `TournamentExists`), or an arbiter token made for this id beforehand
+    (`livetb token create --tournament ID`); 401 or 403 otherwise."""
+    token, found = await _grant(header, tokens, "writes")
+    if found.kind == ORGANISER:
+        return Creator(actor(fingerprint(token), ORGANISER), organiser=True)
+    if found.tournament_id != tournament_id:
+        raise WrongTournament(tournament_id)
+    return Creator(actor(fingerprint(token)), organiser=False)
 
 
 async def check_read(request: web.Request, tid: str) -> StandingsProjection:

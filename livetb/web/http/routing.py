@@ -33,8 +33,9 @@ class NotFound(LivetbError):
     code = "not_found"
 
 
-Auth = Literal["arbiter", "read", "public"]
+Auth = Literal["arbiter", "create", "read", "public"]
 ARBITER: Final = "arbiter"
+CREATE: Final = "create"  # an arbiter token made for the id, or an organiser token
 READ: Final = "read"
 PUBLIC: Final = "public"
 
@@ -61,8 +62,9 @@ class Query(NamedTuple):
 class Endpoint:
     """One route: what aiohttp registers and what the OpenAPI document says about it.
 
-    `auth`: `arbiter` needs the tournament's token, `read` needs one only for a private
-    tournament, `public` never. `errors` are the statuses it can answer besides success."""
+    `auth`: `arbiter` needs the tournament's token, `create` that or an organiser token,
+    `read` needs one only for a private tournament, `public` never. `errors` are the statuses
+    it can answer besides success."""
 
     method: str
     path: str
