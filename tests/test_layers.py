@@ -27,7 +27,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "tokens": {"events", *FLOOR},
     "wire": FLOOR,
     "projections": {"engine", "events", "wire", *FLOOR},
-    "interchange": {"engine", "trf", "events", "projections", "wire", *FLOOR},
+    "interchange": {"engine", "trf", "events", "pairing", "projections", "wire", *FLOOR},
     "app": {"engine", "events", "projections", "wire", *FLOOR},
     "web": {"web.app", "web.config"},  # the package's face: loads them on first use
     "web.config": set(),

@@ -1,34 +1,70 @@
-"""Commands read from a pairing program's TRF: a round's pairings (`PairRound`) and a player
-list (`RegisterParticipants`). TRF problems are reported with the file's own line and columns.
+"""Commands read from a pairing program's files: a round's pairings (`PairRound`, from a TRF
+or the pairing engine's output) and a player list (`RegisterParticipants`). TRF problems are
+reported with the file's own line and columns.
 """
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
-from livetb.engine.model import Code
+from livetb.engine.model import Code, Tournament
 from livetb.errors import InvalidInput, TrfError, TrfIssue
 from livetb.events.commands import PairRound, RegisterParticipant, RegisterParticipants
 from livetb.events.schema import Board
+from livetb.interchange.engine_pairs import looks_like_engine_output, pairing_from_engine
+from livetb.pairing.berger import MAX_PLAYERS, MIN_PLAYERS, berger
 from livetb.trf import parse_trf
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _BEFORE_POINTS = 80  # columns 81- of a 001 line are points, rank and round blocks
 
 
+def pairing_from_text(data: bytes, rnd: int) -> PairRound:
+    """A round posted as `text/plain`: the pairing engine's own output (a first line holding
+    only the number of pairs, see `engine_pairs`), kept in its order; else a TRF."""
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:  # UTF-16 and other TRF encodings: the TRF reader decodes them
+        return pairing_from_trf(data, rnd)
+    if looks_like_engine_output(text):
+        return pairing_from_engine(text, rnd)
+    return pairing_from_trf(data, rnd)
+
+
 def pairing_from_trf(data: bytes, rnd: int) -> PairRound:
-    """Round `rnd` of a pairing program's TRF: its games as boards (numbered in the order of
-    the white players' start numbers; results, if any, are ignored) and its `U` as the PAB.
-    Requested byes (H, F, Z) are not pairings: send them as byes. TRF errors are 422 with
-    their line and columns."""
+    """Round `rnd` of a pairing program's TRF: its games as boards in publication order
+    (`round_boards`; results, if any, are ignored) and its `U` as the PAB. Requested byes
+    (H, F, Z) are not pairings: send them as byes. TRF errors are 422 with their line and
+    columns."""
     imported = parse_trf(data, "pairings.trf", pending_round=rnd)
-    people = imported.tournament.participants
+    boards, bye = round_boards(imported.tournament, rnd)
+    return PairRound(round=rnd, boards=boards, bye=bye)
+
+
+def round_boards(tournament: Tournament, rnd: int) -> tuple[tuple[Board, ...], int | None]:
+    """Round `rnd`'s boards, numbered as the pairings are published, and its PAB (not a board).
+
+    Swiss: FIDE's publication order (Handbook C.04, the pairing sorted before it is made
+    public: the former C.04.1 F.1), boards by, in turn,
+      1. the higher of the pair's two scores, descending;
+      2. the sum of both scores, descending;
+      3. the rank of the pair's higher player (higher score, else smaller start number): the
+         smaller start number first.
+    The scores are those before the round, summed from the file's rounds 1..rnd-1 under the
+    file's scoring (the points column may already hold the round's results, or not).
+
+    Round robin (a 092/192 record naming one): the Berger table's board order (C.05 Annex 1)
+    when the round's pairs are the table's round `rnd` for this field, single or double cycle;
+    the file's colours are kept. A round robin paired otherwise (another table, renumbered
+    players) falls back to the Swiss order, which needs no table."""
+    people = tournament.participants
     width = max((len(p.entries) for p in people), default=0)
     if rnd > width:
         raise InvalidInput(
             f"the TRF has round blocks 1..{width}: none for round {rnd}", path="round"
         )
-    whites: list[tuple[int, int]] = []
+    pairs: list[tuple[int, int]] = []
     pabs: list[int] = []
     for p in people:
         e = p.entries[rnd - 1]
@@ -37,13 +73,52 @@ def pairing_from_trf(data: bytes, rnd: int) -> PairRound:
         elif e.opponent is not None and (
             e.colour == "w" or (e.colour is None and p.start_no < e.opponent)
         ):
-            whites.append((p.start_no, e.opponent))
+            pairs.append((p.start_no, e.opponent))
     if len(pabs) > 1:
         raise InvalidInput(f"round {rnd}: more than one pairing-allocated bye (U): {pabs}")
-    boards = tuple(
-        Board(board=i, white=w, black=b) for i, (w, b) in enumerate(sorted(whites), start=1)
-    )
-    return PairRound(round=rnd, boards=boards, bye=pabs[0] if pabs else None)
+    table = berger_order(pairs, len(people), rnd) if tournament.system == "roundrobin" else None
+    if table is None:
+        table = publication_order(pairs, scores_before(tournament, rnd))
+    boards = tuple(Board(board=i, white=w, black=b) for i, (w, b) in enumerate(table, start=1))
+    return boards, pabs[0] if pabs else None
+
+
+def scores_before(tournament: Tournament, rnd: int) -> dict[int, Decimal]:
+    """Each participant's points after rounds 1..rnd-1, under the tournament's scoring."""
+    scoring = tournament.scoring
+    return {
+        p.start_no: sum((scoring.points(e.code) for e in p.entries[: rnd - 1]), Decimal(0))
+        for p in tournament.participants
+    }
+
+
+def publication_order(
+    pairs: list[tuple[int, int]], scores: dict[int, Decimal]
+) -> list[tuple[int, int]]:
+    """(white, black) pairs sorted as C.04 publishes them (see `round_boards`)."""
+
+    def key(pair: tuple[int, int]) -> tuple[Decimal, Decimal, int]:
+        a, b = (scores.get(no, Decimal(0)) for no in pair)
+        top = min(pair, key=lambda no: (-scores.get(no, Decimal(0)), no))
+        return (-max(a, b), -(a + b), top)
+
+    return sorted(pairs, key=key)
+
+
+def berger_order(
+    pairs: list[tuple[int, int]], players: int, rnd: int
+) -> list[tuple[int, int]] | None:
+    """The pairs in the Berger table's board order, or None if they are not its round `rnd`."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        return None
+    by_set = {frozenset(pair): pair for pair in pairs}
+    table = berger(players, double=True)  # its first cycle is the single round robin
+    if rnd > len(table):
+        return None
+    ordered = [frozenset((b.white, b.black)) for b in table[rnd - 1].boards]
+    if set(ordered) != set(by_set):
+        return None
+    return [by_set[seats] for seats in ordered]
 
 
 def participants_from_trf(data: bytes, source: str = "players.trf") -> RegisterParticipants:

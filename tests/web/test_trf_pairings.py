@@ -94,3 +94,91 @@ async def test_utf16_pairings_are_read_and_a_broken_bom_is_422(api: Api) -> None
     assert api.store.head(TID) == head
     status, body = await post_trf(api, 1, trf([ROUND_1]).decode().encode("utf-16"))
     assert status == 201, body
+
+
+# The 18-player shape: Rizzo (17) beat a higher-rated player in round 1 and is White
+# against Bianchi (2) in round 2. Round 1 (White first); the White players named win, except
+# 11-2 and 17-8 (Black 2 and White 17 win): nine players on 1 point.
+ROUND_1_PAIRS = [(1, 10), (11, 2), (3, 12), (13, 4), (5, 14), (15, 6), (7, 16), (17, 8), (9, 18)]
+WINNERS = {1, 2, 3, 4, 5, 6, 7, 9, 17}
+# Round 2 as a pairing program made it, listed here by White's start number.
+ROUND_2_PAIRS = [(3, 7), (5, 10), (6, 1), (8, 12), (9, 4), (13, 11), (14, 16), (17, 2), (18, 15)]
+FIELD = {no: f"Player {no}" for no in range(1, 19)} | {2: "Bianchi, Anna", 17: "Rizzo, Marco"}
+
+
+def field_trf() -> bytes:
+    first = {w: (b, "w") for w, b in ROUND_1_PAIRS} | {b: (w, "b") for w, b in ROUND_1_PAIRS}
+    second = {w: (b, "w") for w, b in ROUND_2_PAIRS} | {b: (w, "b") for w, b in ROUND_2_PAIRS}
+    rows = []
+    for no, name in FIELD.items():
+        (opp1, c1), (opp2, c2) = first[no], second[no]
+        won = "1" if no in WINNERS else "0"
+        head = f"001 {no:4d}      {name}".ljust(48) + f"{2500 - 10 * no}"
+        points = "1.0" if no in WINNERS else "0.0"
+        rows.append(
+            head.ljust(80) + f"{points:>4} {no:>4}" + block(opp1, c1, won) + block(opp2, c2)
+        )
+    head = ["012 Open", "062 18", "072 18", "092 Individual: Swiss-System", "XXR 5"]
+    return ("\n".join(head + rows) + "\n").encode()
+
+
+async def play_round_1_of_the_field(api: Api) -> None:
+    assert (await api.call("PUT", T, {"name": "Open", "rounds": 5}))[0] == 201
+    for no, name in FIELD.items():
+        assert (await api.post(f"{T}/participants", {"start_no": no, "name": name}))[0] == 201
+    boards = [{"board": i, "white": w, "black": b} for i, (w, b) in enumerate(ROUND_1_PAIRS, 1)]
+    assert (await api.post(f"{T}/rounds/1/pairings", {"boards": boards}))[0] == 201
+    for i, (w, _) in enumerate(ROUND_1_PAIRS, start=1):
+        result = "1-0" if w in WINNERS else "0-1"
+        assert (await api.post(f"{T}/rounds/1/results", {"board": i, "result": result}))[0] == 201
+    assert (await api.post(f"{T}/rounds/1/close"))[0] == 201
+
+
+async def test_board_1_is_the_top_score_pair_not_whites_start_number(api: Api) -> None:
+    await play_round_1_of_the_field(api)
+    status, body = await post_trf(api, 2, field_trf())
+    assert status == 201, body
+    rnd = await api.get(f"{T}/rounds/2")
+    games = [(g["board"], g["white"], g["black"]) for g in rnd["games"]]
+    # C.04 publication order: the four 1 + 1 pairs by their higher player (1, 2, 3, 4), then
+    # 5-10 (1 + 0), then the 0 + 0 pairs by their smaller start number (8, 11, 14, 15).
+    assert games == [
+        (1, 6, 1), (2, 17, 2), (3, 3, 7), (4, 9, 4), (5, 5, 10),
+        (6, 8, 12), (7, 13, 11), (8, 14, 16), (9, 18, 15),
+    ]  # fmt: skip
+    # Numbered by White's start number, Rizzo - Bianchi was board 8.
+    assert ROUND_2_PAIRS.index((17, 2)) + 1 == 8
+
+
+async def test_the_engines_output_keeps_its_board_order(api: Api) -> None:
+    await play_round_1_of_the_field(api)
+    head = api.store.head(TID)
+    engine = "9\n17 2\n6 1\n3 7\n9 4\n5 10\n8 12\n13 11\n14 16\n18 15\n"
+    broken = engine.replace("9 4\n", "9 - 4\n")
+    status, body = await post_trf(api, 2, broken.encode())
+    assert status == 422 and body["code"] == "invalid_input", body
+    assert body["path"] == "line 5" and "line 5: found '9 - 4'" in body["message"]
+    assert api.store.head(TID) == head
+    status, body = await post_trf(api, 2, engine.encode())
+    assert status == 201, body
+    rnd = await api.get(f"{T}/rounds/2")
+    assert [(g["white"], g["black"]) for g in rnd["games"]][:3] == [(17, 2), (6, 1), (3, 7)]
+    assert [g["board"] for g in rnd["games"]] == list(range(1, 10))
+
+
+async def test_the_engines_bye_is_the_pab(api: Api) -> None:
+    await setup(api)
+    status, body = await post_trf(api, 1, b"3\n4 2\n1 3\n5 0\n")
+    assert status == 201, body
+    rnd = await api.get(f"{T}/rounds/1")
+    assert [(g["board"], g["white"], g["black"]) for g in rnd["games"]] == [(1, 4, 2), (2, 1, 3)]
+    assert rnd["bye"] == 5
+
+
+async def test_a_json_body_keeps_its_board_numbers(api: Api) -> None:
+    await setup(api)
+    boards = [{"board": 2, "white": 1, "black": 3}, {"board": 1, "white": 4, "black": 2}]
+    status, body = await api.post(f"{T}/rounds/1/pairings", {"boards": boards, "bye": 5})
+    assert status == 201, body
+    rnd = await api.get(f"{T}/rounds/1")
+    assert [(g["board"], g["white"], g["black"]) for g in rnd["games"]] == [(1, 4, 2), (2, 1, 3)]

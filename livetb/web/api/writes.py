@@ -19,7 +19,8 @@ tournament's first arbiter token, shown once: `{"seq": 1, "token": "ltb_…"}`.
     POST  /api/tournaments/{id}/lots                       DrawLots                   201
 
 A body is the command's fields less those the URL gives; pairings may instead be the pairing
-program's TRF (`Content-Type: text/plain`, see `livetb.interchange.trf_commands`), participants
+program's TRF or the pairing engine's output (`Content-Type: text/plain`, see
+`livetb.interchange.trf_commands`; boards in publication order), participants
 a TRF player list (one `RegisterParticipants`). `?dry_run=1` decides without appending and
 answers 200 `{"dry_run": true, "events": [...]}` (`livetb/web/api/dry_run.py`). The reads are
 in `livetb/web/api/reads.py`.
@@ -51,7 +52,7 @@ from livetb.events.commands import (
     UpdateParticipant,
     WithdrawParticipant,
 )
-from livetb.interchange.trf_commands import pairing_from_trf, participants_from_trf
+from livetb.interchange.trf_commands import pairing_from_text, participants_from_trf
 from livetb.web.api.dry_run import DryRun, dry_run
 from livetb.web.http.auth import Creator, authorize, authorize_creation
 from livetb.web.http.limits import MAX_INT, is_number, read_body
@@ -194,7 +195,7 @@ def writer(spec: Write) -> Handler:
 
 
 def _round_trf(data: bytes, request: web.Request) -> AnyCommand:
-    return pairing_from_trf(data, int(request.match_info["round"]))
+    return pairing_from_text(data, int(request.match_info["round"]))
 
 
 def _players_trf(data: bytes, request: web.Request) -> AnyCommand:
@@ -248,7 +249,10 @@ WRITE_SUMMARIES = {
 
 
 TRF_BODIES = {
-    PairRound: "the pairing program's TRF; the round's blocks are read",
+    PairRound: (
+        "the pairing program's TRF (the round's blocks, boards in FIDE's publication order) or "
+        "the pairing engine's output (number of pairs, then `white black` per board, kept)"
+    ),
     RegisterParticipant: "a TRF player list: its 001 lines, registered in one append",
 }
 DRY_RUN = Query("dry_run", "1: decide only; 200 {dry_run: true, events: [...]}, nothing appended")
