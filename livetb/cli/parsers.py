@@ -177,11 +177,7 @@ def _pgn(sub: argparse._SubParsersAction) -> None:
 def _server(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser("serve", help="run the live server (REST API, websocket feed)")
     _server_options(serve)
-    serve.add_argument(
-        "--db",
-        default=os.environ.get(DB_ENV) or DEFAULT_DB,
-        help=f"{STORE} (default: ${DB_ENV}, else {DEFAULT_DB})",
-    )
+    add_served_db(serve, note="")
     serve.add_argument(
         "--workers",
         type=int,
@@ -225,15 +221,33 @@ def _server(sub: argparse._SubParsersAction) -> None:
         "keeps it out of the process list)",
     )
 
-    token = sub.add_parser("token", help="create or revoke arbiter tokens")
+    token = sub.add_parser("token", help="create or revoke arbiter and organiser tokens")
     actions = token.add_subparsers(dest="action", required=True)
     create = actions.add_parser("create", help="print a new token (shown once, stored hashed)")
-    add_db(create)
-    create.add_argument("--tournament", required=True, metavar="ID")
+    add_served_db(create)
+    scope = create.add_mutually_exclusive_group(required=True)
+    scope.add_argument(
+        "--tournament", metavar="ID", help="an arbiter token: writes to this tournament"
+    )
+    scope.add_argument(
+        "--organiser",
+        action="store_true",
+        help="an organiser token: creates tournaments at /new (each creation hands back the "
+        "new tournament's arbiter token)",
+    )
     create.add_argument("--label", metavar="TEXT", help="who holds it, shown in the audit trail")
     revoke = actions.add_parser("revoke", help="revoke a token")
-    add_db(revoke)
+    add_served_db(revoke)
     revoke.add_argument("token")
+
+
+def add_served_db(parser: argparse.ArgumentParser, note: str = ", as for serve") -> None:
+    """--db defaulting as `livetb serve`'s does: the store a server started here uses."""
+    parser.add_argument(
+        "--db",
+        default=os.environ.get(DB_ENV) or DEFAULT_DB,
+        help=f"{STORE} (default: ${DB_ENV}, else {DEFAULT_DB}{note})",
+    )
 
 
 def add_db(parser: argparse.ArgumentParser, note: str = "") -> None:

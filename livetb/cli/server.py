@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import io
 import os
+import re
 import socket
 import sys
 import tempfile
@@ -56,6 +57,11 @@ def run(args: argparse.Namespace, out: io.TextIOBase) -> int:
 # --- token ------------------------------------------------------------------------------------
 
 
+# A tournament id as the API's routes take it (`livetb.web.http.routing.TID`): a token made
+# for any other id could never be used.
+_TOURNAMENT_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
 def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.events.open import open_store
     from livetb.events.target import is_url
@@ -63,11 +69,22 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
     if args.action == "revoke" and not is_url(args.db) and not Path(args.db).is_file():
         raise ServerUsageError(f"--db {args.db}: no such event store")
+    tid = getattr(args, "tournament", None)
+    if tid is not None and not _TOURNAMENT_ID.fullmatch(tid):
+        raise ServerUsageError(f"--tournament {tid!r}: 1 to 64 letters, digits, '.', '_' or '-'")
     with open_tokens(args.db) as tokens:
         if args.action == "revoke":
             if not tokens.revoke(args.token):
                 raise ServerUsageError("no such live token in this store")
             print("revoked", file=out)
+            return 0
+        if args.organiser:
+            print(
+                "livetb: note: an organiser token: it creates tournaments at "
+                "/new#token=TOKEN on the server over this store",
+                file=sys.stderr,
+            )
+            print(tokens.create_organiser(label=args.label), file=out)
             return 0
         with open_store(args.db) as store:
             if store.head(args.tournament) == 0:
@@ -87,6 +104,7 @@ def serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.events.target import shown
 
     url = f"http://{args.host}:{args.port}"
+    _first_organiser(args, out)
     if args.workers != 1:
         return _serve_workers(args, out, url)
     from livetb.web import Config, create_app
@@ -94,6 +112,30 @@ def serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
     app = create_app(Config(db_path=args.db))
     banner = f"livetb: serving {shown(args.db)} on {url} (Ctrl-C stops)"
     return _run_app(app, args, out, banner)
+
+
+def _first_organiser(args: argparse.Namespace, out: io.TextIOBase) -> None:
+    """On a store's first start, make its organiser token and print it, once, in the URL of
+    /new: creating tournaments then needs no command on the server."""
+    from livetb.tokens.open import open_tokens
+
+    with open_tokens(args.db) as tokens:
+        organiser = tokens.create_first_organiser()
+    if organiser is not None:
+        page = f"{_browser_base(args.host, args.port)}/new#token={organiser}"
+        print(
+            "livetb: this store's organiser token, shown once (keep it: it creates "
+            f"tournaments; `livetb token create --organiser` makes another):\n  {page}",
+            file=out,
+            flush=True,
+        )
+
+
+def _browser_base(host: str, port: int) -> str:
+    """The address a browser on this machine opens for a server listening on `host`."""
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
 
 
 def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> int:
@@ -127,7 +169,7 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
     made = sample.prepare(db, args.players, args.rounds, args.seed)
     app = create_app(Config(db_path=db))
 
-    url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
+    url = _browser_base(args.host, args.port)
 
     def links(made: sample.Demo) -> list[str]:
         tid = made.tournament_id
@@ -138,7 +180,7 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
             f"  venue screen:     {url}/t/{tid}/screen",
             f"  in a terminal:    livetb watch {url} --tournament {tid}",
             f"  JSON:             {url}/api/tournaments/{tid}/standings",
-            f"  arbiter token:    {made.token}",
+            f"  arbiter console:  {url}{made.console}",
         ]
 
     def started(made: sample.Demo) -> None:

@@ -30,6 +30,12 @@ class Demo(msgspec.Struct, frozen=True):
     token: str
     live: list[AnyEvent]
 
+    @property
+    def console(self) -> str:
+        """The arbiter console's path with the token in the fragment, which the browser keeps
+        to itself: the page takes it from there and never sends it in a URL."""
+        return f"/t/{self.tournament_id}/arbiter#token={self.token}"
+
 
 def prepare(
     db_path: str | Path, players: int = 40, rounds: int = 7, seed: int = 1, tid: str = "demo"

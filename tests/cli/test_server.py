@@ -20,6 +20,7 @@ from pytest_aiohttp import AiohttpServer
 
 from livetb.client.watch import watch
 from livetb.tokens.sqlite import TokenStore
+from livetb.tokens.store import Grant
 from livetb.web import Config, create_app
 from tests.cli.test_cli import run
 from tests.web.conftest import TID, Api
@@ -51,6 +52,57 @@ def test_token_create_prints_only_the_token_and_stores_its_hash(tmp_path: Path) 
         assert tokens.scope(token) is None
     code, _, err = run("token", "revoke", "--db", db, token)
     assert code == 2 and "no such live token" in err
+
+
+def test_token_create_organiser_prints_a_token_that_creates(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    code, out, err = run("token", "create", "--db", db, "--organiser", "--label", "Office")
+    token = out.strip()
+    assert code == 0 and out == token + "\n" and token.startswith("ltb_")
+    assert "/new#token=" in err and "no events yet" not in err
+    with TokenStore(db) as tokens:
+        assert tokens.grant(token) == Grant("organiser", None)
+        assert tokens.create_first_organiser() is None  # serve will not print another
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--organiser", "--tournament", "t-1"),  # one kind or the other
+        (),  # and one of them
+    ],
+)
+def test_token_create_takes_exactly_one_of_organiser_and_tournament(
+    tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    db = tmp_path / "t.sqlite"
+    code, out, err = run("token", "create", "--db", str(db), *argv)
+    assert code == 2 and out == ""
+    assert "--organiser" in err and "--tournament" in err
+    assert not db.exists()
+
+
+def test_token_create_refuses_an_id_no_route_takes(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    code, out, err = run("token", "create", "--db", str(db), "--tournament", "open 2026")
+    assert code == 2 and out == "" and "--tournament 'open 2026'" in err
+    assert not db.exists()
+
+
+def test_token_create_defaults_to_the_store_serve_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LIVETB_DB", raising=False)
+    code, out, _ = run("token", "create", "--tournament", "t-1")
+    assert code == 0
+    with TokenStore(tmp_path / "livetb.sqlite") as tokens:  # serve's default, in this folder
+        assert tokens.scope(out.strip()) == "t-1"
+    monkeypatch.setenv("LIVETB_DB", str(tmp_path / "env.sqlite"))
+    code, out, _ = run("token", "create", "--organiser")
+    with TokenStore(tmp_path / "env.sqlite") as tokens:
+        assert code == 0 and tokens.grant(out.strip()) == Grant("organiser", None)
+    assert run("token", "revoke", out.strip())[0] == 0  # revoke defaults alike
 
 
 def spawn(*argv: str) -> subprocess.Popen[str]:
@@ -93,6 +145,27 @@ def test_serve_is_ready_in_under_two_seconds_and_stops_cleanly(tmp_path: Path) -
     assert f"on http://127.0.0.1:{port}" in out
 
 
+def test_serve_prints_the_organiser_token_on_a_stores_first_start_only(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite")
+    runs = []
+    for _ in range(2):
+        port = free_port()
+        proc = spawn("serve", "--db", db, "--port", str(port))
+        try:
+            wait_ready(f"http://127.0.0.1:{port}/api/tournaments", proc)
+        finally:
+            out, _ = stop(proc)
+        runs.append((port, out))
+    (port, first), (_, second) = runs
+    page = f"http://127.0.0.1:{port}/new#token="
+    assert first.count(page) == 1 and "organiser token" in first
+    token = first.split(page)[1].split()[0]
+    with TokenStore(db) as tokens:
+        assert tokens.grant(token) == Grant("organiser", None)
+    assert "#token=" not in second and "organiser token" not in second
+    assert "ltb_" not in second
+
+
 def test_demo_prints_a_url_and_a_token_and_the_standings_move(tmp_path: Path) -> None:
     port = free_port()
     proc = spawn("demo", "--db", str(tmp_path / "d.sqlite"), "--port", str(port))
@@ -108,9 +181,10 @@ def test_demo_prints_a_url_and_a_token_and_the_standings_move(tmp_path: Path) ->
         out, _ = stop(proc)
     for page in ["/t/demo", "/t/demo/player/1", "/t/demo/overlay?top=10", "/t/demo/screen"]:
         assert f"{base}{page}\n" in out
-    token = out.split("arbiter token:")[1].split()[0]
+    console = out.split("arbiter console:")[1].split()[0]
+    assert console.startswith(f"{base}/t/demo/arbiter#token=ltb_")
     with TokenStore(tmp_path / "d.sqlite") as tokens:
-        assert tokens.scope(token) == "demo"
+        assert tokens.scope(console.split("#token=")[1]) == "demo"
 
 
 async def test_watch_draws_the_table_and_highlights_the_followed(api: Api) -> None:
