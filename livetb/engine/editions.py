@@ -39,6 +39,12 @@ _STARTS = (
 )
 
 
+def in_force() -> list[tuple[Edition, dt.date]]:
+    """Each dated edition with the day its rules apply from, newest first (before the last
+    of these days: `Edition.LEGACY`)."""
+    return [(edition, begins) for begins, edition in _STARTS]
+
+
 def edition_for(start: dt.date | None, today: dt.date | None = None) -> Edition:
     """The edition FIDE applies to a tournament starting on `start` (no date: today's rules)."""
     day = start or today or dt.date.today()

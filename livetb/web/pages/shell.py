@@ -1,4 +1,5 @@
-"""The pages: `/`, `/t/{id}`, `/t/{id}/player/{no}`, `/t/{id}/overlay`, `/t/{id}/screen`.
+"""The pages: `/`, `/t/{id}`, `/t/{id}/player/{no}`, `/t/{id}/overlay`, `/t/{id}/screen`,
+the arbiters' console `/t/{id}/arbiter` and `/new`, which creates a tournament.
 
 Each page is one HTML shell (`static/page.html`) filled in the language negotiated from
 `?lang=`, then `Accept-Language`, then English: `<html lang>`, the title, the language's whole
@@ -20,6 +21,7 @@ from aiohttp import web
 
 from livetb import i18n
 from livetb.engine.catalogue import TIEBREAKS
+from livetb.engine.editions import Edition, in_force
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
 from livetb.web.api.reads import public_creation
 from livetb.web.keys import STORE
@@ -98,8 +100,17 @@ def tiebreak_catalogue() -> dict[str, object]:
     }
 
 
+def editions() -> list[dict[str, str]]:
+    """The editions of FIDE's unplayed-rounds rules as /new states them: each with the day it
+    applies from (the engine's own dates), newest first, then the legacy rules before them."""
+    dated = [{"edition": e.value, "from": day.isoformat()} for e, day in in_force()]
+    return [*dated, {"edition": Edition.LEGACY.value, "before": dated[-1]["from"]}]
+
+
 async def new_tournament(request: web.Request) -> web.Response:
-    return render(request, "setup", "setup.title", tiebreaks=tiebreak_catalogue())
+    return render(
+        request, "setup", "setup.title", tiebreaks=tiebreak_catalogue(), editions=editions()
+    )
 
 
 def routes() -> list[web.AbstractRouteDef]:

@@ -1,13 +1,71 @@
-// /new: create a tournament — name, rounds, start date (which sets the rules' edition),
+// /new: create a tournament — name, rounds, start date and the edition of the rules it sets,
 // scoring, private or public, and the tie-break list from a picker that knows every code and
-// modifier livetb accepts, with FIDE's recommended lists to start from.
+// modifier livetb accepts, with FIDE's recommended lists to start from. The organiser token
+// arrives as #token=… (the link `livetb serve` prints); a creation with it answers with the
+// new tournament's arbiter token, shown here once, with the way into the console.
 import { app, config, el, languageSwitch, problem, send } from "./common.js";
-import { href, t, tbName } from "./i18n.js";
+import { href, lang, t, tbName } from "./i18n.js";
 
 // Per code, the modifiers it offers ("" = none) and whether it is for team events only.
 const { codes, presets } = config.tiebreaks;
+// The editions of the unplayed-rounds rules, newest first, with the day each applies from
+// (the engine's dates); the last one is the legacy rules, before the others.
+const editions = config.editions;
+const ORGANISER_KEY = "livetb.organiser";
+
+/** The organiser token of the link (`#token=…`), kept for this browser session and taken
+ * out of the address bar; else the one kept before. */
+function takeOrganiser() {
+  const found = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (found) {
+    sessionStorage.setItem(ORGANISER_KEY, decodeURIComponent(found[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return { token: sessionStorage.getItem(ORGANISER_KEY) ?? "", fromLink: Boolean(found) };
+}
+
+const day = (iso) => new Date(`${iso}T00:00:00`).toLocaleDateString(lang, { day: "numeric", month: "long", year: "numeric" });
+const editionName = (e) => (e.from ? t("setup.edition_name", { edition: e.edition }) : t("setup.edition_legacy"));
+
+/** The edition a start date gets (no date: today's), as the engine picks it. */
+function editionOn(iso) {
+  const date = iso || new Date().toISOString().slice(0, 10);
+  return editions.find((e) => e.from && date >= e.from) ?? editions[editions.length - 1];
+}
+
+/** The answer to an organiser's creation: the arbiter token, once, and the console's link. */
+function created(tid, name, token) {
+  const out = el("input", { id: "arbiter-token", class: "token-value", readonly: true, value: token, spellcheck: "false", "aria-describedby": "token-once" });
+  const said = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  const copy = el("button", { type: "button", onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(token); // only in a secure context (https, localhost)
+      said.textContent = t("setup.copied");
+    } catch {
+      out.focus();
+      out.select();
+      said.textContent = t("setup.copy_select");
+    }
+  } }, t("setup.copy"));
+  const consoleLink = `${href(`/t/${encodeURIComponent(tid)}/arbiter`)}#token=${encodeURIComponent(token)}`;
+  const heading = el("h2", { tabindex: "-1" }, t("setup.created", { name, id: tid }));
+  // No language switch here: leaving the page would lose the token, which is not shown again.
+  app.replaceChildren(
+    el("header", { class: "top" }, el("h1", {}, t("setup.title"))),
+    el("section", { class: "created" },
+      heading,
+      el("label", { for: "arbiter-token" }, t("setup.arbiter_token")),
+      el("div", { class: "token-out" }, out, copy),
+      el("p", { id: "token-once", class: "hint" }, t("setup.token_once")),
+      said,
+      el("p", { class: "actions" },
+        el("a", { class: "button primary", href: consoleLink }, t("setup.open_console")),
+        el("a", { href: href("/new") }, t("setup.another")))));
+  heading.focus();
+}
 
 function main() {
+  const organiser = takeOrganiser();
   const chosen = [...presets.swiss];
   const list = el("ol", { class: "tb-list", "aria-live": "polite" });
   const kind = el("select", { id: "s-kind", name: "kind" }, el("option", { value: "individual" }, t("setup.individual")), el("option", { value: "team" }, t("setup.team")));
@@ -42,7 +100,7 @@ function main() {
 
   const input = (id, label, attrs) => [el("label", { for: id }, label), el("input", { id, name: id.slice(2), autocomplete: "off", ...attrs })];
   const [idL, id] = input("s-id", t("setup.id"), { required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_-]{0,63}" });
-  const [tokL, token] = [el("label", { for: "token" }, t("token.label")), el("input", { id: "token", name: "token", type: "password", required: true, autocomplete: "off", "aria-describedby": "s-token-help" })];
+  const [tokL, token] = [el("label", { for: "token" }, t("token.label")), el("input", { id: "token", name: "token", type: "password", required: true, autocomplete: "off", value: organiser.token, "aria-describedby": "s-token-help" })];
   const [nameL, name] = input("s-name", t("setup.name"), { required: true, maxlength: 200 });
   const [roundsL, rounds] = input("s-rounds", t("setup.rounds"), { type: "number", min: 1, max: 99, required: true, value: 9 });
   const [dateL, date] = input("s-date", t("setup.start"), { type: "date" });
@@ -50,22 +108,45 @@ function main() {
   const [drawL, drawn] = input("s-draw", t("setup.draw"), { inputmode: "decimal", value: "0.5", pattern: "\\d+([.,]\\d+)?" });
   const priv = el("input", { id: "s-private", name: "private", type: "checkbox" });
 
+  // The edition: by the start date (the option says which that gives), or one chosen.
+  const byDate = el("option", { value: "" });
+  const edition = el("select", { id: "s-edition", name: "edition", "aria-describedby": "s-edition-help" },
+    byDate, ...editions.map((e) => el("option", { value: e.edition }, editionName(e))));
+  const showByDate = () => { byDate.textContent = t("setup.edition_auto", { edition: editionName(editionOn(date.value)) }); };
+  date.addEventListener("input", showByDate);
+  showByDate();
+  const editionHelp = el("div", { id: "s-edition-help", class: "hint editions" },
+    el("p", {}, t("setup.edition_help")),
+    el("ul", {}, editions.map((e) => el("li", {}, e.from
+      ? t("setup.edition_from", { edition: editionName(e), date: day(e.from) })
+      : t("setup.edition_before", { edition: editionName(e), date: day(e.before) })))));
+
+  const submit = el("button", { type: "submit", class: "primary" }, t("setup.create"));
   const form = el("form", { class: "grid-form setup", onsubmit: async (e) => {
     e.preventDefault();
     const decimal = (x) => x.value.replace(",", ".");
+    const tid = id.value.trim();
+    const key = token.value.trim();
     const body = {
       name: name.value.trim(), rounds: Number(rounds.value), system: system.value, kind: kind.value,
       tiebreaks: chosen, private: priv.checked, scoring: { win: decimal(win), draw: decimal(drawn) },
       ...(date.value ? { start_date: date.value } : {}),
+      ...(edition.value ? { edition: edition.value } : {}),
     };
-    const path = `/api/tournaments/${encodeURIComponent(id.value.trim())}`;
-    const answer = await send("PUT", path, token.value.trim(), body);
+    submit.disabled = true;
+    status.textContent = t("setup.creating");
+    const answer = await send("PUT", `/api/tournaments/${encodeURIComponent(tid)}`, key, body);
+    submit.disabled = false;
     if (!answer.ok) { status.textContent = problem(answer); return; }
-    sessionStorage.setItem(`livetb.token.${id.value.trim()}`, token.value.trim());
-    location.assign(href(`/t/${encodeURIComponent(id.value.trim())}/arbiter`));
+    if (answer.body.token) { created(tid, body.name, answer.body.token); return; }
+    // An arbiter token made for this id: the console takes the same one.
+    sessionStorage.setItem(`livetb.token.${tid}`, key);
+    location.assign(href(`/t/${encodeURIComponent(tid)}/arbiter`));
   } },
-    idL, id, tokL, token, el("p", { id: "s-token-help", class: "hint" }, t("setup.token_help")),
-    nameL, name, roundsL, rounds, dateL, date, el("p", { class: "hint" }, t("setup.edition_help")),
+    idL, id, tokL, token,
+    el("p", { id: "s-token-help", class: "hint" }, t(organiser.fromLink ? "setup.token_from_link" : "setup.token_help")),
+    nameL, name, roundsL, rounds, dateL, date,
+    el("label", { for: "s-edition" }, t("setup.edition")), edition, editionHelp,
     el("label", { for: "s-kind" }, t("setup.kind")), kind,
     el("label", { for: "s-system" }, t("setup.system")), system,
     winL, win, drawL, drawn,
@@ -74,7 +155,7 @@ function main() {
       el("div", { class: "actions" },
         el("button", { type: "button", onclick: () => preset(kind.value === "team" ? `team_${system.value}` : system.value) }, t("setup.recommended"))),
       list,
-      el("div", { class: "row" },
+      el("div", { class: "row pick" },
         el("label", { for: "s-code" }, t("setup.code")), family,
         el("label", { for: "s-mod" }, t("setup.modifier")), modifier,
         el("button", { type: "button", onclick: () => {
@@ -83,7 +164,7 @@ function main() {
           draw();
         } }, t("setup.add")))),
     status,
-    el("button", { type: "submit", class: "primary" }, t("setup.create")));
+    submit);
   fillFamilies();
   draw();
   app.replaceChildren(el("header", { class: "top" }, el("h1", {}, t("setup.title")), languageSwitch()), form);
