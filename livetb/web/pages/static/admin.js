@@ -14,24 +14,64 @@ function readFile(input) {
   return file ? file.text() : Promise.resolve(null);
 }
 
-/** A preview table of boards: board, white, black (names from the tournament). */
+/** The previewed boards in the order they will be published (the server's numbering: FIDE's
+ *  publication order for a TRF, the engine's own order, the Berger table's). The arbiter may
+ *  move a board up or down — its buttons, or Alt+↑/↓ on its row — to match the pairing
+ *  program's slips; the numbers follow the rows. `order` is what Publish sends. */
 function boardsTable(ctx, boards, bye) {
   const who = (no) => `${ctx.person(no)?.name ?? "?"} (${no})`;
-  return el("div", { class: "preview" },
-    el("table", { class: "pairings" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("pairings.board")), el("th", { scope: "col" }, t("pairings.white")), el("th", { scope: "col" }, t("pairings.black")))),
-      el("tbody", {}, boards.map((b) => el("tr", {}, el("td", {}, b.board), el("td", {}, who(b.white)), el("td", {}, who(b.black)))))),
-    bye ? el("p", {}, `${t("pairings.bye")}: ${who(bye)}`) : null);
+  const order = [...boards].sort((a, b) => a.board - b.board).map((b) => ({ white: b.white, black: b.black }));
+  const body = el("tbody", {});
+  const said = el("p", { class: "sr", role: "status", "aria-live": "polite" });
+
+  function move(from, to, which) {
+    if (to < 0 || to >= order.length) return;
+    const [game] = order.splice(from, 1);
+    order.splice(to, 0, game);
+    render();
+    said.textContent = t("pair.moved", { white: who(game.white), black: who(game.black), board: to + 1 });
+    // Focus stays with the moved board (its other button once it reaches an end).
+    const buttons = [...body.rows[to].querySelectorAll("button")];
+    (buttons.find((b) => b.classList.contains(which) && !b.disabled) ?? buttons.find((b) => !b.disabled))?.focus();
+  }
+
+  function render() {
+    body.replaceChildren(...order.map((g, i) => el("tr", { dataset: { board: i + 1 }, onkeydown: (ev) => {
+      if (!ev.altKey || !["ArrowUp", "ArrowDown"].includes(ev.key)) return;
+      ev.preventDefault();
+      move(i, ev.key === "ArrowUp" ? i - 1 : i + 1, ev.key === "ArrowUp" ? "up" : "down");
+    } },
+      el("td", { class: "board" }, i + 1),
+      el("td", {}, who(g.white)),
+      el("td", {}, who(g.black)),
+      el("td", { class: "move" },
+        el("button", { type: "button", class: "up", "aria-label": t("pair.move_up", { board: i + 1 }), disabled: i === 0, onclick: () => move(i, i - 1, "up") }, "↑"),
+        el("button", { type: "button", class: "down", "aria-label": t("pair.move_down", { board: i + 1 }), disabled: i === order.length - 1, onclick: () => move(i, i + 1, "down") }, "↓")))));
+  }
+  render();
+
+  const node = el("div", { class: "preview" },
+    el("p", { class: "hint", id: "p-order-hint" }, t("pair.order_hint")),
+    el("div", { class: "scroll" }, el("table", { class: "pairings reorder", "aria-describedby": "p-order-hint" },
+      el("thead", {}, el("tr", {},
+        el("th", { scope: "col", class: "board" }, t("pairings.board")),
+        el("th", { scope: "col" }, t("pairings.white")),
+        el("th", { scope: "col" }, t("pairings.black")),
+        el("th", { scope: "col" }, t("pair.order")))),
+      body)),
+    bye ? el("p", {}, `${t("pairings.bye")}: ${who(bye)}`) : null,
+    said);
+  return { node, order };
 }
 
 export function pairingPanel(ctx) {
   const info = ctx.info();
   const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
   const round = el("input", { id: "p-round", name: "round", type: "number", min: 1, max: info.rounds, value: Math.min(info.paired + 1, info.rounds) });
-  const text = el("textarea", { id: "p-trf", name: "trf", rows: 8, spellcheck: "false" });
+  const text = el("textarea", { id: "p-trf", name: "trf", rows: 8, spellcheck: "false", "aria-describedby": "p-trf-hint" });
   const file = el("input", { id: "p-file", name: "file", type: "file", accept: ".trf,.txt,text/plain" });
   const preview = el("div", {});
-  let pending = null; // what Publish sends: {text} or {body}
+  let pending = null; // what Publish sends: the previewed round, its boards as shown
 
   async function show(request) {
     const path = `${ctx.base}/rounds/${round.value}/pairings`;
@@ -44,16 +84,21 @@ export function pairingPanel(ctx) {
       return;
     }
     const paired = answer.body.events.find((e) => e.type === "RoundPaired");
-    pending = request;
+    const table = boardsTable(ctx, paired.boards, paired.bye);
+    pending = { paired, order: table.order };
     status.textContent = t("pair.previewed", { round: round.value, n: paired.boards.length });
     status.dataset.tone = "info";
-    preview.replaceChildren(boardsTable(ctx, paired.boards, paired.bye), publish);
+    preview.replaceChildren(table.node, publish);
     publish.focus();
   }
 
   const publish = el("button", { type: "button", class: "primary", onclick: async () => {
     if (!pending) return;
-    const answer = await send("POST", `${ctx.base}/rounds/${round.value}/pairings`, ctx.token(), pending.body, { text: pending.text ?? null });
+    // The boards as the preview shows them (moved or not), numbered from 1: JSON keeps them.
+    const { paired, order } = pending;
+    const body = { boards: order.map((g, i) => ({ board: i + 1, white: g.white, black: g.black })), bye: paired.bye ?? null };
+    if (paired.team_bye?.length) body.team_bye = paired.team_bye;
+    const answer = await send("POST", `${ctx.base}/rounds/${round.value}/pairings`, ctx.token(), body);
     status.textContent = answer.ok ? t("pair.published", { round: round.value, seq: answer.body.seq }) : problem(answer);
     status.dataset.tone = answer.ok ? "ok" : "error";
     if (answer.ok) { pending = null; preview.replaceChildren(); }
@@ -82,7 +127,7 @@ export function pairingPanel(ctx) {
   return el("div", { class: "form-stack" },
     el("h2", {}, t("tab.pairings")),
     el("div", { class: "row" }, el("label", { for: "p-round" }, t("pair.round")), round),
-    el("label", { for: "p-trf" }, t("pair.paste")), text,
+    el("label", { for: "p-trf" }, t("pair.paste")), el("p", { class: "hint", id: "p-trf-hint" }, t("pair.paste_hint")), text,
     el("label", { for: "p-file" }, t("pair.upload")), file,
     el("div", { class: "actions" }, fromTrf),
     el("h3", {}, t("pair.rr")), el("p", { class: "hint" }, t("pair.rr_hint")),

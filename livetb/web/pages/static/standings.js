@@ -4,7 +4,7 @@ import { app, config, el, languageSwitch, liveBadge, openOrShow, stateLine } fro
 import { href, t, tbName } from "./i18n.js";
 import { follow } from "./feed.js";
 import { animateMoves, fillValues, positions, valueCell } from "./rows.js";
-import { byesList, pairingsTable, progress, updateGame } from "./pairings.js";
+import { addScores, byesList, pairingsTable, progress, scoresBefore, updateGame } from "./pairings.js";
 
 const tid = config.tournament;
 const query = new URLSearchParams(location.search);
@@ -252,7 +252,11 @@ async function main() {
       if (printing && !printed) {
         printed = true;
         document.body.dataset.print = printing;
-        requestAnimationFrame(() => print());
+        // The printed pairings carry the points before the round: printed once they are in.
+        const ready = printing === "pairings" && m.round
+          ? scoresBefore(tid, m.round.round, token).then((s) => addScores(ui.pairings, s), () => {})
+          : Promise.resolve();
+        ready.then(() => { document.body.dataset.printReady = "1"; requestAnimationFrame(() => print()); });
       }
     },
     delta: onDelta,
