@@ -16,7 +16,8 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
   x CommandRejected                 422     the command does not fit the tournament's state
     x UnknownTournament             404     unknown_tournament
     x TournamentExists                      tournament_exists
-    x TournamentStarted                     tournament_started: register/update after round 1
+    x TournamentStarted                     tournament_started: update after round 1
+    x TournamentFinished                    tournament_finished: register after the last round
     x UnknownParticipant                    unknown_participant
     x DuplicateParticipant                  duplicate_participant
     x UnknownRound                          unknown_round: outside 1..planned rounds
@@ -245,13 +246,27 @@ class TournamentExists(CommandRejected):
 
 
 class TournamentStarted(CommandRejected):
-    """Registration and corrections to participants end when round 1 is paired."""
+    """Corrections to participants end when round 1 is paired, and so do registrations in a
+    round robin or a team tournament (a Swiss takes late entries)."""
 
     code = "tournament_started"
 
     def __init__(self, action: str, start_no: int) -> None:
         super().__init__(
             f"start_no {start_no}: cannot {action} once round 1 is paired",
+            field="start_no",
+            value=start_no,
+        )
+
+
+class TournamentFinished(CommandRejected):
+    """Late entries end when the last round is closed."""
+
+    code = "tournament_finished"
+
+    def __init__(self, action: str, start_no: int, last: int) -> None:
+        super().__init__(
+            f"start_no {start_no}: cannot {action}: the last round ({last}) is closed",
             field="start_no",
             value=start_no,
         )
@@ -312,8 +327,9 @@ class UnknownBoard(CommandRejected):
 class RoundNotPaired(CommandRejected):
     code = "round_not_paired"
 
-    def __init__(self, rnd: int) -> None:
-        super().__init__(f"round {rnd} is not paired yet", field="round", value=rnd)
+    def __init__(self, rnd: int, field: str = "round") -> None:
+        where = "" if field == "round" else f"{field}: "
+        super().__init__(f"{where}round {rnd} is not paired yet", field=field, value=rnd)
 
 
 class RoundAlreadyPaired(CommandRejected):

@@ -6,9 +6,10 @@ events to append. A rejected command produces nothing. `livetb/app/service.py` r
 it: decide against the live projection's state, append with the expected head, apply.
 
 Rules, in short:
-- registration and participant updates before round 1 is paired (a batch registration is
-  refused whole if any one participant is); withdrawals any time for a
-  round not yet closed; byes only for rounds not yet paired;
+- participant updates before round 1 is paired; registration too, or in a Swiss until the last
+  round is closed: a late entrant's rounds already paired are absent unless it names a bye for
+  them (a batch registration is refused whole if any one participant is); withdrawals any time
+  for a round not yet closed; byes only for rounds not yet paired;
 - round k+1 is paired once round k is closed; nobody withdrawn, unknown, seated twice or with a
   bye for the round may be paired (a board or the pairing-allocated bye);
 - results for paired rounds and existing boards, once per board; after that, or once the round
@@ -43,6 +44,7 @@ from livetb.errors import (
     RoundClosedError,
     RoundNotPaired,
     TournamentExists,
+    TournamentFinished,
     TournamentStarted,
     UnknownBoard,
     UnknownParticipant,
@@ -100,6 +102,11 @@ class CreateTournament(Command, tag="CreateTournament", frozen=True):
     private: bool = False  # reads need one of the tournament's tokens
 
 
+# A late entrant's round that was paired before it registered: not paired (TRF `Z`, nothing
+# recorded), or the bye the arbiter grants it (`ByeRequested`: TRF `Z` or `H`).
+MissedRound = Literal["absent", "zero", "half"]
+
+
 class RegisterParticipant(Command, tag="RegisterParticipant", frozen=True):
     start_no: StartNo
     name: Name
@@ -107,6 +114,9 @@ class RegisterParticipant(Command, tag="RegisterParticipant", frozen=True):
     title: str = ""
     federation: str = ""
     fide_id: str = ""
+    # A late entry (a Swiss, after round 1 is paired): what each round already paired was for
+    # the entrant; a round not named is absent.
+    missed: dict[RoundNo, MissedRound] = {}
 
 
 class RegisterParticipants(Command, tag="RegisterParticipants", frozen=True):
@@ -310,35 +320,52 @@ def _create(state: TournamentState, c: CreateTournament) -> list[AnyEvent]:
     ]
 
 
-def _register(state: TournamentState, c: RegisterParticipant) -> list[AnyEvent]:
-    if state.paired:
-        raise TournamentStarted("register a participant", c.start_no)
+def _register(state: TournamentState, c: RegisterParticipant, at: str = "") -> list[AnyEvent]:
+    """`at`: where the command sits in a batch (`participants[3].`), to locate its errors."""
+    created = state.created
+    assert created is not None
+    if state.paired and (created.system != "swiss" or created.kind == "team"):
+        # A round robin's schedule is fixed by its field; a team's line-up by its registration.
+        raise TournamentStarted(f"register a participant in a {_kind(created)}", c.start_no)
+    if state.closed == created.rounds:
+        raise TournamentFinished("register a participant", c.start_no, created.rounds)
     if c.start_no in state.participants:
-        raise DuplicateParticipant(c.start_no, state.participants[c.start_no].name)
-    return [
-        ParticipantRegistered(
-            start_no=c.start_no,
-            name=c.name,
-            rating=c.rating,
-            title=c.title,
-            federation=c.federation,
-            fide_id=c.fide_id,
-        )
+        taken = state.participants[c.start_no].name
+        raise DuplicateParticipant(c.start_no, taken, field=f"{at}start_no")
+    for rnd in sorted(c.missed):
+        if rnd > state.paired:  # a future round's bye is a RequestBye, once registered
+            _in_range(state, rnd, f"{at}missed")
+            raise RoundNotPaired(rnd, f"{at}missed.{rnd}")
+    registered = ParticipantRegistered(
+        start_no=c.start_no,
+        name=c.name,
+        rating=c.rating,
+        title=c.title,
+        federation=c.federation,
+        fide_id=c.fide_id,
+    )
+    byes = [
+        ByeRequested(start_no=c.start_no, round=rnd, points=points)
+        for rnd, points in sorted(c.missed.items())
+        if points != "absent"  # an unpaired round with no bye is an absence already
     ]
+    return [registered, *byes]
+
+
+def _kind(created: TournamentCreated) -> str:
+    return "team tournament" if created.kind == "team" else "round robin"
 
 
 def _register_all(state: TournamentState, c: RegisterParticipants) -> list[AnyEvent]:
     events: list[AnyEvent] = []
     names = {no: p.name for no, p in state.participants.items()}
     for i, p in enumerate(c.participants):
-        if state.paired:
-            raise TournamentStarted("register a participant", p.start_no)
         if p.start_no in names:  # registered before, or earlier in this batch
             raise DuplicateParticipant(
                 p.start_no, names[p.start_no], field=f"participants[{i}].start_no"
             )
         names[p.start_no] = p.name
-        events += _register(state, p)
+        events += _register(state, p, f"participants[{i}].")
     return events
 
 

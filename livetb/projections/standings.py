@@ -227,7 +227,9 @@ class StandingsProjection:
         if isinstance(event, TournamentCreated):
             self._list(event)
         match event:
-            case RoundPaired() | ByeRequested() if event.round <= self.state.paired:
+            # The feed's round is the last one paired: a late entrant's bye for an earlier
+            # round changes rows, not the round on show.
+            case RoundPaired() | ByeRequested() if event.round == self.state.paired:
                 out.round = event.round
             case ResultRecorded() | ResultCorrected():
                 out.games = ((event.round, event.board),)

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from livetb.app.service import TournamentService
-from livetb.errors import DuplicateParticipant, InvalidInput, ResultChanged, TournamentStarted
+from livetb.errors import (
+    DuplicateParticipant,
+    InvalidInput,
+    ResultChanged,
+    RoundNotPaired,
+    TournamentStarted,
+)
 from livetb.events.commands import (
     CorrectResult,
     CreateTournament,
@@ -15,7 +21,7 @@ from livetb.events.commands import (
     RegisterParticipant,
     RegisterParticipants,
 )
-from livetb.events.schema import Board, ParticipantRegistered, ResultCorrected
+from livetb.events.schema import Board, ByeRequested, ParticipantRegistered, ResultCorrected
 from livetb.events.store import MemoryStore
 
 T = "t-batch"
@@ -61,11 +67,38 @@ def test_an_empty_batch_or_a_bad_name_is_invalid_input(service: TournamentServic
     assert service.store.head(T) == 1
 
 
-def test_a_batch_after_round_1_is_paired_is_refused(service: TournamentService) -> None:
+def test_a_batch_after_round_1_is_paired_registers_late_entrants_all_or_none(
+    service: TournamentService,
+) -> None:
     service.execute(T, RegisterParticipants(participants=(person(1, "Ann"), person(2, "Bob"))))
     service.execute(T, PairRound(round=1, boards=(Board(1, 1, 2),)))
-    with pytest.raises(TournamentStarted):
+    head = service.store.head(T)
+    late = RegisterParticipant(start_no=4, name="Dee", missed={2: "half"})  # round 2: not paired
+    with pytest.raises(RoundNotPaired) as caught:
+        service.execute(T, RegisterParticipants(participants=(person(3, "Cid"), late)))
+    assert caught.value.field == "participants[1].missed.2"
+    assert str(caught.value) == "participants[1].missed.2: round 2 is not paired yet"
+    assert service.store.head(T) == head
+    half = RegisterParticipant(start_no=4, name="Dee", missed={1: "half"})
+    service.execute(T, RegisterParticipants(participants=(person(3, "Cid"), half)))
+    events = [rec.event for rec in service.store.read(T, after=head)]
+    assert events == [
+        ParticipantRegistered(start_no=3, name="Cid"),
+        ParticipantRegistered(start_no=4, name="Dee"),
+        ByeRequested(start_no=4, round=1, points="half"),
+    ]
+
+
+def test_a_batch_in_a_round_robin_after_round_1_is_paired_is_refused() -> None:
+    service = TournamentService(MemoryStore())
+    service.execute(T, CreateTournament(name="Club", rounds=3, system="roundrobin"))
+    service.execute(T, RegisterParticipants(participants=(person(1, "Ann"), person(2, "Bob"))))
+    service.execute(T, PairRound(round=1, boards=(Board(1, 1, 2),)))
+    with pytest.raises(TournamentStarted) as caught:
         service.execute(T, RegisterParticipants(participants=(person(3, "Cid"),)))
+    assert str(caught.value) == (
+        "start_no 3: cannot register a participant in a round robin once round 1 is paired"
+    )
 
 
 def test_expected_guards_a_correction_and_a_dry_run_appends_nothing(
