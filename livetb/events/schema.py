@@ -100,8 +100,9 @@ class ParticipantWithdrawn(Event, tag="ParticipantWithdrawn", frozen=True):
 
 
 class ByeRequested(Event, tag="ByeRequested", frozen=True):
-    """A bye for a round not yet paired: `half` and `zero` are requested byes (TRF `H`, `Z`);
-    `full` is a full-point bye awarded by the organiser (TRF `F`), worth a win."""
+    """A bye for a round not yet paired, or a late entrant's for a round paired before it
+    registered: `half` and `zero` are requested byes (TRF `H`, `Z`); `full` is a full-point
+    bye awarded by the organiser (TRF `F`), worth a win."""
 
     start_no: StartNo
     round: RoundNo
