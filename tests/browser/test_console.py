@@ -104,7 +104,7 @@ def test_closing_names_the_missing_boards_then_succeeds(console: Any, server: Se
     key_in(console, 10, "0")
     console.wait_for_selector("[data-board='10'][data-state='confirmed']")
     console.click("[data-action='close-round']")
-    console.wait_for_selector(".notice[data-tone='ok']")
+    console.wait_for_selector(".notice[data-tone='ok']:has-text('Round 1 closed')")
     closed = events(server, console.tid, "RoundClosed")
     assert closed == [{"type": "RoundClosed", "round": 1, "v": 1}]
 
@@ -179,8 +179,7 @@ def test_the_whole_flow_in_italian(server: Server, browser: Any) -> None:
     key_in(page, 2, "=")
     page.wait_for_selector("[data-board='2'][data-state='confirmed']")
     page.click("[data-action='close-round']")
-    page.wait_for_selector(".notice[data-tone='ok']")
-    assert "Turno 1 chiuso" in page.locator(".notice").inner_text()
+    page.wait_for_selector(".notice[data-tone='ok']:has-text('Turno 1 chiuso')")
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     types = [e["type"] for e in events(server, "italiano")]
     assert types[-3:] == ["ResultRecorded", "ResultRecorded", "RoundClosed"]

@@ -52,6 +52,9 @@ from livetb.web.keys import STORE, TOKENS
 # --- Berger tables ----------------------------------------------------------------------------
 
 
+BERGER_PLAYERS = (MIN_PLAYERS, MAX_PLAYERS)  # what the console offers the tables for
+
+
 class BergerTable(msgspec.Struct):
     players: int
     double: bool

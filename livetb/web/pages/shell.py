@@ -23,6 +23,7 @@ from livetb import i18n
 from livetb.engine.catalogue import TIEBREAKS
 from livetb.engine.editions import Edition, in_force
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
+from livetb.web.api.console import BERGER_PLAYERS
 from livetb.web.api.reads import public_creation
 from livetb.web.keys import STORE
 
@@ -65,6 +66,8 @@ def tournament_page(page: str, title_key: str) -> Handler:
         created = await asyncio.to_thread(public_creation, request.app[STORE], tid)
         status = 200 if created is not None else 404
         settings: dict[str, object] = {"tournament": tid}
+        if page == "arbiter":  # the console offers the Berger tables where the API has them
+            settings["berger"] = list(BERGER_PLAYERS)
         if "no" in request.match_info:
             text = request.match_info["no"]
             if not text.isdigit() or not 1 <= int(text) <= 99999:

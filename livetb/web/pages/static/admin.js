@@ -1,8 +1,9 @@
 // The console's forms: pairings (the pairing program's TRF, or FIDE's Berger tables), players
 // (one by one, or a TRF player list), and round operations. Every write is previewed with
 // ?dry_run=1 where there is something to look at first, and nothing is written until confirmed.
-import { el, getJSON, problem, send } from "./common.js";
+import { config, el, freshKey, getJSON, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
+import { describe } from "./audit.js";
 
 function field(id, label, attrs = {}) {
   const input = el("input", { id, name: id, autocomplete: "off", ...attrs });
@@ -110,19 +111,7 @@ export function pairingPanel(ctx) {
     await show({ text: data });
   } }, t("pair.preview"));
 
-  const double = el("input", { id: "p-double", name: "double", type: "checkbox" });
-  const berger = el("button", { type: "button", onclick: async () => {
-    const players = ctx.info().participants.length;
-    try {
-      const table = await getJSON(`/api/berger?players=${players}${double.checked ? "&double=1" : ""}`);
-      const rnd = table.rounds[Number(round.value) - 1];
-      if (!rnd) { status.textContent = t("pair.no_such_round", { round: round.value, n: table.rounds.length }); return; }
-      // The Berger bye (an odd field) sits out unpaired — absent, not a pairing-allocated bye.
-      await show({ body: { boards: rnd.boards } });
-    } catch (err) {
-      status.textContent = err.message;
-    }
-  } }, t("pair.berger"));
+  const rr = bergerPart(ctx, round, show, (text) => { status.textContent = text; status.dataset.tone = "error"; });
 
   return el("div", { class: "form-stack" },
     el("h2", {}, t("tab.pairings")),
@@ -130,11 +119,43 @@ export function pairingPanel(ctx) {
     el("label", { for: "p-trf" }, t("pair.paste")), el("p", { class: "hint", id: "p-trf-hint" }, t("pair.paste_hint")), text,
     el("label", { for: "p-file" }, t("pair.upload")), file,
     el("div", { class: "actions" }, fromTrf),
-    el("h3", {}, t("pair.rr")), el("p", { class: "hint" }, t("pair.rr_hint")),
-    el("div", { class: "row" }, double, el("label", { for: "p-double" }, t("pair.double"))),
-    el("div", { class: "actions" }, berger),
+    rr,
     status, preview);
 }
+
+/** FIDE's Berger tables: offered for a round robin of as many players as the tables cover
+ * (the server's limits, in the page's settings), kept in step as players are registered. */
+function bergerPart(ctx, round, show, refuse) {
+  const [low, high] = config.berger;
+  const double = el("input", { id: "p-double", name: "double", type: "checkbox" });
+  const hint = el("p", { class: "hint", id: "p-berger-hint" });
+  const button = el("button", { type: "button", id: "p-berger", "aria-describedby": "p-berger-hint", onclick: async () => {
+    const players = ctx.info().participants.length;
+    const answer = await send("GET", `/api/berger?players=${players}${double.checked ? "&double=1" : ""}`, ctx.token());
+    if (!answer.ok) {
+      refuse(answer.status === 0 ? problem(answer) : t("console.berger_failed", { n: players, min: low, max: high }));
+      return;
+    }
+    const rnd = answer.body.rounds[Number(round.value) - 1];
+    if (!rnd) { refuse(t("pair.no_such_round", { round: round.value, n: answer.body.rounds.length })); return; }
+    // The Berger bye (an odd field) sits out unpaired — absent, not a pairing-allocated bye.
+    await show({ body: { boards: rnd.boards } });
+  } }, t("pair.berger"));
+  const choices = el("div", {}, el("div", { class: "row" }, double, el("label", { for: "p-double" }, t("pair.double"))),
+    el("div", { class: "actions" }, button));
+  const part = el("div", { class: "berger" }, el("h3", {}, t("pair.rr")), hint, choices);
+  function update() {
+    const n = ctx.info().participants.length;
+    const fits = low <= n && n <= high;
+    part.hidden = ctx.info().system !== "roundrobin";
+    choices.hidden = !fits;
+    hint.textContent = fits ? t("pair.rr_hint") : t("console.berger_size", { n, min: low, max: high });
+  }
+  document.addEventListener("livetb:info", update);
+  update();
+  return part;
+}
+
 
 export function playersPanel(ctx) {
   const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
@@ -210,8 +231,11 @@ export function playersPanel(ctx) {
     const people = answer.body.events.filter((e) => e.type === "ParticipantRegistered");
     status.textContent = t("players.previewed", { n: people.length });
     status.dataset.tone = "info";
-    preview.replaceChildren(el("table", { class: "pairings" },
-      el("tbody", {}, people.map((p) => el("tr", {}, el("td", {}, p.start_no), el("td", {}, p.name), el("td", {}, p.rating ?? ""), el("td", {}, p.federation))))), confirm);
+    preview.replaceChildren(el("div", { class: "scroll" }, el("table", { class: "pairings players-preview" },
+      el("thead", {}, el("tr", {}, [t("col.no"), t("col.name"), t("col.rating"), t("col.title"), t("col.fed"), t("players.fide_id")]
+        .map((label) => el("th", { scope: "col" }, label)))),
+      el("tbody", {}, people.map((p) => el("tr", {}, el("td", {}, p.start_no), el("td", {}, p.name), el("td", {}, p.rating ?? ""),
+        el("td", {}, p.title), el("td", {}, p.federation), el("td", {}, p.fide_id)))))), confirm);
     confirm.focus();
   } }, t("players.preview"));
 
@@ -226,37 +250,97 @@ export function playersPanel(ctx) {
     el("div", { class: "scroll" }, el("table", { class: "pairings" }, list)));
 }
 
-export function operationsPanel(ctx) {
-  const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
-  const done = (answer, ok) => {
-    status.textContent = answer.ok ? ok(answer.body) : problem(answer);
-    status.dataset.tone = answer.ok ? "ok" : "error";
-  };
-  const form = (id, title, inputs, action) => el("form", { class: "grid-form", "aria-labelledby": `${id}-h`, onsubmit: async (e) => {
-    e.preventDefault();
-    await action();
-  } }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, title));
+/** A start number field that names the participant as it is typed, or says nobody has it. */
+function whoField(ctx, id) {
+  const [label, input] = field(id, t("col.no"), { type: "number", min: 1, required: true, "aria-describedby": `${id}-who` });
+  const who = el("span", { id: `${id}-who`, class: "who" });
+  const find = () => ctx.info().participants.find((p) => p.start_no === Number(input.value)) ?? null;
+  const unknown = () => t("console.who_unknown", { no: input.value.trim() });
+  function update() {
+    const typed = input.value.trim();
+    const p = typed ? find() : null;
+    who.dataset.tone = typed && !p ? "error" : "info";
+    if (!typed) who.textContent = "";
+    else if (!p) who.textContent = unknown();
+    else who.textContent = p.withdrawn_from ? t("console.who_withdrawn", { name: p.name, round: p.withdrawn_from }) : p.name;
+  }
+  input.addEventListener("input", update);
+  document.addEventListener("livetb:info", update);
+  return { label, input, control: el("div", { class: "with-who" }, input, who), check: () => (find() ? null : unknown()) };
+}
 
-  const [wNoL, wNo] = field("w-no", t("col.no"), { type: "number", min: 1, required: true });
-  const [wRoundL, wRound] = field("w-round", t("ops.from_round"), { type: "number", min: 1, required: true });
-  const [bNoL, bNo] = field("b-no", t("col.no"), { type: "number", min: 1, required: true });
-  const [bRoundL, bRound] = field("b-round", t("pair.round"), { type: "number", min: 1, required: true });
+/** A write previewed first: Preview asks the server what it would append (?dry_run=1) and
+ * shows it in words; Confirm sends that same request; any edit of the form drops the preview. */
+function previewedForm(ctx, { id, title, inputs, check, request }) {
+  const status = statusLine({ id: `${id}-status` });
+  const preview = el("div", { class: "preview write-preview", id: `${id}-preview`, hidden: true });
+  const name = (no) => ctx.person(no)?.name ?? "?";
+  let pending = null;
+  const drop = () => { pending = null; preview.hidden = true; preview.replaceChildren(); };
+  const confirm = el("button", { type: "button", class: "primary", onclick: async () => {
+    const staged = pending;
+    if (!staged) return;
+    drop();
+    const answer = await send("POST", staged.path, ctx.token(), staged.body, { key: staged.key });
+    if (!answer.ok) { status.say(problem(answer), "error"); return; }
+    const what = staged.events.map((e) => describe({ event: e }, name)).join("; ");
+    status.say(t("console.written", { what, seq: answer.body.seq }), "ok");
+    ctx.refresh();
+  } }, t("console.confirm"));
+  const cancel = el("button", { type: "button", onclick: () => {
+    drop();
+    status.say(t("console.cancelled"), "info");
+    inputs[0][1].focus();
+  } }, t("console.cancel"));
+  const form = el("form", { class: "grid-form", id: `${id}-form`, "aria-labelledby": `${id}-h`, onsubmit: async (e) => {
+    e.preventDefault();
+    drop();
+    const refusal = check();
+    if (refusal) { status.say(refusal, "error"); return; }
+    const req = request();
+    const answer = await send("POST", req.path, ctx.token(), req.body, { dryRun: true });
+    if (!answer.ok) { status.say(problem(answer), "error"); return; }
+    pending = { ...req, key: freshKey(), events: answer.body.events };
+    preview.replaceChildren(el("p", {}, t("console.will_write")),
+      el("ul", {}, pending.events.map((ev) => el("li", {}, describe({ event: ev }, name)))),
+      el("div", { class: "actions" }, confirm, cancel));
+    preview.hidden = false;
+    status.say(t("console.previewed"), "info");
+    confirm.focus();
+  } }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, t("console.preview")), preview, status);
+  form.addEventListener("input", drop);
+  return form;
+}
+
+export function operationsPanel(ctx) {
+  const info = ctx.info();
+  const next = Math.min(info.paired + 1, info.rounds);
+  const form = (id, title, inputs, action) => {
+    const status = statusLine();
+    const done = (answer, ok) => status.say(answer.ok ? ok(answer.body) : problem(answer), answer.ok ? "ok" : "error");
+    return el("form", { class: "grid-form", "aria-labelledby": `${id}-h`, onsubmit: async (e) => {
+      e.preventDefault();
+      await action(done);
+    } }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, title), status);
+  };
+
+  const w = whoField(ctx, "w-no");
+  const [wRoundL, wRound] = field("w-round", t("ops.from_round"), { type: "number", min: 1, max: info.rounds, required: true, value: next });
+  const b = whoField(ctx, "b-no");
+  const [bRoundL, bRound] = field("b-round", t("pair.round"), { type: "number", min: 1, max: info.rounds, required: true, value: next });
   const bPoints = el("select", { id: "b-points", name: "points" }, el("option", { value: "half" }, t("bye.half")), el("option", { value: "zero" }, t("bye.zero")));
   const [seedL, seed] = field("l-seed", t("ops.seed"), { type: "number", min: 0, max: 2147483647, required: true });
   const [orderL, order] = field("po-order", t("ops.order"), { required: true, pattern: "\\s*\\d+(\\s*,\\s*\\d+)+\\s*", placeholder: "4, 9" });
 
   return el("div", { class: "form-stack" },
     el("h2", {}, t("tab.ops")),
-    form("withdraw", t("ops.withdraw"), [wNoL, wNo, wRoundL, wRound], async () =>
-      done(await send("POST", `${ctx.base}/withdrawals`, ctx.token(), { start_no: Number(wNo.value), from_round: Number(wRound.value) }),
-        (b) => t("ops.done", { seq: b.seq }))),
-    form("bye", t("ops.bye"), [bNoL, bNo, bRoundL, bRound, el("label", { for: "b-points" }, t("ops.points")), bPoints], async () =>
-      done(await send("POST", `${ctx.base}/byes`, ctx.token(), { start_no: Number(bNo.value), round: Number(bRound.value), points: bPoints.value }),
-        (b) => t("ops.done", { seq: b.seq }))),
-    form("lots", t("ops.lots"), [seedL, seed, el("button", { type: "button", onclick: () => { seed.value = crypto.getRandomValues(new Uint32Array(1))[0] % 2147483647; } }, t("ops.random_seed"))], async () =>
-      done(await send("POST", `${ctx.base}/lots`, ctx.token(), { seed: Number(seed.value) }), (b) => t("ops.lots_done", { seed: seed.value, seq: b.seq }))),
-    form("playoff", t("ops.playoff"), [orderL, order], async () =>
+    previewedForm(ctx, { id: "withdraw", title: t("ops.withdraw"), inputs: [[w.label, w.control], [wRoundL, wRound]], check: w.check,
+      request: () => ({ path: `${ctx.base}/withdrawals`, body: { start_no: Number(w.input.value), from_round: Number(wRound.value) } }) }),
+    previewedForm(ctx, { id: "bye", title: t("ops.bye"), inputs: [[b.label, b.control], [bRoundL, bRound], [el("label", { for: "b-points" }, t("ops.points")), bPoints]], check: b.check,
+      request: () => ({ path: `${ctx.base}/byes`, body: { start_no: Number(b.input.value), round: Number(bRound.value), points: bPoints.value } }) }),
+    form("lots", t("ops.lots"), [seedL, seed, el("button", { type: "button", onclick: () => { seed.value = crypto.getRandomValues(new Uint32Array(1))[0] % 2147483647; } }, t("ops.random_seed"))], async (done) =>
+      done(await send("POST", `${ctx.base}/lots`, ctx.token(), { seed: Number(seed.value) }), (body) => t("ops.lots_done", { seed: seed.value, seq: body.seq }))),
+    form("playoff", t("ops.playoff"), [orderL, order], async (done) =>
       done(await send("POST", `${ctx.base}/playoffs`, ctx.token(), { order: order.value.split(",").map((x) => Number(x.trim())) }),
-        (b) => t("ops.done", { seq: b.seq }))),
-    status);
+        (body) => t("ops.done", { seq: body.seq }))));
 }

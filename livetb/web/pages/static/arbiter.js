@@ -1,7 +1,7 @@
 // /t/{id}/arbiter: the arbiters' console — results at speed, pairings, players, round
 // operations, provisional ranks and the audit trail. The token is entered once (or arrives
 // as #token=…), kept for this browser session, and only ever sent as a header.
-import { app, config, el, getJSON, languageSwitch, liveBadge, problem, send, stateLine, takeToken } from "./common.js";
+import { app, config, el, getJSON, languageSwitch, liveBadge, problem, send, stateLine, statusLine, takeToken } from "./common.js";
 import { href, t } from "./i18n.js";
 import { follow } from "./feed.js";
 import { valueCell } from "./rows.js";
@@ -16,8 +16,18 @@ let info, model;
 const ui = {};
 
 function say(text, tone = "info") {
-  ui.notice.dataset.tone = tone;
-  ui.notice.textContent = text;
+  ui.notice.say(text, tone);
+}
+
+/** The tournament as the server has it now (participants registered elsewhere included);
+ * the panels that depend on it hear "livetb:info". */
+async function refreshInfo() {
+  try {
+    info = await getJSON(base, token);
+  } catch {
+    return; // the feed's badge already says when the server is away
+  }
+  document.dispatchEvent(new CustomEvent("livetb:info"));
 }
 
 /** The token form: `<input name="token">`; checked against the server before it is kept. */
@@ -79,15 +89,20 @@ function person(no) {
 /** The provisional ranks beside the grid: rank, name and every value with its status. */
 function ranks() {
   const codes = model.doc.tiebreaks;
+  // The statuses come with the rows: a table with no participants yet has none to show.
+  const badge = (status) => (status ? el("span", { class: "badge", dataset: { status } }, t(`status.short.${status}`)) : null);
+  const rows = model.sorted();
   ui.ranks.replaceChildren(
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("col.rank")), el("th", { scope: "col" }, t("col.name")),
-      codes.map((c, i) => el("th", { scope: "col", class: "tb" }, c, " ",
-        el("span", { class: "badge", dataset: { status: model.statuses[i] } }, t(`status.short.${model.statuses[i]}`)))))),
-    el("tbody", {}, model.sorted().map((r) => el("tr", { dataset: { startNo: r.start_no, rank: r.rank } },
-      el("td", {}, r.rank), el("td", {}, r.name),
-      r.values.map((v, i) => valueCell(codes[i], v, model.statuses[i]))))));
+      codes.map((c, i) => el("th", { scope: "col", class: "tb" }, c, " ", badge(model.statuses[i]))))),
+    el("tbody", {}, rows.length
+      ? rows.map((r) => el("tr", { dataset: { startNo: r.start_no, rank: r.rank } },
+        el("td", {}, r.rank), el("td", {}, r.name),
+        r.values.map((v, i) => valueCell(codes[i], v, model.statuses[i]))))
+      : el("tr", {}, el("td", { colspan: codes.length + 2, class: "empty" }, t("console.no_players")))));
 }
 
+/** The tab list and its panels; `open(id)` selects one (the pre-round links use it). */
 function tabs(panels) {
   const list = el("div", { role: "tablist", "aria-label": t("arbiter.title") });
   const buttons = panels.map(([id, label], i) => el("button", {
@@ -104,8 +119,18 @@ function tabs(panels) {
     buttons.forEach((b, i) => { b.setAttribute("aria-selected", String(i === k)); b.tabIndex = i === k ? 0 : -1; });
     sections.forEach((s, i) => { s.hidden = i !== k; });
     if (focus) buttons[k].focus();
+    ui.notice.clear(); // the status line speaks of the tab left behind
+    refreshInfo();
   }
-  return [list, ...sections];
+  const open = (id) => select(panels.findIndex(([name]) => name === id), true);
+  return { nodes: [list, ...sections], open };
+}
+
+/** The round's part of the results tab; before round 1, what to do first instead. */
+function showRound(round) {
+  ui.roundTitle.textContent = round ? t("pairings.title", { round: round.round }) : "";
+  for (const node of ui.roundOnly) node.hidden = !round;
+  ui.preRound.hidden = Boolean(round);
 }
 
 /** A file of the export (TRF-2026, TRF-16): fetched with the token, saved by the browser. */
@@ -137,7 +162,7 @@ async function start() {
   }
   const grid = new Grid({ tid, token: () => token, person, say, askReason });
   ui.grid = grid;
-  ui.notice = el("p", { class: "notice", role: "status", "aria-live": "polite" });
+  ui.notice = statusLine({ class: "notice" });
   ui.badge = liveBadge();
   ui.state = el("span", { class: "state" });
   ui.ranks = el("table", { class: "ranks" });
@@ -150,10 +175,23 @@ async function start() {
     say(answer.ok ? t("ops.closed", { round: rnd, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
     quick.board.focus(); // back to typing results: the missing boards are named
   } }, t("ops.close"));
+  ui.roundOnly = [quick.form, grid.missing, close, grid.root];
+  ui.preRound = el("div", { class: "pre-round", hidden: true },
+    el("p", {}, t("console.no_round")),
+    el("div", { class: "actions" },
+      el("button", { type: "button", onclick: () => panes.open("players") }, t("console.open_tab", { tab: t("tab.players") })),
+      el("button", { type: "button", onclick: () => panes.open("pairings") }, t("console.open_tab", { tab: t("tab.pairings") }))));
   const results = el("div", { class: "console-results" },
-    el("div", { class: "entry" }, ui.roundTitle, quick.form, grid.missing, close, grid.root),
+    el("div", { class: "entry" }, ui.roundTitle, ui.preRound, quick.form, grid.missing, close, grid.root),
     el("aside", { class: "side", "aria-label": t("arbiter.ranks") }, el("h2", {}, t("arbiter.ranks")), el("div", { class: "scroll" }, ui.ranks)));
-  const ctx = { tid, base, token: () => token, say, person, info: () => info, model: () => model };
+  const ctx = { tid, base, token: () => token, say, person, info: () => info, model: () => model, refresh: refreshInfo };
+  const panes = tabs([
+    ["results", t("tab.results"), results],
+    ["pairings", t("tab.pairings"), pairingPanel(ctx)],
+    ["players", t("tab.players"), playersPanel(ctx)],
+    ["ops", t("tab.ops"), operationsPanel(ctx)],
+    ["audit", t("tab.audit"), auditPanel(ctx)],
+  ]);
   app.replaceChildren(
     el("header", { class: "top" },
       el("div", {}, el("h1", {}, info.name), el("p", { class: "sub" }, ui.state, " ", ui.badge)),
@@ -167,13 +205,7 @@ async function start() {
         el("button", { type: "button", class: "link", onclick: () => { sessionStorage.removeItem(`livetb.token.${tid}`); token = null; tokenForm(); } }, t("arbiter.forget"))),
       languageSwitch()),
     ui.notice,
-    ...tabs([
-      ["results", t("tab.results"), results],
-      ["pairings", t("tab.pairings"), pairingPanel(ctx)],
-      ["players", t("tab.players"), playersPanel(ctx)],
-      ["ops", t("tab.ops"), operationsPanel(ctx)],
-      ["audit", t("tab.audit"), auditPanel(ctx)],
-    ]));
+    ...panes.nodes);
   app.setAttribute("aria-busy", "false");
   quick.board.focus();
   follow(tid, { token }, {
@@ -181,14 +213,14 @@ async function start() {
     snapshot: (m) => {
       model = m;
       grid.show(m.round);
-      ui.roundTitle.textContent = m.round ? t("pairings.title", { round: m.round.round }) : "";
+      showRound(m.round);
       ui.state.textContent = stateLine(m.doc, info.rounds);
       ranks();
     },
     delta: (m, change) => {
       if (change.round) {
         grid.show(m.round);
-        ui.roundTitle.textContent = t("pairings.title", { round: m.round.round });
+        showRound(m.round);
       }
       for (const [rnd, board, result] of change.games) if (grid.round?.round === rnd) grid.confirmed(board, result, m.doc.seq);
       ui.state.textContent = stateLine(m.doc, info.rounds);

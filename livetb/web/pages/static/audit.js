@@ -1,10 +1,11 @@
 // The audit trail: the tournament's log in words — when, who (the token's label), what —
 // corrections with before and after, filterable by round and player.
-import { el, problem, send } from "./common.js";
+import { el, problem, send, statusLine } from "./common.js";
 import { lang, t } from "./i18n.js";
 import { resultText } from "./results.js";
 
-function describe(entry, name) {
+/** One log entry in words; `name(no)` gives a participant's name. */
+export function describe(entry, name) {
   const e = entry.event;
   const who = (no) => `${name(no)} (${no})`;
   switch (e.type) {
@@ -26,7 +27,7 @@ function describe(entry, name) {
 
 export function auditPanel(ctx) {
   const list = el("ol", { class: "audit", reversed: true });
-  const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  const status = statusLine();
   const round = el("input", { id: "a-round", name: "round", type: "number", min: 1 });
   const player = el("input", { id: "a-player", name: "participant", type: "number", min: 1 });
   const when = new Intl.DateTimeFormat(lang, { dateStyle: "short", timeStyle: "medium" });
@@ -37,9 +38,9 @@ export function auditPanel(ctx) {
     if (round.value) query.set("round", round.value);
     if (player.value) query.set("participant", player.value);
     const answer = await send("GET", `${ctx.base}/audit?${query}`, ctx.token());
-    if (!answer.ok) { status.textContent = problem(answer); return; }
+    if (!answer.ok) { status.say(problem(answer), "error"); return; }
     const entries = [...answer.body.entries].sort((a, b) => b.seq - a.seq);
-    status.textContent = t("audit.count", { n: entries.length });
+    status.say(t("audit.count", { n: entries.length }));
     list.replaceChildren(...entries.map((entry) => el("li", { dataset: { seq: entry.seq, type: entry.event.type } },
       el("span", { class: "seq" }, `#${entry.seq}`), " ",
       el("time", { datetime: entry.at }, when.format(new Date(entry.at))), " · ",

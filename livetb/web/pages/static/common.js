@@ -133,6 +133,18 @@ export function stateLine(header, rounds) {
   return t("state.before");
 }
 
+/** A component's one polite status line: each outcome replaces the one before, so an old
+ * error never stays above a later success. */
+export function statusLine(attrs = {}) {
+  const line = el("p", { class: "status", role: "status", "aria-live": "polite", ...attrs });
+  line.say = (text, tone = "info") => {
+    line.dataset.tone = tone;
+    line.textContent = text;
+  };
+  line.clear = () => line.say("");
+  return line;
+}
+
 /** The small live / reconnecting badge every page shows. */
 export function liveBadge() {
   const badge = el("span", { class: "live", role: "status", dataset: { state: "connecting" } }, t("live.connecting"));

@@ -15,7 +15,8 @@ export class Grid {
     this.round = null;
     this.boards = new Map(); // board -> element
     this.root = el("div", { class: "grid", role: "group", "aria-label": t("grid.title") });
-    this.missing = el("p", { class: "missing", "aria-live": "polite" });
+    // Not a live region: the console's one status line says each outcome.
+    this.missing = el("p", { class: "missing" });
   }
 
   /** Draw the round's boards (a new pairing, or the first snapshot). */
@@ -34,7 +35,7 @@ export class Grid {
   board(game) {
     const who = (no) => `${this.ctx.person(no)?.name ?? "?"} (${no})`;
     const state = game.result ? "confirmed" : "empty";
-    const status = el("span", { class: "status", role: "status" }, game.result ? resultText(game.result) : "");
+    const status = el("span", { class: "status" }, game.result ? resultText(game.result) : "");
     const node = el("div", { class: "board-row", dataset: { board: game.board, state } },
       el("span", { class: "bno" }, game.board),
       el("span", { class: "players" }, el("span", {}, who(game.white)), " – ", el("span", {}, who(game.black))),
@@ -84,7 +85,10 @@ export class Grid {
     let reason = null;
     if (before) {
       reason = await this.ctx.askReason(board, before, result);
-      if (!reason) return false;
+      if (!reason) {
+        this.ctx.say(t("console.correction_cancelled", { board, result: resultText(before) }), "info");
+        return false;
+      }
     }
     this.set(board, "pending", t("grid.pending", { result: resultText(result) }), result);
     const path = `/api/tournaments/${encodeURIComponent(this.ctx.tid)}/rounds/${this.round.round}/results`;
@@ -95,6 +99,9 @@ export class Grid {
       game.result = result;
       this.set(board, "confirmed", t("grid.confirmed", { result: resultText(result), seq: answer.body.seq }), result);
       this.refreshMissing();
+      // The outcome replaces whatever the status line said before (an older refusal included).
+      const done = before ? "console.corrected" : "console.recorded";
+      this.ctx.say(t(done, { board, result: resultText(result), seq: answer.body.seq }), "ok");
       return true;
     }
     // Refused: the board as it was (or as another arbiter left it), and why in words.
