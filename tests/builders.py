@@ -111,6 +111,11 @@ def draws(white: str, black: str) -> Pairing:
     return _game(white, black, Code.DRAW, Code.DRAW)
 
 
+def both_lose(white: str, black: str) -> Pairing:
+    """A game played and lost by both over the board (0-0, an arbiter's decision)."""
+    return _game(white, black, Code.LOSS, Code.LOSS)
+
+
 def forfeit_win(winner: str, over: str) -> Pairing:
     """`over` did not show up; `winner` was scheduled White."""
     return _game(winner, over, Code.FORFEIT_WIN, Code.FORFEIT_LOSS)

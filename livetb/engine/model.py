@@ -21,7 +21,7 @@ class Code(StrEnum):
 
     WIN = "1"
     DRAW = "="
-    LOSS = "0"
+    LOSS = "0"  # on both sides of a game: lost by both over the board (0-0), still played
     SHORT_WIN = "W"  # game of less than one move: played, not rated
     SHORT_DRAW = "D"
     SHORT_LOSS = "L"

@@ -17,7 +17,10 @@ from msgspec import UNSET, UnsetType
 StartNo = Annotated[int, msgspec.Meta(ge=1, le=9999)]
 RoundNo = Annotated[int, msgspec.Meta(ge=1, le=99)]
 BoardNo = Annotated[int, msgspec.Meta(ge=1)]
-GameResult = Literal["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
+# "0-0": a game played and lost by both players (an arbiter's decision; Vega prints `0 - 0`):
+# played over the board, a loss for each (C.07 2024/2026 16.1, 2023 14.1.1: a round is unplayed
+# only when no game was played), so BH, SB, ARO, TPR, BPG and GE count it as a game.
+GameResult = Literal["1-0", "0-1", "1/2-1/2", "0-0", "+-", "-+", "--"]
 EditionName = Literal["2026", "2024", "2023", "legacy"]
 ByePoints = Literal["half", "zero", "full"]
 

@@ -30,6 +30,7 @@ CODES: dict[GameResult, tuple[Code, Code]] = {
     "1-0": (Code.WIN, Code.LOSS),
     "0-1": (Code.LOSS, Code.WIN),
     "1/2-1/2": (Code.DRAW, Code.DRAW),
+    "0-0": (Code.LOSS, Code.LOSS),  # played, lost by both: every tie-break sees a played loss
     "+-": (Code.FORFEIT_WIN, Code.FORFEIT_LOSS),
     "-+": (Code.FORFEIT_LOSS, Code.FORFEIT_WIN),
     "--": (Code.FORFEIT_LOSS, Code.FORFEIT_LOSS),
