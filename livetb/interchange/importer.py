@@ -13,7 +13,8 @@ Order of the log (each round's events only after the previous round is closed):
                                              forfeit is a board; the `U` player is the bye
         ResultRecorded(r, board)             one per board, in board order
         RoundClosed(r)
-    then, for rounds in the file after the last played one: ByeRequested for H and F only
+    then, for rounds after the last played one: ByeRequested for the file's H and F, and for
+    the byes and absences announced for them (`announced`: 240 lines, `0000 - Z` written ahead)
 
 A `Z` with no opponent is a requested zero-point bye, except:
 - a trailing run of `Z` up to the last played round is a withdrawal (one `ParticipantWithdrawn`
@@ -68,8 +69,8 @@ def events_from_tournament(
     with `teams`, a team tournament (a TeamRegistered per team after the players).
 
     `tiebreaks` overrides the file's list (default: the file's, else the system's default).
-    `announced`: byes requested for rounds not yet in `t` (round, start number, H/F/Z code),
-    logged after the last round's events.
+    `announced`: byes requested for rounds after the last played one (round, start number,
+    H/F/Z code), logged after the last round's events; one already in `t`'s entries once.
     Raises `ImportUnsupported` for what no event expresses (short games W/D/L, unknown X, a
     game without colours, two pairing-allocated byes in one round)."""
     if t.rounds < 1:
@@ -116,13 +117,17 @@ def events_from_tournament(
         events += _byes(t, participants, rnd, played, withdrawn)
         if rnd <= played:
             events += _round(participants, rnd, team_of)
+    logged = {(e.round, e.start_no) for e in events if isinstance(e, ByeRequested)}
     for rnd, no, code in announced:
-        if not width < rnd <= t.rounds:
+        if not played < rnd <= t.rounds:
             raise ImportUnsupported(
-                f"a bye announced for round {rnd} (#{no}): expected a round after the file's "
-                f"{width} and up to its {t.rounds}"
+                f"a bye announced for round {rnd} (#{no}): expected a round after the last "
+                f"paired, {played}, and up to the file's {t.rounds}"
             )
-        events.append(ByeRequested(start_no=no, round=rnd, points=_BYES[code]))
+        gone = code is Code.ZERO_BYE and rnd >= withdrawn.get(no, rnd + 1)  # implied by it
+        if (rnd, no) not in logged and not gone:
+            logged.add((rnd, no))
+            events.append(ByeRequested(start_no=no, round=rnd, points=_BYES[code]))
     return events
 
 
@@ -186,7 +191,7 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
         if result is None:
             raise ImportUnsupported(
                 f"round {rnd}: #{white} v #{black} is {w_code.value}/{b_code.value}; "
-                "results are 1-0, 0-1, =, forfeits (+ -) and double forfeits only "
+                "results are 1-0, 0-1, =, 0-0, forfeits (+ -) and double forfeits only "
                 "(no short games W/D/L, no unknown X)"
             )
         boards.append(Board(board, white, black))

@@ -73,9 +73,11 @@ def _pad(player: _Player, width: int) -> _Player:
     return _Player(player.line, participant, player.blocks, player.sound)
 
 
-# results the two sides of one pairing may show (TRF.md 4.4.5)
+# Results the two sides of one pairing may show (TRF.md 4.4.5), and `0`/`0`: a game both
+# players lost over the board (an arbiter's decision; Vega prints it `0 - 0`), played and
+# scored 0 each, which the FIDE reference reads too.
 _PAIRS = frozenset(
-    (Code(a), Code(b)) for a, b in ("10", "01", "==", "WL", "LW", "DD", "+-", "-+", "--")
+    (Code(a), Code(b)) for a, b in ("10", "01", "==", "00", "WL", "LW", "DD", "+-", "-+", "--")
 ) | {(Code.UNKNOWN, Code.UNKNOWN), (Code.PENDING, Code.PENDING)}
 
 
@@ -100,7 +102,7 @@ def _check_pair(player: _Player, other: _Player, rnd: int, report: _Report) -> N
     if mine.colour is not None and mine.colour == theirs.colour:
         _pair_error(player, other, rnd, (87, 87), "opposite colours (w and b)", report)
     if (mine.code, theirs.code) not in _PAIRS:
-        expected = "results that pair up: 1/0, =/=, W/L, D/D, +/-, -/- or X/X"
+        expected = "results that pair up: 1/0, =/=, 0/0, W/L, D/D, +/-, -/- or X/X"
         _pair_error(player, other, rnd, (89, 89), expected, report)
 
 
@@ -155,14 +157,22 @@ _ALTERNATIVE_SCORING = {
 }
 
 
-def _check_points(players: list[_Player], declared: Scoring | None, report: _Report) -> Scoring:
-    """Columns 81-84 against the results; without 162, one common system may explain them."""
+def _check_points(
+    players: list[_Player], declared: Scoring | None, played: int, report: _Report
+) -> Scoring:
+    """Columns 81-84 against the results; without 162, one common system may explain them.
+    A bye entered ahead for a round after `played`, the last one paired, may be in the points
+    or not: JaVaFo wants it there (TRF.md 4.4.7), other programs leave it out."""
     scoring = declared or DEFAULT_SCORING
     if _points_left_empty(players, scoring, report):
         return scoring
-    wrong = _mismatches(players, scoring)
+    wrong = _mismatches(players, scoring, played)
     if wrong and declared is None:
-        fits = [name for name, alt in _ALTERNATIVE_SCORING.items() if not _mismatches(players, alt)]
+        fits = [
+            name
+            for name, alt in _ALTERNATIVE_SCORING.items()
+            if not _mismatches(players, alt, played)
+        ]
         if len(fits) == 1:
             expected = "points under the default 1/½/0 scoring; a 162 line if another is meant"
             found = f"points that fit {fits[0]}"
@@ -198,19 +208,21 @@ def _points_left_empty(players: list[_Player], scoring: Scoring, report: _Report
     return True
 
 
-def _mismatches(players: list[_Player], scoring: Scoring) -> list[_Player]:
+def _mismatches(players: list[_Player], scoring: Scoring, played: int) -> list[_Player]:
     return [
         p
         for p in players
         if p.sound
         and p.participant.declared_points is not None
         and p.participant.declared_points != _total(p.participant, scoring)
+        and p.participant.declared_points != _total(p.participant, scoring, played)
     ]
 
 
-def _total(participant: Participant, scoring: Scoring) -> Decimal:
+def _total(participant: Participant, scoring: Scoring, upto: int | None = None) -> Decimal:
+    """The points of every round in the line, or of rounds 1..`upto`."""
     points = _points_of(scoring)
-    return sum((points[e.code] for e in participant.entries), Decimal("0"))
+    return sum((points[e.code] for e in participant.entries[:upto]), Decimal("0"))
 
 
 _POINTS_OF: dict[Scoring, dict[Code, Decimal]] = {}
@@ -232,11 +244,13 @@ def _check_byes(
     index: dict[int, _Player],
     teams: tuple[TeamRecord, ...] | None,
     scoring: Scoring,
+    played: int,
     report: _Report,
 ) -> list[tuple[int, int, Code]]:
     """A 240 bye must score what the 001 block scores; in team events its IDs are teams.
-    Returns the byes announced for rounds after the file's last (individual events):
-    (round, start number, code)."""
+    Returns the byes announced for rounds after the last one paired, `played` (individual
+    events): (round, start number, code). There a blank 001 block means "to be paired" (TRF.md
+    4.8), so the 240 line is what says the round's bye; a written block must agree with it."""
     announced: list[tuple[int, int, Code]] = []
     known = index.keys() if teams is None else {t.number for t in teams}
     unknown = _IN_FILE if teams is None else "a team number from the team records"
@@ -252,10 +266,12 @@ def _check_byes(
             if no not in known:
                 report.error(line.number, (column, column + 3), "240 bye", str(no), unknown)
             elif teams is None and code is not None and rnd:
-                if rnd > len(index[no].participant.entries):
+                player = index[no]
+                if rnd > played:
                     announced.append((rnd, no, code))  # a bye for a later round (TRF.md 4.8)
-                    continue
-                _check_bye(line, (column, column + 3), index[no], rnd, code, scoring, report)
+                    if not _block_text(player, rnd):
+                        continue
+                _check_bye(line, (column, column + 3), player, rnd, code, scoring, report)
     return announced
 
 

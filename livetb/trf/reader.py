@@ -79,16 +79,19 @@ def parse_trf(
     """Parse and check a whole TRF file; raise one `TrfError` listing every problem.
 
     A game with an opponent and a colour but a blank result (`   8 b    `) is a round paired
-    and not yet played: read as `Code.PENDING` in the file's last round (a mid-round export, the
-    running round), refused in any earlier one. `pending_round` names that round instead (a
-    pairing program's output for the round to play; its points may be the previous round's)."""
+    and not yet played: read as `Code.PENDING` in the file's last round holding a pairing (a
+    mid-round export, the running round), refused in any earlier one. `pending_round` names that
+    round instead (a pairing program's output for the round to play; its points may be the
+    previous round's). Byes and absences in the columns after that round (`0000 - Z` entered in
+    advance) and `240` lines for those rounds are byes announced for later rounds (TRF.md 4.8):
+    `announced_byes`."""
     report = _Report(pending_round)
     text = _decode(data, report) if isinstance(data, bytes) else data.removeprefix("\ufeff")
     if report.errors:  # undecodable: nothing to locate past the encoding
         raise TrfError(source, report.errors)
     by_tag = _group(_split_records(text, report), report)
     if pending_round is None:
-        report.running_round = max(map(_block_count, by_tag["001"]), default=0)
+        report.running_round = max(map(_last_paired, by_tag["001"]), default=0)
     if not by_tag["001"]:
         report.error(1, None, "001 records", "no 001 line", "at least one player record")
     header = _read_header(by_tag, report)
@@ -99,7 +102,8 @@ def parse_trf(
     width = max((len(p.blocks) for p in players), default=0)
     players = [_pad(p, width) for p in players]
     _check_reciprocity(players, index, report)
-    scoring = _check_points(players, header.scoring, report)
+    played = _played_rounds(players)
+    scoring = _check_points(players, header.scoring, played, report)
     is_team = header.is_team or bool(by_tag["013"] or by_tag["310"])
     before = len(report.errors)
     teams = _read_teams(by_tag, index, report)
@@ -107,7 +111,10 @@ def parse_trf(
         _check_matches(players, teams, report)
     _check_pabs(players, teams, report)
     padded = {p.participant.start_no: p for p in players}  # every line `width` rounds long
-    announced = _check_byes(by_tag["240"], padded, teams if is_team else None, scoring, report)
+    byes_240 = _check_byes(
+        by_tag["240"], padded, teams if is_team else None, scoring, played, report
+    )
+    announced = set(byes_240) if is_team else set(byes_240) | _announced_blocks(players, played)
     team_setup = _team_setup(by_tag, header, players, teams, report) if teams else None
     if not teams:
         _skip_team_records(by_tag, report)
@@ -312,6 +319,47 @@ def _read_players(lines: list[_Line], report: _Report) -> list[_Player]:
 
 def _block_count(line: _Line) -> int:
     return max(0, -(-(len(line.text.rstrip()) - 89) // 10))  # ceil: a half block is a block
+
+
+def _last_paired(line: _Line) -> int:
+    """The line's last round naming an opponent or a `U` (TRF.md 4.8): the file's last such
+    round is the one a game without a result may be in. Read before the blocks are, from the
+    raw columns; a block that is not well-formed is reported when it is read."""
+    text = line.text.rstrip()
+    for rnd in range(_block_count(line), 0, -1):
+        first = 80 + 10 * rnd
+        block = text[first + 1 : first + 9].ljust(8)  # columns 82+10r to 89+10r
+        if block[:4].strip(" 0") or block[7].upper() == "U":
+            return rnd
+    return 0
+
+
+def _played_rounds(players: list[_Player]) -> int:
+    """The last round with a pairing or a pairing-allocated bye (`Tournament.played_rounds`)."""
+    return max(
+        (
+            rnd
+            for p in players
+            for rnd, e in enumerate(p.participant.entries, start=1)
+            if e.opponent is not None or e.code is Code.PAB
+        ),
+        default=0,
+    )
+
+
+def _announced_blocks(players: list[_Player], played: int) -> set[tuple[int, int, Code]]:
+    """Byes and absences written in the columns after the last round paired (TRF.md 4.8:
+    pairing programs enter them in advance): (round, start number, H/F/Z). A blank block there
+    means "to be paired", so only a written one counts."""
+    return {
+        (rnd, p.participant.start_no, e.code)
+        for p in players
+        for rnd, e in enumerate(p.participant.entries, start=1)
+        if rnd > played
+        and rnd <= len(p.blocks)
+        and p.blocks[rnd - 1]
+        and e.code in (Code.HALF_BYE, Code.FULL_BYE, Code.ZERO_BYE)
+    }
 
 
 def _read_player(line: _Line, report: _Report) -> _Player | None:

@@ -180,9 +180,14 @@ def test_a_240_bye_for_a_later_round_is_kept_and_one_in_the_file_is_checked() ->
         player(1, "1.0", "2 w 1", "0000 - Z"),
         player(2, "0.0", "1 b 0"),  # the line ends after round 1: round 2 is blank (Z)
     )
-    announced = parse_trf(trf(*lines, "240 H   3    2")).announced_byes
-    assert announced == ((3, 2, Code.HALF_BYE),)
+    # Round 2 holds no pairing: #1's written absence and the 240 lines are announced for it
+    # (TRF.md 4.8), and #2's blank block there means "to be paired", so the 240 H says more.
+    announced = parse_trf(trf(*lines, "240 H   3    2", "240 H   2    2")).announced_byes
+    assert announced == ((2, 1, Code.ZERO_BYE), (2, 2, Code.HALF_BYE), (3, 2, Code.HALF_BYE))
     with pytest.raises(TrfError) as exc:
-        parse_trf(trf(*lines, "240 H   2    2"))
-    assert "found 'H for #2 in round 2'" in str(exc.value)
+        parse_trf(trf(*lines, "240 H   1    2"))
+    assert "found 'H for #2 in round 1'" in str(exc.value)
     assert "bye score disagrees" in str(exc.value)
+    with pytest.raises(TrfError) as exc:  # a written block must agree with the 240 line
+        parse_trf(trf(*lines, "240 H   2    1"))
+    assert "found 'H for #1 in round 2'" in str(exc.value)
