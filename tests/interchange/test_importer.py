@@ -237,10 +237,35 @@ def test_byes_requested_ahead_of_the_pairing() -> None:
     assert_round_trip(tournament)
 
 
-@pytest.mark.parametrize("path", [*INDIVIDUAL[:3], INDIVIDUAL[-1]], ids=lambda p: p.stem)
+EXPORTS = sorted((Path(__file__).parents[1] / "data" / "exports").glob("*.trf"))
+
+
+def test_absences_announced_for_the_next_round() -> None:
+    """A file written during round 3 (TRF.md 4.8): round 4's column has B's half-point bye and
+    D's `0000 - Z`, both also in `announced` (as the reader gives them). Each is logged once,
+    after round 3's events; D, gone since round 2, needs none (the withdrawal says it)."""
+    t = swiss(5, "ABCD")
+    t.round(1, beats("A", "B"), beats("C", "D"))
+    t.round(2, beats("A", "C"), pab("B"))
+    t.round(3, beats("B", "C"), pab("A"))
+    t.round(4, half_bye("B"))
+    announced = [(4, 2, Code.HALF_BYE), (4, 4, Code.ZERO_BYE), (4, 3, Code.ZERO_BYE)]
+    events = events_from_tournament(t.build(), announced=announced)
+    assert only(events, ParticipantWithdrawn) == [ParticipantWithdrawn(start_no=4, from_round=2)]
+    tail = events[events.index(only(events, RoundClosed)[-1]) + 1 :]
+    assert tail == [
+        ByeRequested(start_no=2, round=4, points="half"),
+        ByeRequested(start_no=3, round=4, points="zero"),
+    ]
+    with pytest.raises(ImportUnsupported, match=r"round 3 \(#3\): expected a round after the last"):
+        events_from_tournament(t.build(), announced=[(3, 3, Code.ZERO_BYE)])
+
+
+@pytest.mark.parametrize("path", [*INDIVIDUAL[:3], INDIVIDUAL[-1], *EXPORTS], ids=lambda p: p.stem)
 def test_decide_accepts_every_imported_log(path: Path) -> None:
     """The importer writes only logs the command rules allow: re-issued as commands, each event
-    is accepted and the new log is the same."""
+    is accepted and the new log is the same (a game lost by both and absences entered ahead
+    included: tests/data/exports)."""
     commands = {
         TournamentCreated: CreateTournament,
         ParticipantRegistered: RegisterParticipant,
@@ -250,7 +275,8 @@ def test_decide_accepts_every_imported_log(path: Path) -> None:
         ResultRecorded: RecordResult,
         RoundClosed: CloseRound,
     }
-    events = events_from_tournament(load_trf(path).tournament)
+    imported = load_trf(path)
+    events = events_from_tournament(imported.tournament, announced=imported.announced_byes)
     store = MemoryStore()
     service = TournamentService(store)
     for seq, event in enumerate(events, start=1):
