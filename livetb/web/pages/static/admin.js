@@ -15,6 +15,33 @@ function readFile(input) {
   return file ? file.text() : Promise.resolve(null);
 }
 
+/** A late entry (a Swiss once round 1 is paired): what each round already paired counts for the
+ * new player — absent unless the arbiter grants a bye. Hidden before the start and while an
+ * existing player is edited. */
+function lateEntry(ctx) {
+  const node = el("fieldset", { class: "late", hidden: true }); // not a grid: `hidden` holds
+  let selects = [];
+  function update(registering) {
+    const info = ctx.info();
+    const open = registering && info.paired > 0 && info.system === "swiss" && info.kind !== "team" && info.closed < info.rounds;
+    node.hidden = !open;
+    if (!open) { selects = []; return; }
+    const kept = Object.fromEntries(selects.map((s) => [s.dataset.round, s.value]));
+    selects = Array.from({ length: info.paired }, (_, i) => {
+      const round = String(i + 1);
+      return el("select", { id: `pl-missed-${round}`, name: `missed-${round}`, dataset: { round } },
+        ["absent", "zero", "half"].map((v) => el("option", { value: v, selected: (kept[round] ?? "absent") === v }, t(`players.missed.${v}`))));
+    });
+    node.replaceChildren(el("legend", {}, t("players.late")),
+      el("p", { class: "hint" }, t("players.late_hint")),
+      el("div", { class: "grid-form" },
+        selects.flatMap((s) => [el("label", { for: s.id }, t("players.missed_round", { round: s.dataset.round })), s])));
+  }
+  /** The command's `missed`: every round already paired, as chosen. */
+  const body = () => (node.hidden ? {} : { missed: Object.fromEntries(selects.map((s) => [s.dataset.round, s.value])) });
+  return { node, update, body, clear: () => { selects = []; } };
+}
+
 /** The previewed boards in the order they will be published (the server's numbering: FIDE's
  *  publication order for a TRF, the engine's own order, the Berger table's). The arbiter may
  *  move a board up or down — its buttons, or Alt+↑/↓ on its row — to match the pairing
@@ -156,7 +183,6 @@ function bergerPart(ctx, round, show, refuse) {
   return part;
 }
 
-
 export function playersPanel(ctx) {
   const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
   const list = el("tbody", {});
@@ -166,10 +192,12 @@ export function playersPanel(ctx) {
   const [titleLabel, title] = field("pl-title", t("col.title"), { maxlength: 3 });
   const [fedLabel, fed] = field("pl-fed", t("col.fed"), { maxlength: 3 });
   const [fideLabel, fide] = field("pl-fide", t("players.fide_id"), { inputmode: "numeric", maxlength: 12 });
+  const late = lateEntry(ctx);
   let editing = null;
 
   function refresh() {
     const info = ctx.info();
+    late.update(!editing);
     list.replaceChildren(...info.participants.map((p) => el("tr", {},
       el("td", {}, p.start_no), el("td", {}, p.name), el("td", {}, p.rating ?? ""), el("td", {}, p.title), el("td", {}, p.federation),
       el("td", {}, el("button", { type: "button", onclick: () => edit(p) }, t("players.edit", { name: p.name }))))));
@@ -186,11 +214,13 @@ export function playersPanel(ctx) {
     fed.value = p.federation;
     fide.value = p.fide_id ?? "";
     submit.textContent = t("players.save");
+    late.update(false);
     name.focus();
   }
 
   async function reload() {
-    ctx.info().participants = (await getJSON(ctx.base, ctx.token())).participants;
+    const fresh = await getJSON(ctx.base, ctx.token());
+    Object.assign(ctx.info(), { participants: fresh.participants, paired: fresh.paired, closed: fresh.closed });
     refresh();
   }
 
@@ -200,7 +230,7 @@ export function playersPanel(ctx) {
     const body = { name: name.value.trim(), rating: rating.value ? Number(rating.value) : null, title: title.value.trim(), federation: fed.value.trim().toUpperCase(), fide_id: fide.value.trim() };
     const answer = editing
       ? await send("PATCH", `${ctx.base}/participants/${editing}`, ctx.token(), body)
-      : await send("POST", `${ctx.base}/participants`, ctx.token(), { start_no: Number(no.value), ...body });
+      : await send("POST", `${ctx.base}/participants`, ctx.token(), { start_no: Number(no.value), ...body, ...late.body() });
     status.textContent = answer.ok ? t("players.saved", { name: body.name, seq: answer.body.seq }) : problem(answer);
     status.dataset.tone = answer.ok ? "ok" : "error";
     if (answer.ok) {
@@ -208,10 +238,12 @@ export function playersPanel(ctx) {
       no.disabled = false;
       submit.textContent = t("players.register");
       for (const input of [name, rating, title, fed, fide]) input.value = "";
+      late.clear(); // the next entrant starts from absent again
       await reload();
       name.focus();
     }
-  } }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide, submit);
+  } }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide, late.node, submit);
+  document.addEventListener("livetb:info", refresh); // a round paired since: one more to choose
 
   const trf = el("textarea", { id: "pl-trf", name: "players-trf", rows: 6, spellcheck: "false" });
   const file = el("input", { id: "pl-file", name: "players-file", type: "file", accept: ".trf,.txt,text/plain" });
