@@ -100,6 +100,12 @@ export function pairingPanel(ctx) {
   const file = el("input", { id: "p-file", name: "file", type: "file", accept: ".trf,.txt,text/plain" });
   const preview = el("div", {});
   let pending = null; // what Publish sends: the previewed round, its boards as shown
+  // The round follows the tournament (the next one to pair) until the arbiter types another.
+  let chosen = false;
+  round.addEventListener("input", () => { chosen = true; });
+  document.addEventListener("livetb:info", () => {
+    if (!chosen) round.value = Math.min(ctx.info().paired + 1, ctx.info().rounds);
+  });
 
   async function show(request) {
     const path = `${ctx.base}/rounds/${round.value}/pairings`;
@@ -129,7 +135,7 @@ export function pairingPanel(ctx) {
     const answer = await send("POST", `${ctx.base}/rounds/${round.value}/pairings`, ctx.token(), body);
     status.textContent = answer.ok ? t("pair.published", { round: round.value, seq: answer.body.seq }) : problem(answer);
     status.dataset.tone = answer.ok ? "ok" : "error";
-    if (answer.ok) { pending = null; preview.replaceChildren(); }
+    if (answer.ok) { pending = null; chosen = false; preview.replaceChildren(); ctx.refresh(); }
   } }, t("pair.publish"));
 
   const fromTrf = el("button", { type: "button", onclick: async () => {
