@@ -29,6 +29,7 @@ COMMANDS = {
     "replay": ("db", "replay_command"),
     "export": ("export", "export_command"),
     "pgn": ("pgn", "pgn_command"),
+    "sync": ("sync", "sync_command"),
     **dict.fromkeys(("serve", "demo", "watch", "token"), ("server", "run")),
 }
 

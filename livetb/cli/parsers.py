@@ -35,6 +35,7 @@ def build_parser(description: str) -> argparse.ArgumentParser:
     _store(sub)  # import, rebuild, replay
     _export(sub)
     _pgn(sub)
+    _sync(sub)
     _server(sub)  # serve, demo, watch, token
     return parser
 
@@ -172,6 +173,35 @@ def _pgn(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="a changed final result of a recorded game becomes a correction (default: refused)",
     )
+
+
+def _sync(sub: argparse._SubParsersAction) -> None:
+    sy = sub.add_parser(
+        "sync",
+        help="bring a tournament's log to what the pairing program's TRF says (one append)",
+    )
+    sy.add_argument("file", help="the pairing program's TRF-16 or TRF-2026 file")
+    add_served_db(sy)
+    sy.add_argument(
+        "--tournament", required=True, metavar="ID", help="the tournament (created if unknown)"
+    )
+    sy.add_argument(
+        "--tiebreaks",
+        help="a new tournament's list when the file has none (default: the system's)",
+    )
+    sy.add_argument(
+        "--dry-run", action="store_true", help="print the difference in words; write nothing"
+    )
+    sy.add_argument(
+        "--prefer",
+        choices=["file", "log"],
+        help="a result entered in the log that the file contradicts: correct it to the file's "
+        "(file) or keep it (log); default: refuse the sync (exit 3)",
+    )
+    sy.add_argument(
+        "--watch", action="store_true", help="keep following the file: sync each time it is saved"
+    )
+    add_lang(sy)
 
 
 def _server(sub: argparse._SubParsersAction) -> None:

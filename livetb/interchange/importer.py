@@ -8,8 +8,10 @@ Order of the log (each round's events only after the previous round is closed):
     per round r = 1 .. last played round:
         ParticipantWithdrawn(from_round=r)   for players absent from r to the end (see below)
         ByeRequested(r)                      H -> half, F -> full, Z -> zero; by start number
-        RoundPaired(r)                       boards 1..n ordered by the pair's lower start
-                                             number; white is the `w` side; a forfeit or double
+        RoundPaired(r)                       boards 1..n in publication order (`round_boards`:
+                                             C.04's for a Swiss, the Berger table's for a round
+                                             robin; team rounds by the pair's lower start
+                                             number); white is the `w` side; a forfeit or double
                                              forfeit is a board; the `U` player is the bye
         ResultRecorded(r, board)             one per board, in board order
         RoundClosed(r)
@@ -50,6 +52,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import CODES
+from livetb.interchange.trf_commands import berger_order, publication_order, scores_before
 from livetb.trf import TrfImport
 
 RESULTS: dict[tuple[Code, Code], GameResult] = {codes: result for result, codes in CODES.items()}
@@ -78,7 +81,7 @@ def events_from_tournament(
     participants = sorted(t.participants, key=lambda p: p.start_no)
     played = t.played_rounds
     width = max((len(p.entries) for p in participants), default=0)
-    withdrawn = {p.start_no: r for p in participants if (r := _withdrawal(t, p, played))}
+    withdrawn = {p.start_no: r for p in participants if (r := withdrawal(t, p, played))}
     s = t.scoring
     defaults = DEFAULT_TEAM_TIEBREAKS if teams else DEFAULT_TIEBREAKS
     events: list[AnyEvent] = [
@@ -116,7 +119,7 @@ def events_from_tournament(
             ]
         events += _byes(t, participants, rnd, played, withdrawn)
         if rnd <= played:
-            events += _round(participants, rnd, team_of)
+            events += _round(t, participants, rnd, team_of)
     logged = {(e.round, e.start_no) for e in events if isinstance(e, ByeRequested)}
     for rnd, no, code in announced:
         if not played < rnd <= t.rounds:
@@ -131,7 +134,7 @@ def events_from_tournament(
     return events
 
 
-def _withdrawal(t: Tournament, p: Participant, played: int) -> int | None:
+def withdrawal(t: Tournament, p: Participant, played: int) -> int | None:
     """The round a trailing run of unpaired `Z` (up to the last played round) starts, if it
     reads as a withdrawal."""
     start = played + 1
@@ -157,7 +160,9 @@ def _byes(
     return byes
 
 
-def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -> list[AnyEvent]:
+def _round(
+    t: Tournament, participants: list[Participant], rnd: int, team_of: dict[int, int]
+) -> list[AnyEvent]:
     by_no = {p.start_no: p for p in participants}
     seated: set[int] = set()
     boards: list[Board] = []
@@ -169,6 +174,7 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
     if len(pabs) > 1:
         listed = ", ".join(f"#{no}" for no in pabs)
         raise ImportUnsupported(f"round {rnd}: {len(pabs)} pairing-allocated byes ({listed})")
+    pairs: list[tuple[int, int]] = []
     for p in participants:
         mine = p.entry(rnd)
         if mine.opponent is None or p.start_no in seated:
@@ -180,10 +186,13 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
                 "a board needs a white and a black player"
             )
         me, them = p.start_no, mine.opponent
-        white, black = (me, them) if mine.colour == "w" else (them, me)
+        seated |= {me, them}
+        pairs.append((me, them) if mine.colour == "w" else (them, me))
+    if not team_of:  # an individual round as the pairing program publishes it
+        pairs = [(b.white, b.black) for b in _published(t, pairs, rnd)]
+    for white, black in pairs:
         w_code, b_code = by_no[white].entry(rnd).code, by_no[black].entry(rnd).code
         board = len(boards) + 1
-        seated |= {me, them}
         if w_code is Code.PENDING and b_code is Code.PENDING:
             boards.append(Board(board, white, black))  # paired, being played: no result yet
             continue
@@ -201,6 +210,14 @@ def _round(participants: list[Participant], rnd: int, team_of: dict[int, int]) -
     if len(results) < len(boards):
         return [paired, *results]  # the running round: the arbiter closes it (CloseRound)
     return [paired, *results, RoundClosed(round=rnd)]
+
+
+def _published(t: Tournament, pairs: list[tuple[int, int]], rnd: int) -> list[Board]:
+    """The pairs numbered as a pairing program publishes them (`round_boards`'s order)."""
+    table = berger_order(pairs, len(t.participants), rnd) if t.system == "roundrobin" else None
+    if table is None:
+        table = publication_order(pairs, scores_before(t, rnd))
+    return [Board(i, w, b) for i, (w, b) in enumerate(table, start=1)]
 
 
 def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:

@@ -1,0 +1,414 @@
+"""A pairing program's TRF against the log: the commands that make the log say what the file
+says, decided one after the other on a copy of the log's state (the API's own rules).
+
+The file may be read at any moment of the event (players only; a round paired with no
+results; some results; all of them; the next round paired). What it adds is planned in the
+log's order: the tournament if unknown, new participants (late entries with the rounds they
+missed as the file gives them: `Z` absent, `H` a half-point bye), details changed while
+round 1 is unpaired, then per round the withdrawals, the requested byes, the pairing (boards
+in publication order, `round_boards`), the results, the corrections and the close of a round
+whose every board has a result in the file; last the byes and absences entered ahead.
+
+A result the file contradicts is corrected when the log's result came from an earlier sync
+(actor `sync`: the pairing program's file was wrong, and fixed); one entered otherwise (the
+console, the API) is a conflict, settled only by `prefer` ("file": corrected; "log": kept).
+A run of absences up to the last round reads as a withdrawal only once the file holds the
+final round: before that the player may still come back, and the rounds are absences.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import msgspec
+
+from livetb import i18n
+from livetb.engine.model import Code, Participant, Tournament
+from livetb.errors import ImportUnsupported, LivetbError
+from livetb.events.commands import (
+    AnyCommand,
+    CloseRound,
+    CorrectResult,
+    CreateTournament,
+    MissedRound,
+    PairRound,
+    RecordResult,
+    RegisterParticipant,
+    RequestBye,
+    UpdateParticipant,
+    WithdrawParticipant,
+    decide,
+)
+from livetb.events.schema import (
+    AnyEvent,
+    Board,
+    ByePoints,
+    GameResult,
+    Recorded,
+    ResultCorrected,
+    ResultRecorded,
+    TournamentCreated,
+)
+from livetb.events.state import TournamentState
+from livetb.interchange.importer import RESULTS, events_from_tournament, withdrawal
+from livetb.interchange.trf_commands import round_boards
+from livetb.trf import TrfImport
+
+ACTOR = "sync"
+Prefer = Literal["file", "log"]
+_POINTS: dict[Code, ByePoints] = {
+    Code.HALF_BYE: "half",
+    Code.FULL_BYE: "full",
+    Code.ZERO_BYE: "zero",
+}
+_MISSED: dict[Code, MissedRound] = {Code.ZERO_BYE: "absent", Code.HALF_BYE: "half"}
+_DETAILS = ("name", "rating", "title", "federation", "fide_id")
+
+
+class BoardConflict(msgspec.Struct, frozen=True):
+    """A board whose result in the log (not written by a sync) the file contradicts."""
+
+    round: int
+    board: int
+    white: int
+    black: int
+    log: GameResult
+    file: GameResult
+    line: int  # the file's 001 line of the white player
+
+    def words(self, lang: str) -> str:
+        return i18n.text(lang, "sync.conflict", **msgspec.structs.asdict(self))
+
+
+class SyncConflict(LivetbError):
+    """The file contradicts results entered in the log: nothing written."""
+
+    status = 409
+    code = "sync_conflict"
+
+    def __init__(self, conflicts: Sequence[BoardConflict]) -> None:
+        self.conflicts = tuple(conflicts)
+        boards = "; ".join(c.words("en") for c in self.conflicts)
+        super().__init__(
+            f"the file contradicts {len(self.conflicts)} result(s) entered in the log: "
+            f"{boards} (nothing written; --prefer file or --prefer log settles them)"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "boards": [msgspec.to_builtins(c) for c in self.conflicts]}
+
+
+class SyncMismatch(LivetbError):
+    """The log holds something the file cannot be reconciled with by appending."""
+
+    status = 409
+    code = "sync_mismatch"
+
+
+@dataclass
+class Step:
+    command: AnyCommand
+    events: list[AnyEvent]
+
+
+@dataclass
+class Plan:
+    """What a sync appends (`events`), step by step, and what it left as it was."""
+
+    steps: list[Step] = field(default_factory=list)
+    kept: list[BoardConflict] = field(default_factory=list)  # prefer="log": the log's result
+    unchanged_details: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+    state: TournamentState = field(default_factory=TournamentState)
+
+    @property
+    def events(self) -> list[AnyEvent]:
+        return [e for s in self.steps for e in s.events]
+
+
+def player_lines(data: bytes) -> dict[int, int]:
+    """Start number -> the file's line of its 001 record (for the reasons and conflicts)."""
+    lines: dict[int, int] = {}
+    for n, raw in enumerate(data.replace(b"\r\n", b"\n").split(b"\n"), start=1):
+        number = raw[4:8].strip()
+        if raw.startswith(b"001") and number.isdigit():
+            lines.setdefault(int(number), n)
+    return lines
+
+
+def authors(records: Sequence[Recorded]) -> dict[tuple[int, int], str]:
+    """(round, board) -> the actor of the board's last result."""
+    by: dict[tuple[int, int], str] = {}
+    for rec in records:
+        if isinstance(rec.event, ResultRecorded | ResultCorrected):
+            by[(rec.event.round, rec.event.board)] = rec.actor
+    return by
+
+
+def plan(
+    records: Sequence[Recorded],
+    imported: TrfImport,
+    source: str,
+    lines: dict[int, int],
+    *,
+    tiebreaks: Sequence[str] | None = None,
+    prefer: Prefer | None = None,
+) -> Plan:
+    """The steps that bring the log (`records`) to the file; `SyncConflict` or
+    `SyncMismatch` when it cannot, a command's own rejection when the rules refuse one."""
+    if imported.is_team:
+        raise ImportUnsupported(f"{source}: sync follows individual tournaments only")
+    state = TournamentState()
+    for rec in records:
+        state.apply(rec.event)
+    return _Planner(state, authors(records), imported, source, lines, prefer).run(tiebreaks)
+
+
+class _Planner:
+    def __init__(
+        self,
+        state: TournamentState,
+        by: dict[tuple[int, int], str],
+        imported: TrfImport,
+        source: str,
+        lines: dict[int, int],
+        prefer: Prefer | None,
+    ) -> None:
+        self.state = copy.deepcopy(state)  # the caller's, and the live projection's, stay
+        self.by = by
+        self.imported = imported
+        self.t: Tournament = imported.tournament
+        self.source = source
+        self.lines = lines
+        self.prefer = prefer
+        self.result = Plan(state=self.state)
+        self.conflicts: list[BoardConflict] = []
+
+    def do(self, command: AnyCommand) -> None:
+        events = decide(self.state, command)
+        for event in events:
+            self.state.apply(event)
+        self.result.steps.append(Step(command, events))
+
+    def run(self, tiebreaks: Sequence[str] | None) -> Plan:
+        t = self.t
+        people = sorted(t.participants, key=lambda p: p.start_no)
+        if self.state.created is None:
+            self._create(tiebreaks)
+        self._participants(people)
+        played = t.played_rounds
+        for rnd in range(1, played + 1):
+            self._round(people, rnd, played)
+        for rnd, no, code in self.imported.announced_byes:
+            self._bye(no, rnd, code, ahead=True)
+        if self.conflicts:
+            raise SyncConflict(self.conflicts)
+        return self.result
+
+    def _create(self, tiebreaks: Sequence[str] | None) -> None:
+        created = events_from_tournament(self.t, tiebreaks=tiebreaks)[0]
+        assert isinstance(created, TournamentCreated)
+        self.do(
+            CreateTournament(
+                name=created.name,
+                rounds=created.rounds,
+                system=created.system,
+                scoring=created.scoring,
+                tiebreaks=created.tiebreaks,
+                start_date=created.start_date,
+            )
+        )
+
+    def _participants(self, people: list[Participant]) -> None:
+        state = self.state
+        for p in people:
+            name = p.name or f"Player {p.start_no}"
+            known = state.participants.get(p.start_no)
+            if known is None:
+                self.do(
+                    RegisterParticipant(
+                        start_no=p.start_no,
+                        name=name,
+                        rating=p.rating,
+                        title=p.title,
+                        federation=p.federation,
+                        fide_id=p.fide_id,
+                        missed=self._missed(p),
+                    )
+                )
+                continue
+            wanted: dict[str, object] = {"name": name, "rating": p.rating, "title": p.title}
+            wanted |= {"federation": p.federation, "fide_id": p.fide_id}
+            changed = {f: v for f, v in wanted.items() if getattr(known, f) != v}
+            if changed and not state.paired:
+                update = msgspec.convert({"start_no": p.start_no, **changed}, UpdateParticipant)
+                self.do(update)
+            elif changed:  # the rules allow no change once round 1 is paired
+                self.result.unchanged_details.append((p.start_no, tuple(changed)))
+
+    def _missed(self, p: Participant) -> dict[int, MissedRound]:
+        """A late entrant's rounds the log has paired already, as the file has them."""
+        missed: dict[int, MissedRound] = {}
+        for rnd in range(1, self.state.paired + 1):
+            code = p.entry(rnd).code
+            if code not in _MISSED:
+                raise SyncMismatch(
+                    f"{self.source}, line {self.lines.get(p.start_no, 0)}: #{p.start_no} is new "
+                    f"to the log, whose round {rnd} is paired without it, but the file gives it "
+                    f"{code.value!r} there (a late entrant's paired rounds are absent, Z, or a "
+                    "half-point bye, H)"
+                )
+            missed[rnd] = _MISSED[code]
+        return missed
+
+    def _round(self, people: list[Participant], rnd: int, played: int) -> None:
+        state, t = self.state, self.t
+        if played == t.rounds:  # the final round is in the file: a run of absences is final
+            for p in people:
+                since = withdrawal(t, p, played)
+                if since == rnd and p.start_no not in state.withdrawn and rnd > state.closed:
+                    self.do(WithdrawParticipant(start_no=p.start_no, from_round=rnd))
+        boards, bye = round_boards(t, rnd)
+        seated = {no for b in boards for no in (b.white, b.black)} | {bye}
+        for p in people:
+            if p.start_no not in seated:
+                self._bye(p.start_no, rnd, p.entry(rnd).code, ahead=False)
+        if rnd > state.paired:
+            self.do(PairRound(round=rnd, boards=boards, bye=bye))
+        else:
+            self._same_pairing(rnd, boards, bye)
+        by_seat = {(g.white, g.black): g for g in state.rounds[rnd].games.values()}
+        by_no = {p.start_no: p for p in people}
+        complete = True
+        for b in boards:
+            w, k = by_no[b.white].entry(rnd).code, by_no[b.black].entry(rnd).code
+            if w is Code.PENDING and k is Code.PENDING:
+                complete = False
+                continue
+            result = RESULTS.get((w, k))
+            if result is None:
+                raise ImportUnsupported(
+                    f"{self.source}, line {self.lines.get(b.white, 0)}: round {rnd}, "
+                    f"#{b.white} v #{b.black} is {w.value}/{k.value}; results are 1-0, 0-1, =, "
+                    "0-0, forfeits (+ -) and double forfeits only"
+                )
+            self._result(rnd, by_seat[(b.white, b.black)].board, b.white, b.black, result)
+        closed = state.rounds[rnd].closed
+        if complete and not closed and state.rounds[rnd].complete:
+            self.do(CloseRound(round=rnd))
+
+    def _same_pairing(self, rnd: int, boards: Sequence[Board], bye: int | None) -> None:
+        logged = self.state.rounds[rnd]
+        mine = {(g.white, g.black) for g in logged.games.values()}
+        theirs = {(b.white, b.black) for b in boards}
+        if mine != theirs or logged.pab != bye:
+            only_log = ", ".join(f"#{w}-#{b}" for w, b in sorted(mine - theirs)) or "-"
+            only_file = ", ".join(f"#{w}-#{b}" for w, b in sorted(theirs - mine)) or "-"
+            raise SyncMismatch(
+                f"{self.source}: round {rnd} is paired otherwise in the log (only in the log: "
+                f"{only_log}; only in the file: {only_file}; bye {logged.pab} / {bye}); a "
+                "published pairing is not changed by a sync"
+            )
+
+    def _bye(self, no: int, rnd: int, code: Code, *, ahead: bool) -> None:
+        """A participant not seated in round `rnd`: its bye, if the log lacks it."""
+        state = self.state
+        if code not in _POINTS or no not in state.participants:
+            return
+        since = state.withdrawn.get(no)
+        if since is not None and since <= rnd:
+            return  # absent anyway
+        has = state.byes.get(rnd, {}).get(no)
+        if rnd <= state.paired:
+            if ahead:
+                return  # the log has paired further than this file: its own reading stands
+            entry = state.entry(no, rnd).code
+            if entry is not code:
+                line = self.lines.get(no, 0)
+                raise SyncMismatch(
+                    f"{self.source}, line {line}: round {rnd} is paired in the log with #{no} "
+                    f"as {entry.value!r}, the file has {code.value!r}"
+                )
+            return
+        if has is not None and has is not code:
+            raise SyncMismatch(
+                f"{self.source}, line {self.lines.get(no, 0)}: #{no} has a bye ({has.value}) "
+                f"for round {rnd} in the log, the file has {code.value!r}; a bye is not withdrawn "
+                "by a sync"
+            )
+        if has is code or (code is Code.ZERO_BYE and not ahead):
+            return  # logged already; or absent from a round paired now: not paired is enough
+        self.do(RequestBye(start_no=no, round=rnd, points=_POINTS[code]))
+
+    def _result(self, rnd: int, board: int, white: int, black: int, result: GameResult) -> None:
+        game = self.state.rounds[rnd].games[board]
+        if game.result == result:
+            return
+        line = self.lines.get(white, 0)
+        if game.result is None:
+            if self.state.rounds[rnd].closed:  # pragma: no cover - a closed round is complete
+                return
+            self.do(RecordResult(round=rnd, board=board, result=result))
+            return
+        conflict = BoardConflict(rnd, board, white, black, game.result, result, line)
+        if self.by.get((rnd, board)) != ACTOR and self.prefer != "file":
+            if self.prefer == "log":
+                self.result.kept.append(conflict)
+            else:
+                self.conflicts.append(conflict)
+            return
+        reason = f"sync: {self.source}, line {line}"
+        self.do(
+            CorrectResult(
+                round=rnd, board=board, result=result, reason=reason, expected=game.result
+            )
+        )
+
+
+# --- the difference in words -------------------------------------------------------------------
+
+
+def describe(step: Step, lang: str) -> str:
+    """One line saying what a step appends."""
+    c = step.command
+    t = i18n.catalog(lang)
+    match c:
+        case CreateTournament():
+            listed = ", ".join(c.tiebreaks or ())
+            return i18n.text(lang, "sync.create", name=c.name, rounds=c.rounds, tiebreaks=listed)
+        case RegisterParticipant(missed=missed) if missed:
+            rounds = ", ".join(
+                i18n.text(lang, "sync.missed", round=r, kind=t[f"sync.kind.{k}"])
+                for r, k in sorted(missed.items())
+            )
+            return i18n.text(lang, "sync.register_late", no=c.start_no, name=c.name, rounds=rounds)
+        case RegisterParticipant():
+            return i18n.text(lang, "sync.register", no=c.start_no, name=c.name)
+        case UpdateParticipant():
+            fields = ", ".join(f for f in _DETAILS if getattr(c, f) is not msgspec.UNSET)
+            return i18n.text(lang, "sync.update", no=c.start_no, fields=fields)
+        case WithdrawParticipant():
+            return i18n.text(lang, "sync.withdraw", no=c.start_no, round=c.from_round)
+        case RequestBye():
+            kind = t[f"sync.kind.{c.points}"]
+            return i18n.text(lang, "sync.bye", no=c.start_no, round=c.round, kind=kind)
+        case PairRound():
+            bye = "" if c.bye is None else i18n.text(lang, "sync.pab", no=c.bye)
+            return i18n.text(lang, "sync.pair", round=c.round, boards=len(c.boards), bye=bye)
+        case RecordResult():
+            return i18n.text(lang, "sync.result", round=c.round, board=c.board, result=c.result)
+        case CorrectResult():
+            return i18n.text(
+                lang,
+                "sync.correct",
+                round=c.round,
+                board=c.board,
+                old=c.expected,
+                result=c.result,
+                reason=c.reason,
+            )
+        case CloseRound():
+            return i18n.text(lang, "sync.close", round=c.round)
+    return type(c).__name__  # pragma: no cover - a sync plans only the commands above
