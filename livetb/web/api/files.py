@@ -1,6 +1,7 @@
 """Files in and out of a tournament: `GET …/export?format=trf26|trf16|csv|html` (an attachment;
 the tournament's read rule) and `POST …/rounds/{r}/pgn` (a round's PGN as text, arbiter token:
-its final results recorded, `?corrections=true` to let a changed result correct the log).
+its final results recorded, `?corrections=true` to let a changed result correct the log; its
+body within the writes' limits: `max_body`, refused before reading, and `body_timeout`).
 Registered by `livetb/web/app.py`, documented by `openapi.py`."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from livetb.errors import InvalidInput, LivetbError
 from livetb.interchange import pgn
 from livetb.interchange.export import FORMATS, export, is_format
 from livetb.web.http.auth import authorize, check_read
+from livetb.web.http.limits import read_body
 from livetb.web.http.routing import (
     ARBITER,
     BASE,
@@ -25,7 +27,7 @@ from livetb.web.http.routing import (
     json_response,
     route_defs,
 )
-from livetb.web.keys import COMMITS, SERVICE, STORE, TOKENS
+from livetb.web.keys import COMMITS, CONFIG, SERVICE, STORE, TOKENS
 
 
 async def export_file(request: web.Request) -> web.Response:
@@ -68,11 +70,13 @@ async def pgn_results(request: web.Request) -> web.Response:
     corrections = request.query.get("corrections", "false")
     if corrections not in ("true", "false"):
         raise InvalidInput(f"corrections={corrections!r}: true or false", path="corrections")
-    data = await request.read()
+    config = request.app[CONFIG]
+    data = await read_body(request, config.max_body, config.body_timeout)  # 413, 408
     try:
-        games = pgn.read_games(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise InvalidInput(f"the PGN is not UTF-8 (byte {err.start})", path="body") from None
+    games = await asyncio.to_thread(pgn.read_games, text)  # grows with the body: off the loop
     # Planned on the state the writes decided so far leave; each command then goes through
     # the group commit, decided again there on the state the ones before it leave.
     commits = request.app[COMMITS]
