@@ -57,7 +57,13 @@ from livetb.interchange.importer import RESULTS, events_from_tournament, withdra
 from livetb.interchange.trf_commands import round_boards
 from livetb.trf import TrfImport
 
-ACTOR = "sync"
+ACTOR = "sync"  # the CLI's; the API's is "sync:" and the token's actor
+
+
+def by_sync(actor: str | None) -> bool:
+    return actor is not None and (actor == ACTOR or actor.startswith(ACTOR + ":"))
+
+
 Prefer = Literal["file", "log"]
 _POINTS: dict[Code, ByePoints] = {
     Code.HALF_BYE: "half",
@@ -353,7 +359,7 @@ class _Planner:
             self.do(RecordResult(round=rnd, board=board, result=result))
             return
         conflict = BoardConflict(rnd, board, white, black, game.result, result, line)
-        if self.by.get((rnd, board)) != ACTOR and self.prefer != "file":
+        if not by_sync(self.by.get((rnd, board))) and self.prefer != "file":
             if self.prefer == "log":
                 self.result.kept.append(conflict)
             else:

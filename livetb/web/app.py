@@ -22,7 +22,7 @@ from livetb.events.changes import ChangeSignal, SqliteChanges
 from livetb.events.open import open_store
 from livetb.events.target import is_url
 from livetb.tokens.open import open_tokens
-from livetb.web.api import console, files, openapi, reads, writes
+from livetb.web.api import console, files, openapi, reads, sync, writes
 from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import socket
@@ -51,6 +51,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.add_routes(shell.routes())
     app.add_routes(reads.routes())
     app.add_routes(writes.routes())
+    app.add_routes(sync.routes())
     app.add_routes(console.routes())
     app.add_routes(openapi.routes())
     app.add_routes(socket.routes())

@@ -18,7 +18,7 @@ import msgspec
 from aiohttp import web
 
 import livetb
-from livetb.web.api import console, files, reads, writes
+from livetb.web.api import console, files, reads, sync, writes
 from livetb.web.api.dry_run import DryRun
 from livetb.web.feed import socket
 from livetb.web.http.routing import PUBLIC, Endpoint, ErrorBody, route_defs
@@ -74,6 +74,9 @@ def _operation(e: Endpoint, refs: dict[type, dict[str, Any]]) -> dict[str, Any]:
         if e.trf_body:
             content["text/plain"] = {"schema": {"type": "string", "description": e.trf_body}}
         op["requestBody"] = {"required": _has_required_field(e.request), "content": content}
+    elif e.trf_body:  # a TRF only (a sync)
+        text = {"schema": {"type": "string", "description": e.trf_body}}
+        op["requestBody"] = {"required": True, "content": {"text/plain": text}}
     ok: dict[str, Any] = {"description": HTTPStatus(e.status).phrase}
     if e.response is not None:
         ok["content"] = {e.media: {"schema": refs[e.response]}}
@@ -189,6 +192,7 @@ def all_endpoints() -> list[Endpoint]:
     return (
         reads.ENDPOINTS
         + writes.endpoints()
+        + sync.ENDPOINTS
         + console.ENDPOINTS
         + files.ENDPOINTS
         + socket.ENDPOINTS

@@ -1,0 +1,137 @@
+"""`POST /api/tournaments/{id}/sync`: the pairing program's whole TRF (`text/plain`), and the
+log brought to what it says in one append (`livetb.interchange.sync` plans it, as
+`livetb sync` does). An arbiter token of the tournament, or an organiser token while the
+tournament does not exist yet (the sync creates it; the answer then carries its first arbiter
+token).
+
+    ?dry_run=1        200 {"dry_run": true, "events": [...]}: nothing appended
+    ?prefer=file|log  a result entered in the log that the file contradicts: corrected to the
+                      file's, or kept; without it such a file is a 409 `sync_conflict` naming
+                      each board with both results, and nothing is written
+    ?tiebreaks=LIST   a new tournament's list when the file names none
+
+The writes of the tournament decided before it are committed first; the append names the
+head the plan was made on, so a write that lands meanwhile makes it a 409, never a half sync.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+from aiohttp import hdrs, web
+
+from livetb.engine.spec import parse_list
+from livetb.errors import InvalidInput
+from livetb.events.schema import Recorded
+from livetb.events.store import EventStore
+from livetb.interchange import sync
+from livetb.projections import stored
+from livetb.trf import parse_trf
+from livetb.web.api.dry_run import DryRun, dry_run
+from livetb.web.http.auth import Creator, authorize, authorize_creation
+from livetb.web.http.limits import read_body
+from livetb.web.http.routing import BASE, CREATE, WRITE_ERRORS, Endpoint, Query, json_response
+from livetb.web.keys import COMMITS, CONFIG, SERVICE, STORE, TOKENS
+
+SOURCE = "upload.trf"  # the name the corrections' reasons give the posted file
+
+
+class Synced(msgspec.Struct, omit_defaults=True):
+    """A sync's answer: the log's head after it, the events appended (0: the log already
+    said what the file says), and for an organiser token the new tournament's arbiter token."""
+
+    seq: int
+    events: int
+    token: str | None = None
+
+
+def _prefer(request: web.Request) -> sync.Prefer | None:
+    text = request.query.get("prefer")
+    if text is None:
+        return None
+    if text == "file":
+        return "file"
+    if text == "log":
+        return "log"
+    raise InvalidInput(f"prefer={text!r}: expected file or log (or leave it out)", path="prefer")
+
+
+def _tiebreaks(request: web.Request) -> list[str] | None:
+    text = request.query.get("tiebreaks")
+    if text is None:
+        return None
+    listed = [code.strip() for code in text.split(",") if code.strip()]
+    parse_list(listed)  # 422 naming the bad code
+    return listed
+
+
+def _log(store: EventStore, tid: str) -> list[Recorded]:
+    return list(store.read(tid))
+
+
+async def handle_sync(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    header, tokens, store = (
+        request.headers.get(hdrs.AUTHORIZATION),
+        request.app[TOKENS],
+        request.app[STORE],
+    )
+    if await asyncio.to_thread(store.head, tid):
+        creator = Creator(await authorize(header, tokens, tid), organiser=False)
+    else:
+        creator = await authorize_creation(header, tokens, tid)
+    dry, prefer, tiebreaks = dry_run(request), _prefer(request), _tiebreaks(request)
+    config = request.app[CONFIG]
+    data = await read_body(request, config.pairings_max_body, config.body_timeout)  # 413, 408
+    imported = parse_trf(data, SOURCE)  # 422 with the file's lines
+    await request.app[COMMITS].drain(tid)  # the writes decided before this one, committed
+    records = await asyncio.to_thread(_log, store, tid)
+    made = sync.plan(
+        records, imported, SOURCE, sync.player_lines(data), tiebreaks=tiebreaks, prefer=prefer
+    )
+    events = made.events
+    if dry:
+        return json_response(DryRun(events=events))
+    head = len(records)
+    if not events:
+        return json_response(Synced(seq=head, events=0), seq=head)
+    await asyncio.to_thread(stored.readable, [r.event for r in records] + events)
+    actor = f"{sync.ACTOR}:{creator.actor}"  # a sync's results, which a later file may correct
+    seq = await asyncio.to_thread(store.append, tid, head, events, actor=actor)
+    await request.app[SERVICE].current(tid)  # applied and published before the answer
+    token = None
+    if creator.organiser:
+        token = await asyncio.to_thread(tokens.create, tid)
+    return json_response(Synced(seq=seq, events=len(events), token=token), seq=seq)
+
+
+PREFER = Query(
+    "prefer",
+    "file: a result entered in the log that the file contradicts is corrected to the file's; "
+    "log: it is kept (that board skipped); without it such a file is a 409 naming the boards",
+    "string",
+)
+TIEBREAKS = Query(
+    "tiebreaks", "a new tournament's tie-break list when the file names none", "string"
+)
+DRY_RUN = Query("dry_run", "1: plan only; 200 {dry_run: true, events: [...]}, nothing appended")
+
+ENDPOINTS = [
+    Endpoint(
+        method="POST",
+        path=BASE + "/sync",
+        handler=handle_sync,
+        summary="Bring the log to the pairing program's TRF (one append: players, byes, "
+        "pairings, results, corrections, closes); creates an unknown tournament",
+        response=Synced,
+        auth=CREATE,
+        errors=WRITE_ERRORS,
+        query=(DRY_RUN, PREFER, TIEBREAKS),
+        trf_body="the pairing program's whole TRF, as saved at any moment of the event",
+    )
+]
+
+
+def routes() -> list[web.RouteDef]:
+    return [web.post(e.path, e.handler) for e in ENDPOINTS]

@@ -1,0 +1,74 @@
+"""`POST /api/tournaments/{id}/sync`: the pairing program's TRF as text/plain."""
+
+from __future__ import annotations
+
+from livetb.events.schema import ResultCorrected, RoundClosed, RoundPaired
+from livetb.interchange.trf_commands import round_boards
+from livetb.trf import parse_trf
+from livetb.web.keys import TOKENS
+from tests.interchange.sync_cuts import SWISSES, cuts
+from tests.web.conftest import Api
+
+T = "/api/tournaments/{}/sync"
+TEXT = {"Content-Type": "text/plain"}
+
+
+async def post(api: Api, tid: str, text: str, query: str = "", **kw: object) -> tuple[int, dict]:
+    return await api.post(T.format(tid) + query, data=text.encode(), headers=TEXT, **kw)
+
+
+async def test_an_organiser_creates_by_syncing_and_an_arbiter_follows_the_event(api: Api) -> None:
+    files = {c.label: c.text for c in cuts(SWISSES[2])}
+    organiser = api.server.app[TOKENS].create_organiser()  # type: ignore[index]
+    status, body = await post(api, "new", files["round 1 paired"], token=organiser)
+    assert status == 200, body
+    arbiter = body["token"]
+    assert arbiter.startswith("ltb_") and body["events"] == body["seq"]
+    status, dry = await post(api, "new", files["round 1 whole"], "?dry_run=1", token=arbiter)
+    assert status == 200 and dry["dry_run"] is True
+    assert dry["events"][-1] == {"type": "RoundClosed", "v": 1, "round": 1}
+    assert api.store.head("new") == body["seq"]  # the dry run wrote nothing
+    status, done = await post(api, "new", files["round 1 whole"], token=arbiter)
+    assert status == 200 and done["events"] == len(dry["events"])
+    again = await post(api, "new", files["round 1 whole"], token=arbiter)
+    assert again == (200, {"seq": done["seq"], "events": 0})
+    standings = await api.standings("new")
+    assert standings["seq"] == done["seq"]
+    log = [r.event for r in api.store.read("new")]
+    paired = next(e for e in log if isinstance(e, RoundPaired))
+    truth = parse_trf(files["round 1 whole"]).tournament
+    assert paired.boards == round_boards(truth, 1)[0]
+    assert isinstance(log[-1], RoundClosed)
+
+
+async def test_a_result_entered_by_the_api_and_contradicted_is_a_409_naming_it(api: Api) -> None:
+    files = {c.label: c.text for c in cuts(SWISSES[3])}
+    status, body = await post(api, "t1", files["round 1 paired"])
+    assert status == 200, body
+    truth = parse_trf(files["round 1 whole"]).tournament
+    board = round_boards(truth, 1)[0][0]
+    told = truth.participants[board.white - 1].entry(1).code.value
+    other = {"1": "0-1", "0": "1-0", "=": "1-0"}[told]
+    status, _ = await api.post(
+        "/api/tournaments/t1/rounds/1/results", {"board": 1, "result": other}
+    )
+    assert status == 201
+    head = api.store.head("t1")
+    status, err = await post(api, "t1", files["round 1 whole"])
+    assert status == 409 and err["code"] == "sync_conflict"
+    assert [(b["round"], b["board"], b["log"]) for b in err["boards"]] == [(1, 1, other)]
+    assert api.store.head("t1") == head
+    status, err = await post(api, "t1", files["round 1 whole"], "?prefer=maybe")
+    assert status == 422 and err["path"] == "prefer"
+    status, body = await post(api, "t1", files["round 1 whole"], "?prefer=file")
+    assert status == 200, body
+    fixes = [r.event for r in api.store.read("t1", head) if isinstance(r.event, ResultCorrected)]
+    assert [(e.round, e.board, e.reason.split(",")[0]) for e in fixes] == [
+        (1, 1, "sync: upload.trf")
+    ]
+
+
+async def test_a_file_that_is_not_trf_is_a_422_with_its_lines(api: Api) -> None:
+    status, err = await post(api, "t1", "012 Club\n001 abc\n")
+    assert status == 422 and err["code"] == "trf_invalid"
+    assert api.store.head("t1") == 0
