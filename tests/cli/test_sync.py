@@ -120,3 +120,74 @@ def test_a_file_that_is_not_trf_is_refused_with_its_lines(
     code, _, err = run(capsys, "sync", str(bad), "--db", db, "--tournament", "open")
     assert code == 2 and "line 2" in err
     assert SqliteStore(db).head("open") == 0
+
+
+def test_watch_syncs_every_saved_version_once_and_never_a_half_written_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A script saves 20 versions, each in two halves with a pause longer than the watcher's
+    settling time: the half is read (and refused as TRF), then the whole is synced."""
+    import os
+    import queue
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from livetb.errors import TrfError
+
+    versions = [c.text for c in cuts(SWISSES[0])][:21]
+    for text in versions[1:]:
+        with pytest.raises(TrfError):
+            parse_trf(text[: len(text) // 2])  # what the watcher may catch
+    trf, db = tmp_path / "live.trf", str(tmp_path / "live.sqlite")
+    trf.write_text(versions[0])
+    args = ["sync", str(trf), "--db", db, "--tournament", "t", "--tiebreaks", TIEBREAKS]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "livetb", *args, "--watch"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ | {"LIVETB_LANG": "en"},
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout or ()], daemon=True).start()
+    try:
+        assert "events appended" in lines.get(timeout=30)
+        time.sleep(0.5)  # the watcher is watching
+        for text in versions[1:]:
+            half = len(text) // 2
+            with trf.open("w") as f:  # not atomic: as a program saving
+                f.write(text[:half])
+                f.flush()
+                time.sleep(0.3)
+                f.write(text[half:])
+            assert "events appended" in lines.get(timeout=30)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        proc.kill()
+    assert lines.get(timeout=5).startswith("stopped")
+    assert lines.empty()
+    assert proc.stderr is not None
+    said = proc.stderr.read().splitlines()
+    assert [x for x in said if "warning" not in x] == []  # the late pair's numbering gap only
+    # The same versions synced one by one: the same log, event for event.
+    one, ref = tmp_path / "one.trf", str(tmp_path / "ref.sqlite")
+    for text in versions:
+        one.write_text(text)
+        code, _, _ = run(capsys, "sync", str(one), "--db", ref, *args[4:])
+        assert code == 0
+    with SqliteStore(db) as a, SqliteStore(ref) as b:
+        watched = [rec.event for rec in a.read("t")]
+        expected = [rec.event for rec in b.read("t")]
+    assert [_unnamed(e) for e in watched] == [_unnamed(e) for e in expected]
+    assert sum(isinstance(e, ResultCorrected) for e in watched) == 1
+
+
+def _unnamed(event: object) -> object:
+    """A correction's reason names the file it came from: compared without it."""
+    if isinstance(event, ResultCorrected):
+        return (event.round, event.board, event.result, event.reason.split(", line")[1])
+    return event
