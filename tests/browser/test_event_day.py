@@ -2,8 +2,9 @@
 `livetb serve` printed → /new → the arbiter token and the console → players from the pairing
 program's TRF list → round 1 pasted as TRF, boards in FIDE's publication order → every
 result by keyboard → close → a late entry with a zero-point bye for round 1 → round 2 pasted
-as TRF with the late entrant → the public standings. Nothing is typed on the server after
-`livetb serve`. Names, ratings, federations and FIDE ids are swiss-1003's (tests/data)."""
+as TRF with the late entrant → the public standings and the printed pairings. Nothing is
+typed on the server after `livetb serve`. Names, ratings, federations and FIDE ids are
+swiss-1003's (tests/data)."""
 
 from __future__ import annotations
 
@@ -124,6 +125,7 @@ def shoot(page: Any, step: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{step}-1280.png"), full_page=True)
     page.set_viewport_size(PHONE)
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     page.screenshot(path=str(SHOTS / f"{step}-390.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     page.set_viewport_size(LAPTOP)
@@ -282,4 +284,17 @@ def test_the_first_hours_of_a_swiss_in_the_browser(first_start: FirstStart, brow
     ]
     shoot(public, "08-standings")
     public.close()
+
+    # The notice board: round 2 printed with its board numbers and the points before it.
+    printed = browser.new_page(viewport=LAPTOP)
+    printed.emulate_media(media="print")
+    printed.goto(f"{server.base}/t/rovigo-2025?print=pairings")
+    printed.wait_for_selector("body[data-print-ready] #pairings th.pts")
+    printed.screenshot(path=str(SHOTS / "09-print-pairings.png"), full_page=True)
+    score = {no: POINTS.get(no, "0.0") for no in range(1, 13)}
+    assert table_rows(printed, "#pairings table.pairings tbody tr") == [
+        [str(b), who(w), score[w], "playing", score[k], who(k)]
+        for b, (w, k) in enumerate(second, start=1)
+    ]
+    printed.close()
     assert errors == []

@@ -43,7 +43,8 @@ export async function scoresBefore(tid, rnd, token) {
 
 /** Put each player's points before the round beside the name: a column after White and one
  *  after the result (for Black), in the table `pairingsTable` made. Players the earlier
- *  standings do not hold (nobody before round 1) have 0. */
+ *  standings do not hold (nobody before round 1, a late entrant) have 0, written as the
+ *  server writes a score (0.0). */
 export function addScores(table, scores) {
   if (!table || table.querySelector("th.pts")) return;
   const head = () => el("th", { scope: "col", class: "pts" }, el("abbr", { title: t("pairings.points") }, t("pairings.points_short")));
@@ -51,7 +52,7 @@ export function addScores(table, scores) {
   headRow.querySelector(".result").before(head());
   headRow.querySelector(".result").after(head());
   for (const tr of table.tBodies[0].rows) {
-    const cell = (no) => el("td", { class: "pts" }, scores.get(Number(no)) ?? num(0));
+    const cell = (no) => el("td", { class: "pts" }, scores.get(Number(no)) ?? num("0.0"));
     tr.querySelector(".white").after(cell(tr.dataset.white));
     tr.querySelector(".result").after(cell(tr.dataset.black));
   }
