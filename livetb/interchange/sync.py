@@ -344,8 +344,9 @@ class _Planner:
                 f"for round {rnd} in the log, the file has {code.value!r}; a bye is not withdrawn "
                 "by a sync"
             )
-        if has is code or (code is Code.ZERO_BYE and not ahead):
-            return  # logged already; or absent from a round paired now: not paired is enough
+        rest = code is Code.ZERO_BYE and not ahead and self.t.system == "roundrobin"
+        if has is code or rest:
+            return  # logged already; or a round robin's rest round, which no event says
         self.do(RequestBye(start_no=no, round=rnd, points=_POINTS[code]))
 
     def _result(self, rnd: int, board: int, white: int, black: int, result: GameResult) -> None:
