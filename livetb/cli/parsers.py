@@ -187,7 +187,8 @@ def _sync(sub: argparse._SubParsersAction) -> None:
     )
     sy.add_argument(
         "--tiebreaks",
-        help="a new tournament's list when the file has none (default: the system's)",
+        help="a new tournament's list (default: the file's own, else the system's); an existing "
+        "tournament's must be the same",
     )
     sy.add_argument(
         "--dry-run", action="store_true", help="print the difference in words; write nothing"

@@ -1,13 +1,15 @@
 """A pairing program's TRF against the log: the commands that make the log say what the file
 says, decided one after the other on a copy of the log's state (the API's own rules).
 
-The file may be read at any moment of the event (players only; a round paired with no
-results; some results; all of them; the next round paired). What it adds is planned in the
-log's order: the tournament if unknown, new participants (late entries with the rounds they
-missed as the file gives them: `Z` absent, `H` a half-point bye), details changed while
-round 1 is unpaired, then per round the withdrawals, the requested byes, the pairing (boards
-in publication order, `round_boards`), the results, the corrections and the close of a round
-whose every board has a result in the file; last the byes and absences entered ahead.
+A new tournament's tie-break list is the caller's, else the file's `212`, else the system's
+default (as `livetb import` chooses). The file may be read at any moment of the event
+(players only; a round paired with no results; some results; all of them; the next round
+paired). What it adds is planned in the log's order: the tournament if unknown, new
+participants (late entries with the rounds they missed as the file gives them: `Z` absent,
+`H` a half-point bye), details changed while round 1 is unpaired, then per round the
+withdrawals, the requested byes, the pairing (boards in publication order, `round_boards`),
+the results, the corrections and the close of a round whose every board has a result in the
+file; last the byes and absences entered ahead.
 
 A result the file contradicts is corrected when the log's result came from an earlier sync
 (actor `sync`: the pairing program's file was wrong, and fixed); one entered otherwise (the
@@ -18,7 +20,6 @@ final round: before that the player may still come back, and the rounds are abse
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -27,7 +28,7 @@ import msgspec
 
 from livetb import i18n
 from livetb.engine.model import Code, Participant, Tournament
-from livetb.errors import ImportUnsupported, LivetbError
+from livetb.errors import ImportUnsupported, InvalidInput, LivetbError
 from livetb.events.commands import (
     AnyCommand,
     CloseRound,
@@ -182,7 +183,7 @@ class _Planner:
         lines: dict[int, int],
         prefer: Prefer | None,
     ) -> None:
-        self.state = copy.deepcopy(state)  # the caller's, and the live projection's, stay
+        self.state = state  # folded for this plan: the steps are applied to it
         self.by = by
         self.imported = imported
         self.t: Tournament = imported.tournament
@@ -201,8 +202,15 @@ class _Planner:
     def run(self, tiebreaks: Sequence[str] | None) -> Plan:
         t = self.t
         people = sorted(t.participants, key=lambda p: p.start_no)
-        if self.state.created is None:
+        created = self.state.created
+        if created is None:
             self._create(tiebreaks)
+        elif tiebreaks and tuple(tiebreaks) != created.tiebreaks:
+            raise InvalidInput(
+                f"tiebreaks {','.join(tiebreaks)}: the tournament has its list already, "
+                f"{','.join(created.tiebreaks)} (a sync sets a new tournament's only)",
+                path="tiebreaks",
+            )
         self._participants(people)
         played = t.played_rounds
         for rnd in range(1, played + 1):

@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 from livetb.engine.model import Code, Entry
+from livetb.errors import InvalidInput
 from livetb.events.commands import RegisterParticipant, UpdateParticipant
 from livetb.events.schema import (
     AnyEvent,
@@ -147,3 +148,11 @@ def test_a_run_of_absences_is_a_withdrawal_once_the_file_holds_the_final_round()
     closes = [e for e in made.events if isinstance(e, RoundClosed)]
     assert len(closes) == t.rounds
     assert sum(isinstance(e, ParticipantRegistered) for e in made.events) == len(t.participants)
+
+
+def test_an_existing_tournaments_tiebreaks_are_not_changed_by_a_sync() -> None:
+    data = cuts(SWISSES[0])[0].text.encode()
+    log = recorded(synced(data, tiebreaks=["PTS", "SB"]).events)
+    assert synced(data, log, tiebreaks=["PTS", "SB"]).events == []
+    with pytest.raises(InvalidInput, match="the tournament has its list already, PTS,SB"):
+        synced(data, log, tiebreaks=["PTS", "BH"])

@@ -8,7 +8,8 @@ token).
     ?prefer=file|log  a result entered in the log that the file contradicts: corrected to the
                       file's, or kept; without it such a file is a 409 `sync_conflict` naming
                       each board with both results, and nothing is written
-    ?tiebreaks=LIST   a new tournament's list when the file names none
+    ?tiebreaks=LIST   a new tournament's list (else the file's, else the default); an
+                      existing tournament's must be the same
 
 The writes of the tournament decided before it are committed first; the append names the
 head the plan was made on, so a write that lands meanwhile makes it a 409, never a half sync.
@@ -113,7 +114,10 @@ PREFER = Query(
     "string",
 )
 TIEBREAKS = Query(
-    "tiebreaks", "a new tournament's tie-break list when the file names none", "string"
+    "tiebreaks",
+    "a new tournament's tie-break list (else the file's 212, else the system's default); "
+    "an existing tournament's must be the same",
+    "string",
 )
 DRY_RUN = Query("dry_run", "1: plan only; 200 {dry_run: true, events: [...]}, nothing appended")
 
