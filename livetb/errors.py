@@ -34,6 +34,11 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
     x ParticipantPairedTwice                participant_paired_twice
     x ParticipantHasBye                     participant_has_bye: paired despite a requested bye
     x InvalidPlayoff                        invalid_playoff
+  x StoreUnavailable                503     store_unavailable: the store cannot be reached now
+    x StoreBusy                     503     store_busy: SQLite's write lock held beyond the timeout
+  x StorageFull                     507     storage_full: the disk is full; reads are still served
+
+The two 503s carry `retry_after` (seconds), which the server sends as `Retry-After`.
 """
 
 from __future__ import annotations
@@ -465,11 +470,42 @@ class InvalidPlayoff(CommandRejected):
 
 
 class StoreUnavailable(LivetbError):
-    """An event store target that cannot be opened: a malformed or unreachable database URL."""
+    """An event store that cannot be opened or reached now: a malformed or unreachable
+    database URL, a connection lost, a file that cannot be opened. Nothing was written; the
+    same request may be sent again after `retry_after` seconds."""
 
     status = 503
     code = "store_unavailable"
+    retry_after = 2
 
     def __init__(self, target: str, reason: str) -> None:
         self.target = target
         super().__init__(f"{target}: {reason}")
+
+
+class StoreBusy(StoreUnavailable):
+    """SQLite's write lock held by another process beyond the busy timeout."""
+
+    code = "store_busy"
+    retry_after = 1
+
+    def __init__(self, target: str, reason: str = "database is locked") -> None:
+        super().__init__(
+            target, f"{reason}: another process holds the store's write lock; try again"
+        )
+
+
+class StorageFull(LivetbError):
+    """The disk (or the database's size limit) is full: the write was refused whole, nothing
+    acknowledged is lost, reads are still served, and writes are taken again once space is
+    freed."""
+
+    status = 507
+    code = "storage_full"
+
+    def __init__(self, target: str, reason: str) -> None:
+        self.target = target
+        super().__init__(
+            f"{target}: the disk is full ({reason}): writes are refused until space is freed; "
+            "reads are still served"
+        )

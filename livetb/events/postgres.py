@@ -33,7 +33,13 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, LivetbError, StoreUnavailable
+from livetb.errors import (
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    LivetbError,
+    StorageFull,
+    StoreUnavailable,
+)
 from livetb.events.changes import Notify, ThreadedSignal
 from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
@@ -160,6 +166,18 @@ def connect(url: str, application_name: str = "livetb") -> psycopg.Connection:
     return conn
 
 
+def fault(url: str, err: psycopg.Error, broken: bool) -> LivetbError | None:
+    """The named error of a driver error, if it is a fault of the store rather than of the
+    statement: a full disk (`DiskFull`, or "No space left on device" from the server's
+    files) is `StorageFull`; a connection lost, even mid-commit, `StoreUnavailable`."""
+    reason = " ".join(str(err).split())
+    if isinstance(err, psycopg.errors.DiskFull) or "No space left on device" in reason:
+        return StorageFull(shown(url), reason)
+    if broken or isinstance(err, psycopg.InterfaceError):
+        return StoreUnavailable(shown(url), f"connection lost: {reason}")
+    return None
+
+
 def target_schema(conn: psycopg.Connection) -> str:
     """The first name of the session's search_path (`$user` skipped), else `public`."""
     row = conn.execute("SELECT current_setting('search_path')").fetchone()
@@ -252,6 +270,12 @@ class Session:
             self.schema = target_schema(conn)
             migrate(conn, self.schema)
             self._serve_on(conn)
+        except (psycopg.OperationalError, psycopg.InterfaceError) as err:
+            named = fault(url, err, conn.broken)  # the server went away while starting
+            conn.close()
+            if named is None:
+                raise
+            raise named from None
         except BaseException:
             conn.close()
             raise
@@ -273,11 +297,11 @@ class Session:
                 self._conn = conn
             try:
                 yield self._conn
-            except psycopg.OperationalError as err:
-                if not self._conn.broken:
+            except (psycopg.OperationalError, psycopg.InterfaceError) as err:
+                named = fault(self.url, err, self._conn.broken)
+                if named is None:
                     raise  # a deadlock, a cancelled query: the connection is fine
-                reason = " ".join(str(err).split())
-                raise StoreUnavailable(shown(self.url), f"connection lost: {reason}") from None
+                raise named from None
 
     def close(self) -> None:
         with self._lock:

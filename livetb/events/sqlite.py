@@ -9,6 +9,9 @@
   `(tournament_id, seq)` is a `ConcurrencyConflict`, and the whole batch is rolled back.
 - Idempotency keys live in their own table, written in the same transaction as the events.
 - The file (and its -wal and -shm) is created 0600: owner only.
+- Faults are named (`fault`): a full disk is `StorageFull` (507), a lock held beyond the
+  timeout `StoreBusy` (503), a file that cannot be opened `StoreUnavailable`; the failed
+  transaction is rolled back whole, and the next one works once the cause is gone.
 """
 
 from __future__ import annotations
@@ -24,7 +27,14 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, LivetbError
+from livetb.errors import (
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    LivetbError,
+    StorageFull,
+    StoreBusy,
+    StoreUnavailable,
+)
 from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
     Append,
@@ -81,11 +91,16 @@ class SqliteStore:
         conn = sqlite3.connect(self.path, timeout=timeout, check_same_thread=False)
         self._db = Database(conn)  # turns recursive_triggers on: REPLACE fires DELETE triggers
         self._conn = conn
-        self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        enable_wal(conn, timeout)
-        self._db.execute("PRAGMA synchronous = FULL")
-        with writing(conn):  # several processes may open a new file at once
-            self._create_schema()
+        try:
+            with faults(self.path):
+                self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+                enable_wal(conn, timeout)
+                self._db.execute("PRAGMA synchronous = FULL")
+                with writing(conn):  # several processes may open a new file at once
+                    self._create_schema()
+        except BaseException:
+            conn.close()
+            raise
 
     def _create_schema(self) -> None:
         db = self._db
@@ -134,7 +149,7 @@ class SqliteStore:
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
     ) -> int:
-        with self._lock, self._write() as conn:
+        with self._lock, faults(self.path), self._write() as conn:
             return self._append(
                 conn, tournament_id, expected_seq, events, actor, idempotency_key, fingerprint
             )
@@ -144,7 +159,7 @@ class SqliteStore:
         to disk) for the lot. An append that fails is rolled back alone (a savepoint) and its
         error returned in its place, and so are the later ones of its tournament; the others
         are durable once this returns."""
-        with self._lock, self._write() as conn:
+        with self._lock, faults(self.path), self._write() as conn:
 
             def attempt(a: Append) -> int:
                 conn.execute("SAVEPOINT one")
@@ -154,7 +169,8 @@ class SqliteStore:
                     conn.execute("ROLLBACK TO one")
                     raise
                 finally:
-                    conn.execute("RELEASE one")
+                    if conn.in_transaction:  # a full disk may have rolled back the lot
+                        conn.execute("RELEASE one")
 
             return each_append(appends, attempt, lambda tid: self._head(conn, tid))
 
@@ -215,7 +231,7 @@ class SqliteStore:
         return int(row[0] or 0)
 
     def save_snapshot(self, tournament_id: str, seq: int, data: bytes) -> None:
-        with self._lock, self._write() as conn:
+        with self._lock, faults(self.path), self._write() as conn:
             check_snapshot_seq(tournament_id, seq, self._head(conn, tournament_id))
             conn.execute(
                 "INSERT OR REPLACE INTO snapshots (tournament_id, seq, data) VALUES (?, ?, ?)",
@@ -308,6 +324,30 @@ def enable_wal(conn: sqlite3.Connection, timeout: float) -> None:
             time.sleep(0.005)
 
 
+def fault(path: str, err: sqlite3.Error) -> LivetbError:
+    """The named error of a driver error: SQLITE_FULL ("database or disk is full") is
+    `StorageFull`, SQLITE_BUSY ("database is locked") after the busy timeout `StoreBusy`,
+    anything else (a file that cannot be opened or is not a database) `StoreUnavailable`."""
+    reason = str(err)
+    code = getattr(err, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL or "disk is full" in reason:
+        return StorageFull(path, reason)
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "is locked" in reason:
+        return StoreBusy(path, reason)
+    return StoreUnavailable(path, reason)
+
+
+@contextlib.contextmanager
+def faults(path: str) -> Iterator[None]:
+    """Driver errors of the block raised as `fault` names them, one line each."""
+    try:
+        yield
+    except sqlite3.DatabaseError as err:
+        if isinstance(err, sqlite3.IntegrityError):
+            raise  # the triggers' refusals: a bug of a caller, not a fault of the store
+        raise fault(path, err) from None
+
+
 def writing(conn: sqlite3.Connection) -> _Transaction:
     """A write transaction taken up front (`BEGIN IMMEDIATE`): concurrent writers wait
     for each other (the busy timeout) instead of failing when one upgrades a read lock."""
@@ -326,6 +366,11 @@ class _Transaction:
 
     def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         if exc_type is None:
-            self.conn.execute("COMMIT")
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:  # e.g. a full disk: nothing of it stays, the next can begin
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
         elif self.conn.in_transaction:
             self.conn.execute("ROLLBACK")

@@ -17,7 +17,7 @@ from livetb.app.follower import Follower
 from livetb.app.group_commit import GroupCommit
 from livetb.app.service import TournamentService
 from livetb.app.timetravel import TimeTravel, process_pool
-from livetb.errors import LivetbError, NotAuthenticated
+from livetb.errors import LivetbError, NotAuthenticated, StoreUnavailable
 from livetb.events.changes import ChangeSignal, SqliteChanges
 from livetb.events.open import open_store
 from livetb.events.target import is_url
@@ -27,7 +27,8 @@ from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import socket
 from livetb.web.feed.hub import Hub
-from livetb.web.http import redact
+from livetb.web.http import headers, redact
+from livetb.web.http.queries import QueryCheck
 from livetb.web.http.routing import Handler, json_response
 from livetb.web.keys import COMMITS, CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
 from livetb.web.pages import shell
@@ -43,7 +44,9 @@ def create_app(config: Config | None = None) -> web.Application:
     config = config or Config()
     redact.install()  # no token in any log line
     largest = max(config.max_body, config.pairings_max_body)  # each endpoint's in limits.py
-    app = web.Application(client_max_size=largest, middlewares=[errors])
+    queries = QueryCheck(openapi.all_endpoints())  # unknown query parameters: 422
+    app = web.Application(client_max_size=largest, middlewares=[errors, queries.middleware])
+    app.on_response_prepare.append(headers.secure)  # CSP, nosniff, no version in Server
     app[CONFIG] = config
     app.cleanup_ctx.append(service_ctx)
     app.cleanup_ctx.append(follower_ctx)
@@ -117,6 +120,8 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         resp = json_response(err.as_dict(), err.status)
         if isinstance(err, NotAuthenticated):
             resp.headers[hdrs.WWW_AUTHENTICATE] = 'Bearer realm="livetb"'
+        if isinstance(err, StoreUnavailable):  # the store is down or busy: when to try again
+            resp.headers[hdrs.RETRY_AFTER] = str(err.retry_after)
         return resp
     except web.HTTPException as err:
         if err.status < 400:

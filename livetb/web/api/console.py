@@ -215,8 +215,19 @@ ENDPOINTS = [
         auth=PUBLIC,
         errors=(422,),
         query=(
-            Query("players", f"{MIN_PLAYERS} to {MAX_PLAYERS}", required=True),
-            Query("double", "1: a double round robin (the cycle again, colours reversed)"),
+            Query(
+                "players",
+                f"{MIN_PLAYERS} to {MAX_PLAYERS}",
+                required=True,
+                minimum=MIN_PLAYERS,
+                maximum=MAX_PLAYERS,
+            ),
+            Query(
+                "double",
+                "1: a double round robin (the cycle again, colours reversed)",
+                "string",
+                enum=("0", "1"),
+            ),
         ),
     ),
     Endpoint(
@@ -229,10 +240,10 @@ ENDPOINTS = [
         auth=ARBITER,
         errors=(*READ_ERRORS, 422),
         query=(
-            Query("round", "only the events of this round"),
-            Query("participant", "only the events naming this start number"),
+            Query("round", "only the events of this round", minimum=1),
+            Query("participant", "only the events naming this start number", minimum=1),
             Query("after", "entries after this seq"),
-            Query("limit", "at most 1000 (default 100)"),
+            Query("limit", "at most 1000 (default 100; more is read as 1000)", minimum=1),
         ),
     ),
 ]

@@ -106,7 +106,7 @@ ENDPOINTS = [
         summary="The tournament as a file: TRF-2026, TRF-16, CSV standings or a printable page",
         errors=(*READ_ERRORS, 422),
         media="text/plain",
-        query=(Query("format", "trf26 (default), trf16, csv or html", "string"),),
+        query=(Query("format", "trf26 (default), trf16, csv or html", "string", enum=FORMATS),),
     ),
     Endpoint(
         method="POST",
@@ -116,7 +116,14 @@ ENDPOINTS = [
         response=PgnReport,
         auth=ARBITER,
         errors=WRITE_ERRORS,
-        query=(Query("corrections", "true: a changed result corrects the log", "string"),),
+        query=(
+            Query(
+                "corrections",
+                "true: a changed result corrects the log (default false)",
+                "string",
+                enum=("true", "false"),
+            ),
+        ),
     ),
 ]
 

@@ -7,6 +7,8 @@ encode (`msgspec.json.schema_components`), the operations from the route tables 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from collections.abc import Iterable
 from functools import cache
@@ -15,13 +17,14 @@ from importlib import resources
 from typing import Any
 
 import msgspec
-from aiohttp import web
+from aiohttp import hdrs, web
 
 import livetb
 from livetb.web.api import console, files, reads, sync, writes
 from livetb.web.api.dry_run import DryRun
 from livetb.web.feed import socket
-from livetb.web.http.routing import PUBLIC, Endpoint, ErrorBody, route_defs
+from livetb.web.http.limits import MAX_INT
+from livetb.web.http.routing import PUBLIC, Endpoint, ErrorBody, Query, route_defs
 
 REF = "#/components/schemas/{name}"
 _PARAM = re.compile(r"\{(\w+)(?::((?:[^{}]|\{[^{}]*\})*))?\}")
@@ -44,6 +47,15 @@ def _path_params(path: str) -> list[dict[str, Any]]:
     return params
 
 
+def _query_schema(q: Query) -> dict[str, Any]:
+    """What a handler accepts for `q`: an integer's bounds (`int_query` refuses the others),
+    a string's values when it takes only some."""
+    if q.type == "integer":
+        high = MAX_INT if q.maximum is None else q.maximum
+        return {"type": "integer", "minimum": q.minimum, "maximum": high}
+    return {"type": "string"} | ({"enum": list(q.enum)} if q.enum else {})
+
+
 def _has_required_field(struct: type) -> bool:
     return any(
         f.default is msgspec.NODEFAULT and f.default_factory is msgspec.NODEFAULT
@@ -64,7 +76,7 @@ def _operation(e: Endpoint, refs: dict[type, dict[str, Any]]) -> dict[str, Any]:
                 "in": "query",
                 "required": q.required,
                 "description": q.text,
-                "schema": {"type": q.type} | ({"minimum": 0} if q.type == "integer" else {}),
+                "schema": _query_schema(q),
             }
             for q in e.query
         ],
@@ -164,9 +176,31 @@ async def openapi_json(request: web.Request) -> web.Response:
     return web.Response(body=document_bytes(), content_type="application/json")
 
 
-async def api_page(request: web.Request) -> web.Response:
+@cache
+def api_page_and_policy() -> tuple[bytes, str]:
+    """The page, self-contained, and a CSP that lets only its own inline script and style
+    run (by their SHA-256) and fetch only from this server."""
     page = resources.files("livetb.web.pages").joinpath("static/api.html").read_bytes()
-    return web.Response(body=page, content_type="text/html", charset="utf-8")
+    text = page.decode("utf-8")
+
+    def source(tag: str) -> str:
+        (inline,) = re.findall(rf"<{tag}>(.*?)</{tag}>", text, re.S)
+        digest = base64.b64encode(hashlib.sha256(inline.encode("utf-8")).digest()).decode()
+        return f"'sha256-{digest}'"
+
+    policy = (
+        f"default-src 'none'; script-src {source('script')}; style-src {source('style')}; "
+        "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'self'"
+    )
+    return page, policy
+
+
+async def api_page(request: web.Request) -> web.Response:
+    page, policy = api_page_and_policy()
+    resp = web.Response(body=page, content_type="text/html", charset="utf-8")
+    resp.headers[hdrs.CONTENT_SECURITY_POLICY] = policy
+    return resp
 
 
 ENDPOINTS = [

@@ -208,8 +208,8 @@ ENDPOINTS = [
         response=DbStandings,
         errors=(*READ_ERRORS, 422),
         query=(
-            Query("at_seq", "the standings at this log sequence number"),
-            Query("after_round", "the standings when this round was closed"),
+            Query("at_seq", "the standings at this log sequence number", minimum=1),
+            Query("after_round", "the standings when this round was closed", minimum=1),
         ),
     ),
     Endpoint(
@@ -235,7 +235,10 @@ ENDPOINTS = [
         summary="The event log, page by page",
         response=EventPage,
         errors=(*READ_ERRORS, 422),
-        query=(Query("after", "events after this seq"), Query("limit", "at most 1000")),
+        query=(
+            Query("after", "events after this seq"),
+            Query("limit", "at most 1000 (more is read as 1000)", minimum=1),
+        ),
     ),
 ]
 

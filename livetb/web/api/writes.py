@@ -255,7 +255,12 @@ TRF_BODIES = {
     ),
     RegisterParticipant: "a TRF player list: its 001 lines, registered in one append",
 }
-DRY_RUN = Query("dry_run", "1: decide only; 200 {dry_run: true, events: [...]}, nothing appended")
+DRY_RUN = Query(
+    "dry_run",
+    "1: decide only; 200 {dry_run: true, events: [...]}, nothing appended",
+    "string",
+    enum=("1",),
+)
 
 
 def endpoints() -> list[Endpoint]:

@@ -157,7 +157,9 @@ ENDPOINTS = [
         query=(
             Query("tournament", "the tournament to watch", "string", required=True),
             Query("since", "resume after this seq: the deltas missed, or a snapshot"),
-            Query("top", "only the first N rows (deltas `drop` the rows that leave them)"),
+            Query(
+                "top", "only the first N rows (deltas `drop` the rows that leave them)", minimum=1
+            ),
             Query("participants", "only these start numbers, e.g. 1,5,9", "string"),
             Query("access_token", "a token of a private tournament", "string"),
         ),

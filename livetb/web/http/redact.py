@@ -3,7 +3,8 @@
 aiohttp logs what a client sent: the access log has the request line (`?access_token=…` of a
 browser's websocket), and a malformed request is logged with the raw line in its exception's
 text. `install()` puts `Redact` on those loggers (and livetb's own), so each record is
-rewritten before any handler sees it, whatever the request looked like.
+rewritten before any handler sees it, whatever the request looked like. A malformed request's
+record is also cut to one line without its traceback.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import logging
 import re
 import traceback
+
+from aiohttp.http_exceptions import HttpProcessingError
 
 REDACTED = "[redacted]"
 
@@ -55,6 +58,14 @@ class Redact(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = redact(record.getMessage())
         record.args = None
+        if record.exc_info and isinstance(record.exc_info[1], HttpProcessingError):
+            # A client's malformed request (its 400 is answered): one line, no traceback, so
+            # a client cannot grow the log by more than a line per request.
+            err = record.exc_info[1]
+            record.msg = redact(f"{record.msg}: {type(err).__name__}: {err}".replace("\n", " "))
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
         if record.exc_info:
             text = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
             record.exc_text = redact(text)

@@ -52,10 +52,16 @@ class ErrorBody(msgspec.Struct, kw_only=True):
 
 
 class Query(NamedTuple):
+    """A query parameter a route takes, with the bounds or values its handler enforces (the
+    OpenAPI document states them; any parameter a route does not declare is refused)."""
+
     name: str
     text: str
     type: Literal["integer", "string"] = "integer"
     required: bool = False
+    minimum: int = 0  # of an integer; its maximum is `limits.MAX_INT` unless given
+    maximum: int | None = None
+    enum: tuple[str, ...] = ()  # the only values a string takes
 
 
 @dataclass(frozen=True, kw_only=True)
