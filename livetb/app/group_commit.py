@@ -13,6 +13,16 @@ writes of its tournament decided after it, on a state it would have left (a
 events); the staged state is copied again from the log once the tournament's writes have
 drained, and those of the refused writes that named no expected sequence are decided again
 on it. Every store read and commit runs in a worker thread: the loop never waits for I/O.
+
+Decided on the store's truth: with no write of its own in flight, a node reads the log's tail
+before deciding. With some in flight it decides on the staged state, which may lack another
+node's latest commits: a write it accepts there fails the store's seq check and is decided
+again (above); one it refuses is checked against the store's head (one indexed query, shared
+by the writes that arrive while it waits), and when that head is not one this node's own
+writes lead to, its writes drain and the command is decided again on the log's tail. So a
+command valid against the committed log (a correction of a result another node acknowledged,
+a close right after that node's last result) is never refused for what this node had not seen,
+and the accepted writes pay no extra read.
 """
 
 from __future__ import annotations
@@ -20,13 +30,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 
 import msgspec
 
 from livetb.app.service import TournamentService, decide_for, request_fingerprint
-from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused
+from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, LivetbError
 from livetb.events.commands import AnyCommand
 from livetb.events.schema import AnyEvent
 from livetb.events.state import TournamentState
@@ -34,9 +45,12 @@ from livetb.events.store import Append, Recalled
 
 log = logging.getLogger(__name__)
 
-RETRIES = 12  # decisions of one write that lost races to other nodes, before it gets a 409
+# A write that names no sequence and loses races to other nodes is decided again for this long
+# (a storm on three nodes loses most races: a count of tries ran out), then it gets a 409.
+RETRY_FOR = 15.0  # seconds
 SETTLED_KEPT = 10_000  # idempotency keys acknowledged here, remembered without a read
-RETRY_STEP = 0.002  # seconds: the n-th retry waits up to n times this
+RETRY_STEP = 0.002  # seconds: the n-th retry waits up to n times this, at most RETRY_MOST
+RETRY_MOST = 0.05
 
 
 @dataclass
@@ -44,6 +58,15 @@ class _Write:
     append: Append
     done: asyncio.Future[int]
     epoch: int  # of the staged state it was decided on
+
+
+class _Probe:
+    """One read of a tournament's head in the store, serving every write that arrived before
+    it started."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.task: asyncio.Future[int] | None = None
 
 
 def _copy(state: TournamentState) -> TournamentState:
@@ -63,6 +86,10 @@ class GroupCommit:
         self._epoch: dict[str, int] = {}  # bumped when a staged state is dropped
         self._last: dict[str, asyncio.Future[None]] = {}  # the turn of each one's last write
         self._settled: OrderedDict[tuple[str, str], Recalled] = OrderedDict()
+        # The heads this node's own writes lead to from the staged state's base: a store head
+        # among them means no other node wrote since.
+        self._chain: dict[str, deque[int]] = {}
+        self._probes: dict[str, _Probe] = {}
         self.retried = 0  # writes decided again after losing a race to another writer
 
     async def execute(
@@ -79,20 +106,23 @@ class GroupCommit:
         bound to the command's fingerprint, as `TournamentService.execute` binds it.
 
         A write that named no `expected_seq` and lost a race to another writer of the store
-        (another node) is decided again on the state that writer left, up to `RETRIES` times:
-        only a write that named a sequence is answered with a conflict it did not ask for."""
-        for attempt in range(1, RETRIES + 1):
+        (another node) is decided again on the state that writer left, for up to `RETRY_FOR`
+        seconds: only a write that named a sequence is answered with a conflict it did not ask
+        for."""
+        deadline = time.monotonic() + RETRY_FOR
+        attempt = 0
+        while True:
+            attempt += 1
             try:
                 return await self._execute(
                     tournament_id, command, expected_seq, idempotency_key, actor
                 )
             except ConcurrencyConflict:
-                if expected_seq is not None or attempt == RETRIES:
+                if expected_seq is not None or time.monotonic() > deadline:
                     raise
                 self.retried += 1
                 # Jittered, growing: two nodes that keep colliding fall out of step.
-                await asyncio.sleep(random.uniform(0, RETRY_STEP * attempt))
-        raise AssertionError("unreachable")  # the last attempt returns or raises
+                await asyncio.sleep(random.uniform(0, min(RETRY_STEP * attempt, RETRY_MOST)))
 
     async def _execute(
         self,
@@ -122,10 +152,18 @@ class GroupCommit:
                 if seq is not None:
                     return seq
             staged = await self._stage(tid)
-            events = decide_for(tid, staged, command, expected_seq)  # a refusal stages nothing
+            try:
+                events = decide_for(tid, staged, command, expected_seq)  # a refusal stages nothing
+            except LivetbError:
+                if not await self._behind(tid):
+                    raise
+                # Refused on a state without another node's commits: decided on the log's.
+                staged = await self._stage(tid, fresh=True)
+                events = decide_for(tid, staged, command, expected_seq)
             after = staged.seq
             for event in events:
                 staged.apply(event)
+            self._chain[tid].append(staged.seq)
             done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
             epoch = self._epoch.get(tid, 0)
             append = Append(tid, after, events, actor, key, fingerprint)
@@ -166,17 +204,43 @@ class GroupCommit:
         if tournament_id is None and self._flusher is not None:
             await self._flusher
 
-    async def _stage(self, tid: str) -> TournamentState:
+    async def _store_head(self, tid: str) -> int:
+        """The store's head for `tid`, read after this call: a read already running may have
+        missed a commit acknowledged just before, so this waits for the next one, which every
+        write arriving until it starts shares (at most one read per tournament at a time)."""
+        probe = self._probes.get(tid)
+        if probe is None or probe.started:
+            running = None if probe is None else probe.task
+            probe = self._probes[tid] = _Probe()
+            probe.task = asyncio.ensure_future(self._read_head(tid, probe, running))
+        assert probe.task is not None
+        return await asyncio.shield(probe.task)
+
+    async def _read_head(self, tid: str, probe: _Probe, running: asyncio.Future[int] | None) -> int:
+        if running is not None and not running.done():
+            await asyncio.wait([running])
+        probe.started = True  # a write arriving from now on needs a later read
+        return await asyncio.to_thread(self.service.head, tid)
+
+    async def _behind(self, tid: str) -> bool:
+        """Whether the store holds commits this node has not staged: its head (read after
+        now) is not one this node's own writes lead to."""
+        return await self._store_head(tid) not in self._chain.get(tid, ())
+
+    async def _stage(self, tid: str, *, fresh: bool = False) -> TournamentState:
+        """The state to decide on: the staged one while this node's writes are in flight
+        (unless `fresh`), else the log's, once those writes drained."""
         staged = self._staged.get(tid)
-        if staged is not None and self._open.get(tid):
+        if staged is not None and self._open.get(tid) and not fresh:
             return staged
         await self.drain(tid)  # (after a refused write: the staged state was dropped)
-        projection = await self.service.current_or_new(tid)
+        projection = await self.service.current_or_new(tid)  # the log's tail read
         staged = self._staged.get(tid)  # (another write may have staged while this read)
         if staged is not None and self._open.get(tid):
             return staged
         if staged is None or staged.seq != projection.seq:
             staged = self._staged[tid] = _copy(projection.state)
+        self._chain[tid] = deque([staged.seq])
         return staged
 
     async def _flush(self) -> None:
@@ -206,6 +270,7 @@ class GroupCommit:
                     if a.tournament_id == tid
                 ):
                     self._staged.pop(tid, None)
+                    self._chain.pop(tid, None)
                     self._epoch[tid] = self._epoch.get(tid, 0) + 1
                 try:
                     snapshots += await self._catch_up(tid)
@@ -265,6 +330,9 @@ class GroupCommit:
         if isinstance(outcome, Exception):
             write.done.set_exception(outcome)
         else:
+            chain = self._chain.get(a.tournament_id)
+            while chain and chain[0] < outcome:  # the store's head is never behind it again
+                chain.popleft()
             if a.idempotency_key is not None and a.fingerprint is not None:
                 self._settled[(a.tournament_id, a.idempotency_key)] = Recalled(
                     outcome,

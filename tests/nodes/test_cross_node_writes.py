@@ -1,0 +1,136 @@
+"""Two nodes on one store (two services with their group commits, each on its own connection):
+a write is decided on what the store has committed, not on what this node last saw, so a
+command valid against the log is never refused, and a write that names no sequence is never
+answered with a conflict because the other node wrote first."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from livetb.app.group_commit import GroupCommit
+from livetb.app.service import TournamentService
+from livetb.events.commands import (
+    CloseRound,
+    CorrectResult,
+    CreateTournament,
+    PairRound,
+    RecordResult,
+    RegisterParticipant,
+)
+from livetb.events.schema import Board, GameResult
+from livetb.events.sqlite import SqliteStore
+from livetb.events.store import EventStore
+from livetb.projections.standings import StandingsProjection
+
+BOARDS = 40
+RESULTS: tuple[GameResult, ...] = ("1-0", "0-1", "1/2-1/2")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[EventStore, ...]]:
+    if request.param == "sqlite":
+        path = tmp_path / "shared.sqlite"
+        opened: tuple[EventStore, ...] = (SqliteStore(path), SqliteStore(path))
+    else:
+        from livetb.events.postgres import PostgresStore
+
+        url = request.getfixturevalue("pg_url")
+        opened = (PostgresStore(url), PostgresStore(url))
+    yield opened
+    for store in opened:
+        store.close()
+
+
+def nodes(stores: tuple[EventStore, ...]) -> tuple[GroupCommit, GroupCommit]:
+    a, b = (GroupCommit(TournamentService(s)) for s in stores)
+    return a, b
+
+
+async def paired(a: GroupCommit, players: int = 2 * BOARDS) -> None:
+    await a.execute("t", CreateTournament(name="Two Nodes Open", rounds=2, tiebreaks=("PTS", "BH")))
+    await asyncio.gather(
+        *(
+            a.execute("t", RegisterParticipant(start_no=n, name=f"P{n}"))
+            for n in range(1, players + 1)
+        )
+    )
+    boards = tuple(Board(k, k, BOARDS + k) for k in range(1, BOARDS + 1))
+    await a.execute("t", PairRound(round=1, boards=boards))
+
+
+def result(board: int) -> RecordResult:
+    return RecordResult(round=1, board=board, result=RESULTS[board % 3])
+
+
+def correction(board: int) -> CorrectResult:
+    return CorrectResult(round=1, board=board, result=RESULTS[(board + 1) % 3], reason="typo")
+
+
+async def agrees_with_the_log(node: GroupCommit) -> None:
+    projection = await node.service.current("t")  # caught up with the other node's writes
+    log = list(node.service.store.read("t"))
+    assert projection.seq == log[-1].seq
+    assert projection.standings() == StandingsProjection.rebuild(log).standings()
+
+
+async def test_each_result_acknowledged_on_one_node_is_corrected_on_the_other_at_once(
+    stores: tuple[EventStore, ...],
+) -> None:
+    a, b = nodes(stores)
+    await paired(a)
+    await b.execute("t", RegisterParticipant(start_no=2 * BOARDS + 1, name="Late"))
+
+    async def record_then_correct(board: int) -> int:
+        await a.execute("t", result(board))
+        return await b.execute("t", correction(board))  # B holds writes of its own in flight
+
+    heads = await asyncio.gather(*(record_then_correct(k) for k in range(1, BOARDS + 1)))
+    assert len(set(heads)) == BOARDS
+    await asyncio.gather(a.drain(), b.drain())
+    games = (await b.service.current("t")).state.rounds[1].games
+    assert {k: games[k].result for k in games} == {
+        k: RESULTS[(k + 1) % 3] for k in range(1, BOARDS + 1)
+    }
+    await agrees_with_the_log(b)
+
+
+async def test_a_close_right_after_the_last_result_on_the_other_node_is_accepted(
+    stores: tuple[EventStore, ...],
+) -> None:
+    a, b = nodes(stores)
+    await paired(a)
+    await asyncio.gather(*(a.execute("t", result(k)) for k in range(1, BOARDS)))
+
+    async def last_result_then_close() -> int:
+        await a.execute("t", result(BOARDS))
+        return await b.execute("t", CloseRound(round=1))
+
+    # B is busy correcting the other boards when the close arrives.
+    outcomes = await asyncio.gather(
+        *(b.execute("t", correction(k)) for k in range(1, BOARDS)), last_result_then_close()
+    )
+    closed = [r for r in stores[0].read("t") if r.seq == outcomes[-1]]
+    assert [type(r.event).__name__ for r in closed] == ["RoundClosed"]
+    assert (await a.service.current("t")).state.closed == 1
+    await agrees_with_the_log(a)
+
+
+async def test_plain_writes_alternating_between_nodes_are_all_accepted(
+    stores: tuple[EventStore, ...],
+) -> None:
+    a, b = nodes(stores)
+    await a.execute("t", CreateTournament(name="Two Nodes Open", rounds=2, tiebreaks=("PTS",)))
+    players = 120
+    heads = await asyncio.gather(
+        *(
+            (a, b)[n % 2].execute("t", RegisterParticipant(start_no=n, name=f"P{n}"))
+            for n in range(1, players + 1)
+        )
+    )
+    assert sorted(heads) == list(range(2, players + 2))  # each once: none refused, none lost
+    await asyncio.gather(a.drain(), b.drain())
+    await agrees_with_the_log(a)
