@@ -29,7 +29,8 @@ from livetb.engine.model import (
     Scoring,
     Tournament,
 )
-from livetb.errors import TrfError
+from livetb.engine.spec import parse_spec
+from livetb.errors import TiebreakSpecError, TrfError
 from livetb.trf.checks import (
     _check_byes,
     _check_opponents,
@@ -160,7 +161,7 @@ def _read_header(by_tag: defaultdict[str, list[_Line]], report: _Report) -> _Hea
         declared_rounds=_declared_rounds(last["142"], last["XXR"], report),
         initial_colour=_initial_colour(last["152"], by_tag["XXC"], report),
         scoring=_scoring(last["162"], report) if last["162"] else None,
-        tiebreaks=_tiebreaks(last["202"], last["212"]),
+        tiebreaks=_tiebreaks(last["202"], last["212"], report),
     )
 
 
@@ -280,17 +281,27 @@ def _scoring(line: _Line, report: _Report) -> Scoring:
     return msgspec.structs.replace(DEFAULT_SCORING, **values)
 
 
-def _tiebreaks(t202: _Line | None, t212: _Line | None) -> tuple[str, ...]:
-    """212 includes the primary score; 202 does not, so PTS goes first (TRF.md 3.6)."""
-    if t212 is not None:
-        return _split_list(t212.value)
-    if t202 is not None:
-        return ("PTS", *_split_list(t202.value))
-    return ()
-
-
-def _split_list(text: str) -> tuple[str, ...]:
-    return tuple(item.strip() for item in text.split(",") if item.strip())
+def _tiebreaks(t202: _Line | None, t212: _Line | None, report: _Report) -> tuple[str, ...]:
+    """212 includes the primary score; 202 does not, so PTS goes first (TRF.md 3.6). A code
+    that is not a tie-break livetb computes is an error located at its line and columns
+    (whether a team code fits the event is decided where the list is used)."""
+    line = t212 if t212 is not None else t202
+    if line is None:
+        return ()
+    items: list[str] = []
+    for m in re.finditer(r"[^,]+", line.text[4:]):
+        item = m[0].strip()
+        if not item:
+            continue
+        first = 5 + m.start() + len(m[0]) - len(m[0].lstrip())  # 1-based, after the tag
+        try:
+            parse_spec(item, teams=True)
+        except TiebreakSpecError as err:
+            where = f"{line.tag} tie-breaks"
+            expected = f"a tie-break livetb computes ({err})"
+            report.error(line.number, (first, first + len(item) - 1), where, item, expected)
+        items.append(item)
+    return tuple(items) if line is t212 else ("PTS", *items)
 
 
 # --- player records (TRF.md 4) ----------------------------------------------------------------

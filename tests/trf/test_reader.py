@@ -428,6 +428,29 @@ def test_tiebreaks_from_202_and_212() -> None:
     assert both.tournament.tiebreaks == ("PTS", "BH/C1", "SB")
 
 
+def test_an_unknown_tiebreak_is_located_at_its_file_line_and_columns(tmp_path: Path) -> None:
+    path = tmp_path / "club.trf"
+    path.write_bytes(edit(TRF26, ("212 PTS,BH/C1,SB", "212 PTS, BH/C1,XYZ, SB/Q")).encode())
+    with pytest.raises(TrfError) as caught:
+        load_trf(path)
+    issues = [(i.line, i.columns, i.where, i.found) for i in caught.value.issues]
+    assert issues == [
+        (15, (16, 18), "212 tie-breaks", "XYZ"),
+        (15, (21, 24), "212 tie-breaks", "SB/Q"),
+    ]
+    first = str(caught.value).splitlines()[1]
+    assert first.startswith(f"{path}: line 15, columns 16-18 (212 tie-breaks): found 'XYZ'")
+    assert "unknown tie-break 'XYZ'" in first
+    old = edit(TRF16, extra=("202 BH, FOO",))  # TRF-16's list, without PTS
+    with pytest.raises(TrfError) as caught:
+        parse_trf(old)
+    ((line, columns, where, found),) = [
+        (i.line, i.columns, i.where, i.found) for i in caught.value.issues
+    ]
+    assert (columns, where, found) == ((9, 11), "202 tie-breaks", "FOO")
+    assert old.splitlines()[line - 1] == "202 BH, FOO"
+
+
 def test_xxr_sets_the_rounds_and_xxc_the_initial_colour() -> None:
     result = parse_trf(edit(TRF16, extra=("XXR 5", "XXC rank black1")))
     assert (result.tournament.rounds, result.tournament.initial_colour) == (5, "b")
