@@ -10,6 +10,7 @@ the subscriber's sender task writes to it.
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -21,6 +22,8 @@ from livetb.web.http.limits import int_query, is_number
 from livetb.web.http.routing import Endpoint, Query, route_defs
 from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
 from livetb.wire.messages import DeltaMessage, PingMessage, SnapshotMessage
+
+log = logging.getLogger(__name__)
 
 
 class AiohttpSocket:
@@ -124,15 +127,37 @@ async def feed(request: web.Request) -> web.StreamResponse:
 
 
 REVOCATION_CHECK = 0.5  # seconds: a revoked token's feeds close within this
+REVOCATION_RETRY_MOST = 5.0  # seconds between checks while the store does not answer
+
+
+class _Outage:
+    """Whether the revocation checks are failing now: told once for every feed's checks."""
+
+    down = False
 
 
 async def close_when_revoked(
     ws: web.WebSocketResponse, tokens: Tokens, token: str, tid: str
 ) -> None:
-    """Close a private feed once its token is revoked (one indexed lookup per check)."""
+    """Close a private feed once its token is revoked (one indexed lookup per check). A
+    check the store fails is made again with backoff: the feed closes once it answers."""
+    wait = REVOCATION_CHECK
     while not ws.closed:
-        await asyncio.sleep(REVOCATION_CHECK)
-        if await asyncio.to_thread(tokens.scope, token) != tid:
+        await asyncio.sleep(wait)
+        try:
+            scope = await asyncio.to_thread(tokens.scope, token)
+        except Exception as err:
+            if not _Outage.down:
+                _Outage.down = True
+                reason = " ".join(str(err).split()) or type(err).__name__
+                log.warning("checking feeds' tokens failed (%s); retrying", reason)
+            wait = min(wait * 2, REVOCATION_RETRY_MOST)
+            continue
+        if _Outage.down:
+            _Outage.down = False
+            log.warning("checking feeds' tokens again")
+        wait = REVOCATION_CHECK
+        if scope != tid:
             await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"token revoked")
             return
 
