@@ -60,8 +60,8 @@ def key_in(page: Any, board: int, key: str) -> None:
 
 
 def test_ten_results_by_keyboard_land_on_the_right_boards(console: Any, server: Server) -> None:
-    keys = ["1", "=", "0", "+", "-", "*", "5", "1", "0", "1"]
-    expected = ["1-0", "1/2-1/2", "0-1", "+-", "-+", "--", "1/2-1/2", "1-0", "0-1", "1-0"]
+    keys = ["1", "=", "0", "+", "-", "*", "5", "x", "0", "1"]
+    expected = ["1-0", "1/2-1/2", "0-1", "+-", "-+", "--", "1/2-1/2", "0-0", "0-1", "1-0"]
     assert console.evaluate("document.activeElement.name") == "board"
     for board, key in enumerate(keys, start=1):
         key_in(console, board, key)
@@ -73,6 +73,8 @@ def test_ten_results_by_keyboard_land_on_the_right_boards(console: Any, server: 
     assert console.locator(".missing").get_attribute("data-count") == "0"
     pressed = console.locator("[data-board='4'] [data-result='+-']")
     assert pressed.get_attribute("aria-pressed") == "true"
+    both = console.locator("[data-board='8'] [data-result='0-0']")  # a game lost by both
+    assert both.get_attribute("aria-pressed") == "true"
 
 
 def test_a_correction_asks_for_a_reason_and_lands_once(console: Any, server: Server) -> None:

@@ -4,9 +4,10 @@ import { el, problem, send } from "./common.js";
 import { t } from "./i18n.js";
 import { resultText } from "./results.js";
 
-export const RESULTS = ["1-0", "1/2-1/2", "0-1", "+-", "-+", "--"];
-// The keys of the quick entry: 1 = 1-0, = or 5 = ½-½, 0 = 0-1, + / - forfeits, * double forfeit.
-export const KEYS = { "1": "1-0", "=": "1/2-1/2", "5": "1/2-1/2", "0": "0-1", "+": "+-", "-": "-+", "*": "--" };
+export const RESULTS = ["1-0", "1/2-1/2", "0-1", "0-0", "+-", "-+", "--"];
+// The keys of the quick entry: 1 = 1-0, = or 5 = ½-½, 0 = 0-1, x = lost by both (0-0, a game
+// played), + / - forfeits, * double forfeit.
+export const KEYS = { "1": "1-0", "=": "1/2-1/2", "5": "1/2-1/2", "0": "0-1", "x": "0-0", "+": "+-", "-": "-+", "*": "--" };
 
 export class Grid {
   /** `console` gives: tid, token(), person(no), say(text, tone), askReason(board, from, to). */
