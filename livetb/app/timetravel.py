@@ -8,18 +8,23 @@ loop it stalled every viewer and writer, and anyone may ask. So:
   never the loop. The server's workers are processes: a replay in a thread would hold the GIL
   the loop needs (a burst of 20 delayed a delta by 100-200 ms at 2,000 players);
 - a past position never changes, so answers are kept in a small LRU by (tournament, seq), and
-  requests for a position already being replayed wait for that one replay.
+  requests for a position already being replayed wait for that one replay;
+- a worker process that dies (killed, out of memory) breaks its whole pool: the pool is
+  replaced and the replays it failed run once more on the new one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing as mp
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import TypeVar
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import ParamSpec, TypeVar
 
 import msgspec
 
@@ -29,6 +34,8 @@ from livetb.events.schema import RoundClosed
 from livetb.events.store import EventStore
 from livetb.projections.document import to_json
 from livetb.projections.stored import load
+
+log = logging.getLogger(__name__)
 
 Key = tuple[str, int]  # (tournament, seq)
 Source = EventStore | str  # a store, or (in a worker process) the path of a SQLite store
@@ -95,7 +102,15 @@ class TimeTravel:
             self.most_running = max(self.most_running, self.running)
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self.executor, work, self.source, tid, n)
+                pool = self.executor
+                used = pool.current if isinstance(pool, ProcessPool) else None
+                try:
+                    return await loop.run_in_executor(pool, work, self.source, tid, n)
+                except BrokenProcessPool:
+                    if not isinstance(pool, ProcessPool) or used is None:
+                        raise
+                    pool.renew(used)  # once for all the replays it failed
+                    return await loop.run_in_executor(pool, work, self.source, tid, n)
             finally:
                 self.running -= 1
 
@@ -126,9 +141,45 @@ def closed_at(source: Source, tournament_id: str, rnd: int) -> int:
     raise InvalidInput(f"after_round={rnd}: round {rnd} is not closed", path="after_round")
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
+P = ParamSpec("P")
+
+
+class ProcessPool(Executor):
+    """A process pool that `renew` replaces once one of its workers died (which breaks a
+    `ProcessPoolExecutor` for good); `shutdown` stops the pool of the moment."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.current = _new_pool(workers)
+        self.renewed = 0
+        self._lock = threading.Lock()  # (shutdown runs in a thread of its own)
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        return self.current.submit(fn, *args, **kwargs)
+
+    def renew(self, broken: ProcessPoolExecutor) -> None:
+        """Replace `broken`, unless another failed replay already did."""
+        with self._lock:
+            if self.current is not broken:
+                return
+            self.current = _new_pool(self.workers)
+            self.renewed += 1
+        log.warning("a time-travel worker process died; its pool was replaced")
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with self._lock:
+            pool = self.current
+        pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def process_pool(workers: int) -> ProcessPool:
     """Workers started on first use with `spawn` (never a fork of a threaded server), at a
     lower CPU priority: where cores are short, the loop's deltas come before replays."""
+    return ProcessPool(workers)
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers, mp_context=mp.get_context("spawn"), initializer=_yield_cpu
     )
