@@ -19,7 +19,7 @@ from pathlib import Path
 from livetb import i18n
 from livetb.cli.output import language
 from livetb.engine.spec import parse_list
-from livetb.errors import LivetbError, TrfError
+from livetb.errors import ConcurrencyConflict, LivetbError, TrfError
 from livetb.events.open import open_store
 from livetb.interchange import sync
 from livetb.projections import stored
@@ -152,9 +152,10 @@ def _watched_sync(
             return last  # gone (being replaced), or a save that changed nothing
         try:
             outcome = sync_file(args, data, tiebreaks, lang)
-        except TrfError as err:
+        except (TrfError, ConcurrencyConflict) as err:
             if attempt + 1 < RETRIES:
-                time.sleep(RETRY_AFTER)  # the program is still writing it
+                # The program is still writing it; or another writer appended meanwhile.
+                time.sleep(RETRY_AFTER)
                 continue
             print(f"livetb: {err}", file=sys.stderr, flush=True)
             return data
