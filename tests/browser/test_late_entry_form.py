@@ -75,7 +75,7 @@ def test_a_late_entry_is_registered_with_a_bye_per_missed_round(
         {"type": "ByeRequested", "v": 1, "start_no": 9, "round": 1, "points": "half"},
     ]  # fmt: skip
     # The next entrant starts from absent again, and its number is the next free one.
-    page.wait_for_function("document.querySelector('#pl-no').value === '10'")
+    page.wait_for_function("() => document.querySelector('#pl-no').value === '10'")
     assert page.eval_on_selector("#pl-missed-1", "s => s.value") == "absent"
     page.close()
 

@@ -18,7 +18,8 @@ from livetb.errors import StorageFull, StoreBusy, StoreUnavailable
 from livetb.events import postgres
 from livetb.events import sqlite as sqlite_store
 from livetb.events.schema import ParticipantRegistered
-from tests.web.conftest import TID, Api
+from tests.conftest import pg_admin
+from tests.web.conftest import TID, Api, ApiFactory
 
 T = f"/api/tournaments/{TID}"
 
@@ -80,6 +81,30 @@ async def test_a_store_locked_beyond_its_timeout_is_503_with_retry_after(api: Ap
     assert api.store.head(TID) == seq
     status, body = await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
     assert (status, body["seq"]) == (201, seq + 1)
+
+
+async def test_a_lost_postgres_connection_is_503_with_retry_after(
+    make_api: ApiFactory, pg_url: str
+) -> None:
+    api = await make_api(db_path=pg_url)
+    seq = await api.start(players=4)
+    pid = api.store._db._conn.info.backend_pid
+    with pg_admin() as admin:  # this store's connection alone, as a restart would cut it
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    async with api.session.post(
+        api.base + f"{T}/rounds/1/results",
+        json={"board": 1, "result": "1-0"},
+        headers={"Authorization": f"Bearer {api.token}", "Idempotency-Key": "b1"},
+    ) as resp:
+        body = await resp.json()
+        assert (resp.status, body["code"]) == (503, "store_unavailable"), body
+        assert resp.headers["Retry-After"] == "2"
+        assert "connection lost" in body["message"] and "secret" not in body["message"]
+    status, body = await api.post(
+        f"{T}/rounds/1/results", {"board": 1, "result": "1-0"}, headers={"Idempotency-Key": "b1"}
+    )
+    assert (status, body["seq"]) == (201, seq + 1)  # the same write again: recorded once
+    assert api.store.head(TID) == seq + 1
 
 
 def test_sqlite_faults_are_named() -> None:
