@@ -112,6 +112,7 @@ PREFER = Query(
     "file: a result entered in the log that the file contradicts is corrected to the file's; "
     "log: it is kept (that board skipped); without it such a file is a 409 naming the boards",
     "string",
+    enum=("file", "log"),
 )
 TIEBREAKS = Query(
     "tiebreaks",
@@ -119,7 +120,12 @@ TIEBREAKS = Query(
     "an existing tournament's must be the same",
     "string",
 )
-DRY_RUN = Query("dry_run", "1: plan only; 200 {dry_run: true, events: [...]}, nothing appended")
+DRY_RUN = Query(
+    "dry_run",
+    "1: plan only; 200 {dry_run: true, events: [...]}, nothing appended",
+    "string",
+    enum=("1",),
+)
 
 ENDPOINTS = [
     Endpoint(
