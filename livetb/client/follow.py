@@ -6,7 +6,10 @@
 
 `follow` reconnects on its own with `since=<the last seq it applied>`, so the server sends
 exactly the deltas missed (or a fresh snapshot); `LocalStandings.apply` refuses a gap and
-ignores a delta it already has, so the copy never misses or doubles an event. A private
+ignores a delta it already has, so the copy never misses or doubles an event. It reconnects
+after anything that may pass (a refused or dropped connection, a server restarting or
+shedding load: 1001/1011 closes, 5xx, 408, 429), with backoff, and stops only on an answer
+that would not change (404: no such tournament; 401/403: the token; other 4xx). A private
 tournament's feed needs one of its tokens: `follow(url, tid, local, token=TOKEN)`.
 """
 
@@ -19,7 +22,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import msgspec
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from livetb.wire.messages import (
     AnyMessage,
@@ -211,11 +214,13 @@ async def follow(
     retry: float = 0.5,
     max_retry: float = 10.0,
 ) -> AsyncIterator[AnyMessage]:
-    """Every message of the feed, applied to `local` first; reconnects (with since=) forever.
+    """Every message of the feed, applied to `local` first; reconnects (with since=) forever,
+    waiting `retry` seconds at first, twice as long after each failed attempt up to
+    `max_retry` (or as long as a 503's `Retry-After` says, within that).
 
     `token`: one of a private tournament's tokens. `top`, `participants`: only those rows.
     An unknown tournament (404), a refused token (401, 403) or another refusal of the server
-    ends it with InvalidStatus: retrying would not change the answer."""
+    (a 4xx but 408 and 429) ends it with InvalidStatus: retrying would not change the answer."""
     local = local if local is not None else LocalStandings()
     local.filtered = top is not None or participants is not None
     chosen = None if participants is None else tuple(participants)  # an iterator is read once
@@ -230,9 +235,27 @@ async def follow(
                     message = decode_message(raw)
                     local.apply(message)
                     yield message
-        except InvalidStatus:
+        except InvalidStatus as err:
+            status = err.response.status_code
+            if status not in TRANSIENT and status < 500:
+                raise
+            log.info("feed refused for now (%s); retrying after seq %s", status, local.seq)
+            delay = max(delay, min(_retry_after(err), max_retry))
+        except InvalidURI:
             raise
-        except (OSError, ConnectionClosed, Gap, TimeoutError) as err:
+        except (OSError, ConnectionClosed, InvalidHandshake, Gap, TimeoutError) as err:
             log.info("feed interrupted (%s); resuming after seq %s", err, local.seq)
         await asyncio.sleep(delay)
         delay = min(delay * 2, max_retry)
+
+
+TRANSIENT = frozenset({408, 429})  # the 4xx answers that may pass (and every 5xx)
+
+
+def _retry_after(err: InvalidStatus) -> float:
+    """A refusal's `Retry-After` in seconds (0: none, or a date)."""
+    value = err.response.headers.get("Retry-After", "")
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return 0.0
