@@ -47,6 +47,7 @@ def create_app(config: Config | None = None) -> web.Application:
     queries = QueryCheck(openapi.all_endpoints())  # unknown query parameters: 422
     app = web.Application(client_max_size=largest, middlewares=[errors, queries.middleware])
     app.on_response_prepare.append(headers.secure)  # CSP, nosniff, no version in Server
+    headers.hide_version()
     app[CONFIG] = config
     app.cleanup_ctx.append(service_ctx)
     app.cleanup_ctx.append(follower_ctx)

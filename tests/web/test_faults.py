@@ -185,6 +185,7 @@ async def test_100_malformed_requests_log_no_traceback(
         finally:
             writer.close()
         assert answer[:10] in (b"HTTP/1.1 4", b"HTTP/1.0 4"), answer[:80]
+        assert b"\r\nServer: livetb\r\n" in answer and b"aiohttp/" not in answer
     await asyncio.sleep(0.1)
     assert "Traceback" not in caplog.text
     loud = [r for r in caplog.records if r.levelno >= logging.WARNING]

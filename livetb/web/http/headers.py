@@ -14,7 +14,7 @@ set just before the headers are sent (`on_response_prepare`), so none escapes th
 
 from __future__ import annotations
 
-from aiohttp import hdrs, web
+from aiohttp import hdrs, web, web_response
 
 SERVER = "livetb"
 POLICY = (
@@ -36,6 +36,13 @@ def policy(canonical: str | None, base: str = POLICY) -> str:
 def canonical(request: web.Request) -> str | None:
     resource = request.match_info.route.resource
     return resource.canonical if resource is not None else None
+
+
+def hide_version() -> None:
+    """The answers aiohttp makes itself, before any route (a malformed request's 400), take
+    their `Server` from this module global: name no version there either."""
+    if isinstance(getattr(web_response, "SERVER_SOFTWARE", None), str):
+        setattr(web_response, "SERVER_SOFTWARE", SERVER)  # noqa: B010 (not exported)
 
 
 async def secure(request: web.Request, response: web.StreamResponse) -> None:

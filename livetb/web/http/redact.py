@@ -62,7 +62,8 @@ class Redact(logging.Filter):
             # A client's malformed request (its 400 is answered): one line, no traceback, so
             # a client cannot grow the log by more than a line per request.
             err = record.exc_info[1]
-            record.msg = redact(f"{record.msg}: {type(err).__name__}: {err}".replace("\n", " "))
+            said = " ".join(f"{type(err).__name__}: {err}".split())
+            record.msg = redact(f"{record.msg}: {said}")
             record.exc_info = None
             record.exc_text = None
             record.levelno, record.levelname = logging.WARNING, "WARNING"
