@@ -4,6 +4,12 @@ Each worker is a whole `livetb serve --reuse-port` (its own event loop, projecti
 viewers); the kernel spreads connections over them (`SO_REUSEPORT`), and each follows the
 others' writes through the store's change signal, so fan-out uses every core. This process
 only starts them, restarts one that dies, and stops them all on Ctrl-C or SIGTERM.
+
+A worker that exits right after starting could not start. Before any worker has served, that
+is the settings (the port taken, the store unreachable): the lot stops with the worker's own
+error. Once one has served, the port and the settings are good and what failed is most likely
+the store (a database restarting): the worker is started again with backoff, one line said
+per outage, until one starts.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from collections.abc import Sequence
 
 STARTUP = 5.0  # seconds: a worker that exits sooner by itself could not start (port, store)
 STOP_GRACE = 10.0  # seconds a worker has to drain its writes before it is killed
+RESTART_FIRST, RESTART_MOST = 0.5, 5.0  # seconds before starting again one that could not
 
 
 class WorkersFailed(Exception):
@@ -39,23 +46,54 @@ def supervise(
 
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     started: dict[subprocess.Popen[bytes], float] = {}
+    due: list[float] = []  # when to start each worker that could not start
+    served = False  # a worker has run past STARTUP: the port and the settings are good
+    waiting: float | None = None  # since when workers cannot start (None: they can)
+    backoff = RESTART_FIRST
+
+    def start() -> None:
+        started[subprocess.Popen(command, env=environment)] = time.monotonic()
+
     try:
         for _ in range(workers):
-            started[subprocess.Popen(command, env=environment)] = time.monotonic()
+            start()
         print(banner, file=out, flush=True)
         while not stopping:
             time.sleep(0.2)
+            now = time.monotonic()
             for proc, since in list(started.items()):
                 code = proc.poll()
-                if code is None or stopping:
+                if stopping:
+                    break
+                if code is None:
+                    if now - since >= STARTUP:
+                        served = True
+                        if waiting is not None and since > waiting:  # one started again
+                            print("livetb: workers start again", file=out, flush=True)
+                            waiting, backoff = None, RESTART_FIRST
                     continue
                 del started[proc]
                 # Killed by a signal: replaced. Exited on its own right after starting: it
-                # could not start (its error is above), and neither would another.
-                if code >= 0 and time.monotonic() - since < STARTUP:
+                # could not start (its error is above).
+                if code < 0 or now - since >= STARTUP:
+                    print(f"livetb: worker {proc.pid} exited ({code}); starting another", file=out)
+                    start()
+                elif not served:  # neither would another: the port, the settings
                     raise WorkersFailed(f"worker {proc.pid} exited at start (status {code})")
-                print(f"livetb: worker {proc.pid} exited ({code}); starting another", file=out)
-                started[subprocess.Popen(command, env=environment)] = time.monotonic()
+                else:
+                    if waiting is None:  # once per outage
+                        waiting = now
+                        print(
+                            f"livetb: worker {proc.pid} exited at start (status {code}): "
+                            "waiting for the store, starting it again with backoff",
+                            file=out,
+                            flush=True,
+                        )
+                    due.append(now + backoff)
+                    backoff = min(backoff * 2, RESTART_MOST)
+            for at in [at for at in due if at <= now and not stopping]:
+                due.remove(at)
+                start()
     finally:
         _stop_all(list(started))
         for s, handler in previous.items():

@@ -4,17 +4,23 @@ of them see every write; a worker that dies is replaced; SIGTERM stops them all.
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import aiohttp
 
+from livetb.cli.workers import STARTUP
+from livetb.tokens.open import open_tokens
 from livetb.tokens.sqlite import TokenStore
+from tests.conftest import PG_BASE
 from tests.nodes.cluster import LIVETB, Server, Watcher, free_port, get_json
+from tests.nodes.proxy import Proxy
 
 
 def children(pid: int) -> set[int]:
@@ -107,3 +113,56 @@ def test_workers_flags_are_checked() -> None:
         done = subprocess.run([*LIVETB, "serve", *flags], capture_output=True, text=True)
         assert done.returncode == 2
         assert words in done.stderr
+
+
+async def test_workers_wait_for_the_store_through_an_outage(pg_schema: str) -> None:
+    """PostgreSQL goes away (every connection cut, new ones refused) and a worker dies: its
+    replacement cannot start, and is started again with backoff until the store is back,
+    instead of the supervisor stopping every worker."""
+    proxy = Proxy(PG_BASE)
+    proxy.up()
+    url, port = proxy.url(pg_schema), free_port()
+    with open_tokens(url) as tokens:
+        token = tokens.create("w")
+    began = time.monotonic()
+    supervisor = subprocess.Popen(
+        [*LIVETB, "serve", "--db", url, "--port", str(port), "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    node = Server(url, port)
+    try:
+        wait_for(lambda: answers(node.base) and len(children(supervisor.pid)) == 2)
+        first = children(supervisor.pid)
+        time.sleep(max(0.0, STARTUP + 0.5 - (time.monotonic() - began)))  # they have served
+        proxy.down()
+        victim = min(first)
+        subprocess.run(["kill", "-KILL", str(victim)], check=True)
+        time.sleep(2.5)  # the replacement exits at start, maybe twice
+        assert supervisor.poll() is None, "the supervisor gave up"
+        assert first - {victim} <= children(supervisor.pid)  # the other one kept serving
+        proxy.up()
+        created = {"name": "Workers Open", "rounds": 3, "tiebreaks": ["PTS"]}
+        wait_for(lambda: put(f"{node.base}/api/tournaments/w", created, token) == 201)
+        wait_for(lambda: len(children(supervisor.pid) - first) == 1, timeout=30)
+        assert supervisor.poll() is None
+    finally:
+        supervisor.send_signal(signal.SIGTERM)
+        out, err = supervisor.communicate(timeout=30)
+        proxy.down()
+    assert supervisor.returncode == 0, err
+    assert out.count("waiting for the store") == 1, out
+    assert "exited at start" in out and "Traceback" not in err
+
+
+def put(url: str, body: object, token: str) -> int:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), method="PUT",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=5) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as err:
+        return err.code
+    except OSError:
+        return 0
