@@ -37,7 +37,12 @@ from dataclasses import dataclass
 import msgspec
 
 from livetb.app.service import TournamentService, decide_for, request_fingerprint
-from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, LivetbError
+from livetb.errors import (
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    LivetbError,
+    UnknownTournament,
+)
 from livetb.events.commands import AnyCommand
 from livetb.events.schema import AnyEvent
 from livetb.events.state import TournamentState
@@ -51,6 +56,7 @@ RETRY_FOR = 15.0  # seconds
 SETTLED_KEPT = 10_000  # idempotency keys acknowledged here, remembered without a read
 RETRY_STEP = 0.002  # seconds: the n-th retry waits up to n times this, at most RETRY_MOST
 RETRY_MOST = 0.05
+CATCH_UP_FIRST, CATCH_UP_MOST = 0.05, 1.0  # seconds between catch-ups after a failed one
 
 
 @dataclass
@@ -90,6 +96,7 @@ class GroupCommit:
         # among them means no other node wrote since.
         self._chain: dict[str, deque[int]] = {}
         self._probes: dict[str, _Probe] = {}
+        self._lagging: dict[str, asyncio.Future[None]] = {}  # catch-ups retried after a failure
         self.retried = 0  # writes decided again after losing a race to another writer
 
     async def execute(
@@ -203,6 +210,9 @@ class GroupCommit:
             await asyncio.wait(futures)
         if tournament_id is None and self._flusher is not None:
             await self._flusher
+        if tournament_id is None:  # (the store closes next: no catch-up left waiting for it)
+            for task in list(self._lagging.values()):
+                task.cancel()
 
     async def _store_head(self, tid: str) -> int:
         """The store's head for `tid`, read after this call: a read already running may have
@@ -274,15 +284,43 @@ class GroupCommit:
                     self._epoch[tid] = self._epoch.get(tid, 0) + 1
                 try:
                     snapshots += await self._catch_up(tid)
+                except LivetbError as err:  # the store, gone since the commit: one line
+                    self._catch_up_later(tid, f"{err}")
                 except Exception:
                     log.exception("applying tournament %s after a group commit", tid)
+                    self._catch_up_later(tid, "")
             for write, outcome in zip(group, outcomes, strict=True):
                 self._settle(write, outcome)
             for tid, seq, data in snapshots:  # off the event loop, as the commits
                 try:
                     await asyncio.to_thread(self.service.save_snapshot, tid, seq, data)
+                except Exception as err:  # the next one will do: a restart replays a bit more
+                    reason = " ".join(str(err).split()) or type(err).__name__
+                    log.warning("saving a snapshot of tournament %s: %s", tid, reason)
+
+    def _catch_up_later(self, tid: str, reason: str) -> None:
+        """Apply and publish a committed group the projection could not read: retried with
+        backoff until the store answers, so viewers get it without waiting for another event."""
+        if tid in self._lagging:
+            return
+        if reason:
+            log.warning("applying tournament %s after a group commit: %s; retrying", tid, reason)
+        self._lagging[tid] = asyncio.ensure_future(self._retry_catch_up(tid))
+
+    async def _retry_catch_up(self, tid: str) -> None:
+        delay = CATCH_UP_FIRST
+        try:
+            while True:
+                await asyncio.sleep(delay)
+                try:
+                    await self.service.current(tid)
+                    return
+                except UnknownTournament:
+                    return
                 except Exception:
-                    log.exception("saving a snapshot of tournament %s", tid)
+                    delay = min(delay * 2, CATCH_UP_MOST)
+        finally:
+            del self._lagging[tid]
 
     async def _catch_up(self, tid: str) -> list[tuple[str, int, bytes]]:
         """Apply and publish the group's events; a snapshot to save when one is due."""

@@ -4,6 +4,7 @@ once its group is in the log (and applied, and published)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from livetb.errors import (
     ConcurrencyConflict,
     IdempotencyKeyReused,
     LivetbError,
+    StoreUnavailable,
 )
 from livetb.events.commands import (
     CloseRound,
@@ -248,3 +250,39 @@ async def test_a_write_waits_behind_one_that_returned_early_until_the_one_before
     assert await a == head + 1
     with pytest.raises(BoardHasResult):
         await c
+
+
+async def test_a_group_not_read_back_after_its_commit_is_applied_once_the_store_answers(
+    service: TournamentService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The connection drops between the commit and the read that applies it: the writer is
+    acknowledged (its write is in the log), and its viewers get it once the store answers
+    again, without another event, after one log line."""
+    writes = GroupCommit(service)
+    await service.current("t1")
+    read, commit, failures = service.store.read, service.store.append_group, [-1]
+
+    def committed(appends: list[Append]) -> list[int | LivetbError]:
+        failures[0] = 0  # the reads fail from now on, three times
+        return commit(appends)
+
+    def failing(tid: str, after: int = 0) -> Iterator[Recorded]:
+        if 0 <= failures[0] < 3:
+            failures[0] += 1
+            raise StoreUnavailable("events.sqlite", "disk I/O error")
+        return read(tid, after)
+
+    monkeypatch.setattr(service.store, "append_group", committed)
+    monkeypatch.setattr(service.store, "read", failing)
+    head = await writes.execute("t1", RecordResult(round=1, board=1, result="1-0"))
+    assert service.store.head("t1") == head
+    feed = service.feed
+    assert isinstance(feed, Published)
+    for _ in range(200):
+        if feed.seqs[-1] == head:
+            break
+        await asyncio.sleep(0.01)
+    assert feed.seqs[-1] == head and failures[0] == 3
+    assert [r.getMessage() for r in caplog.records if r.name == "livetb.app.group_commit"] == [
+        "applying tournament t1 after a group commit: events.sqlite: disk I/O error; retrying"
+    ]
