@@ -103,33 +103,15 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
 def serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
     """Serve until stopped; a store that cannot be opened or written (unreachable, a full
     disk, not a database) is one line and exit 2, not a traceback."""
+    from livetb.events.sqlite import driver_fault
+
     try:
         return _serve(args, out)
     except Exception as err:
-        named = store_fault(args.db, err)
+        named = driver_fault(args.db, err)
         if named is None:
             raise
         raise named from None
-
-
-def store_fault(target: str, err: Exception) -> LivetbError | None:
-    """A driver's error as the store's named fault (`livetb.errors`); None for any other."""
-    import sqlite3
-
-    from livetb.errors import StoreUnavailable
-    from livetb.events.target import shown
-
-    if isinstance(err, sqlite3.Error):
-        from livetb.events.sqlite import fault
-
-        return fault(shown(target), err)
-    psycopg = sys.modules.get("psycopg")  # loaded only if the store is PostgreSQL
-    if psycopg is not None and isinstance(err, psycopg.Error):
-        from livetb.events.postgres import fault as pg_fault
-
-        reason = " ".join(str(err).split())
-        return pg_fault(target, err, broken=False) or StoreUnavailable(shown(target), reason)
-    return None
 
 
 def _serve(args: argparse.Namespace, out: io.TextIOBase) -> int:

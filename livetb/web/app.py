@@ -20,6 +20,7 @@ from livetb.app.timetravel import TimeTravel, process_pool
 from livetb.errors import LivetbError, NotAuthenticated, StoreUnavailable
 from livetb.events.changes import ChangeSignal, SqliteChanges
 from livetb.events.open import open_store
+from livetb.events.sqlite import driver_fault
 from livetb.events.target import is_url
 from livetb.tokens.open import open_tokens
 from livetb.web.api import console, files, openapi, reads, sync, writes
@@ -118,12 +119,7 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
         return await handler(request)
     except LivetbError as err:
-        resp = json_response(err.as_dict(), err.status)
-        if isinstance(err, NotAuthenticated):
-            resp.headers[hdrs.WWW_AUTHENTICATE] = 'Bearer realm="livetb"'
-        if isinstance(err, StoreUnavailable):  # the store is down or busy: when to try again
-            resp.headers[hdrs.RETRY_AFTER] = str(err.retry_after)
-        return resp
+        return error_response(err)
     except web.HTTPException as err:
         if err.status < 400:
             raise
@@ -132,6 +128,19 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         if err.status == 405:
             resp.headers[hdrs.ALLOW] = err.headers.get(hdrs.ALLOW, "")
         return resp
-    except Exception:
+    except Exception as err:
+        named = driver_fault(request.app[CONFIG].db_path, err)
+        if named is not None:  # a store's fault met outside the stores' own mapping
+            log.warning("%s %s: %s", request.method, request.path, named)
+            return error_response(named)
         log.exception("%s %s", request.method, request.path)
         return json_response({"code": "internal_error", "message": "internal error"}, 500)
+
+
+def error_response(err: LivetbError) -> web.Response:
+    resp = json_response(err.as_dict(), err.status)
+    if isinstance(err, NotAuthenticated):
+        resp.headers[hdrs.WWW_AUTHENTICATE] = 'Bearer realm="livetb"'
+    if isinstance(err, StoreUnavailable):  # the store is down or busy: when to try again
+        resp.headers[hdrs.RETRY_AFTER] = str(err.retry_after)
+    return resp

@@ -18,6 +18,7 @@ from livetb.errors import StorageFull, StoreBusy, StoreUnavailable
 from livetb.events import postgres
 from livetb.events import sqlite as sqlite_store
 from livetb.events.schema import ParticipantRegistered
+from livetb.web.keys import TOKENS
 from tests.conftest import pg_admin
 from tests.web.conftest import TID, Api, ApiFactory
 
@@ -105,6 +106,29 @@ async def test_a_lost_postgres_connection_is_503_with_retry_after(
     )
     assert (status, body["seq"]) == (201, seq + 1)  # the same write again: recorded once
     assert api.store.head(TID) == seq + 1
+
+
+async def test_a_driver_error_met_anywhere_is_named_not_500(
+    api: Api, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The token table's lookup is outside the event store's mapping: the last line of
+    defence names its fault too, in one log line."""
+    await api.start(players=4)
+
+    def locked(token: str) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(api.server.app[TOKENS], "grant", locked)
+    caplog.clear()
+    async with api.session.post(
+        api.base + f"{T}/rounds/1/results",
+        json={"board": 1, "result": "1-0"},
+        headers={"Authorization": f"Bearer {api.token}"},
+    ) as resp:
+        body = await resp.json()
+        assert (resp.status, body["code"], resp.headers["Retry-After"]) == (503, "store_busy", "1")
+    assert "Traceback" not in caplog.text
+    assert [r.levelname for r in caplog.records if r.levelno >= logging.WARNING] == ["WARNING"]
 
 
 def test_sqlite_faults_are_named() -> None:
