@@ -34,7 +34,9 @@ def policy(canonical: str | None, base: str = POLICY) -> str:
 
 
 def canonical(request: web.Request) -> str | None:
-    resource = request.match_info.route.resource
+    """The matched route's path pattern; None before routing or for no route."""
+    route = getattr(getattr(request, "_match_info", None), "route", None)
+    resource = getattr(route, "resource", None)
     return resource.canonical if resource is not None else None
 
 
