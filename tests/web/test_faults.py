@@ -176,6 +176,20 @@ def test_serve_on_a_full_disk_is_one_line_and_exit_2(
     assert err.count("\n") == 1 and "the disk is full" in err and "Traceback" not in err
 
 
+def test_serve_on_an_unwritable_path_or_unreachable_postgres_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "plain").write_text("a file, not a directory")
+    unwritable = tmp_path / "plain" / "live.sqlite"
+    assert main(["serve", "--db", str(unwritable), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"livetb: {unwritable}: Not a directory\n"
+    url = "postgresql://livetb:secret@127.0.0.1:1/none?connect_timeout=2"
+    assert main(["serve", "--db", url, "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Connection refused" in err and "secret" not in err
+
+
 MALFORMED = [
     b"GARBAGE\r\n\r\n",
     b"GET / HTTP/9.9\r\nHost: x\r\n\r\n",
