@@ -8,6 +8,7 @@ import { valueCell } from "./rows.js";
 import { Grid, quickEntry } from "./grid.js";
 import { auditPanel } from "./audit.js";
 import { pairingPanel, playersPanel, operationsPanel } from "./admin.js";
+import { syncPanel } from "./sync.js";
 
 const tid = config.tournament;
 const base = `/api/tournaments/${encodeURIComponent(tid)}`;
@@ -188,6 +189,7 @@ async function start() {
   const panes = tabs([
     ["results", t("tab.results"), results],
     ["pairings", t("tab.pairings"), pairingPanel(ctx)],
+    ["sync", t("console.sync.tab"), syncPanel(ctx)],
     ["players", t("tab.players"), playersPanel(ctx)],
     ["ops", t("tab.ops"), operationsPanel(ctx)],
     ["audit", t("tab.audit"), auditPanel(ctx)],

@@ -1,0 +1,275 @@
+"""The console's sync with the pairing program's file, in a real browser: a real tournament
+(swiss-1003 of the conformance corpus) cut into the files a pairing program writes; the file
+chosen with the file input or dropped on the drop zone, previewed in words, then applied; a
+result entered in the console that the file contradicts; a file that is not TRF."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from livetb.engine.model import Code
+from livetb.trf import parse_trf
+from tests.browser.conftest import Server
+from tests.browser.test_console import events, key_in
+from tests.interchange.sync_cuts import cuts
+
+SWISS = Path("tests/data/conformance/individual-swiss/swiss-1003.trf")
+SHOTS = Path(os.environ.get("LIVETB_SHOTS", "/tmp/livetb-shots")) / "sync"
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SHOWN = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½"}  # as the pages write results
+KEYS = {"1-0": "1", "0-1": "0", "1/2-1/2": "="}  # the grid's keys
+# White's code in the file -> the game's result.
+RESULT = {Code.WIN: "1-0", Code.LOSS: "0-1", Code.DRAW: "1/2-1/2"}
+
+# A file dropped on the drop zone, as a browser delivers it: a DataTransfer with a File.
+DROP = """([text, name]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], name, { type: "text/plain" }));
+    const zone = document.querySelector("#sync-drop");
+    const init = { dataTransfer: data, bubbles: true, cancelable: true };
+    for (const type of ["dragenter", "dragover", "drop"]) {
+        zone.dispatchEvent(new DragEvent(type, init));
+    }
+}"""
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """swiss-1003 as the pairing program saves it: round 1 paired, half played, whole."""
+    folder = tmp_path_factory.mktemp("sync-files")
+    made = {}
+    for cut in cuts(SWISS):
+        if cut.label.startswith("round 1"):
+            path = folder / f"{cut.label.replace(' ', '-')}.trf"
+            path.write_text(cut.text)
+            made[cut.label] = path
+    return made
+
+
+def post_trf(server: Server, tid: str, token: str, text: str) -> int:
+    request = urllib.request.Request(
+        f"{server.base}/api/tournaments/{tid}/sync",
+        data=text.encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "text/plain"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as err:
+        return int(err.code)
+
+
+def round_one(server: Server, files: dict[str, Path]) -> tuple[str, str]:
+    """A tournament made by syncing the file of round 1 paired (no results); id and token."""
+    tid = f"sync-{next(_numbers)}"
+    token = server.token(tid)
+    assert post_trf(server, tid, token, files["round 1 paired"].read_text()) == 200
+    return tid, token
+
+
+def file_results(path: Path) -> dict[tuple[int, int], str]:
+    """(white, black) -> result of every round 1 game the file has a result for."""
+    t = parse_trf(path.read_bytes(), str(path)).tournament
+    found = {}
+    for p in t.participants:
+        e = p.entry(1)
+        if e.colour == "w" and e.opponent is not None and e.code in RESULT:
+            found[(p.start_no, e.opponent)] = RESULT[e.code]
+    return found
+
+
+def record_line(path: Path, no: int) -> int:
+    """The line of `no`'s 001 record in the file, counted from 1."""
+    lines = path.read_text().splitlines()
+    return next(i for i, text in enumerate(lines, 1) if text.startswith(f"001 {no:>4} "))
+
+
+def boards(server: Server, tid: str) -> list[dict[str, Any]]:
+    return list(server.get(f"/api/tournaments/{tid}/rounds/1")["games"])
+
+
+@pytest.fixture
+def opened(server: Server, browser: Any) -> Iterator[Any]:
+    """The console's Sync tab on (tid, token) at a viewport; page errors collected."""
+    pages: list[Any] = []
+
+    def open_(tid: str, token: str, viewport: dict[str, int] = LAPTOP) -> Any:
+        page = browser.new_page(viewport=viewport)
+        page.errors = []
+        page.on("pageerror", lambda err: page.errors.append(str(err)))
+        pages.append(page)
+        page.goto(f"{server.base}/t/{tid}/arbiter#token={token}")
+        page.wait_for_selector("[data-board='1']")
+        return page
+
+    yield open_
+    for page in pages:
+        page.close()
+
+
+def sync_tab(page: Any) -> None:
+    """The Sync tab by keyboard: from the Results tab, two steps right."""
+    page.focus("#tab-results")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-sync"
+    assert page.is_visible("#sync-file")
+
+
+def status(page: Any) -> str:
+    return str(page.locator("#sync-status").inner_text())
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+def test_round_one_results_are_previewed_then_applied_then_nothing_to_add(
+    server: Server, opened: Any, files: dict[str, Path]
+) -> None:
+    tid, token = round_one(server, files)
+    whole = files["round 1 whole"]
+    results = file_results(whole)
+    games = boards(server, tid)
+    assert len(games) == len(results) == 14  # 28 players in round 1's files, every game played
+    page = opened(tid, token)
+    sync_tab(page)
+    before = len(events(server, tid))
+
+    page.set_input_files("#sync-file", str(whole))
+    page.wait_for_selector("#sync-apply")
+    assert status(page).startswith("round-1-whole.trf read: check what it adds")
+    lines = page.locator("#sync-preview ul.events li").all_inner_texts()
+    expected = [
+        f"round 1, board {g['board']}: {SHOWN[results[(g['white'], g['black'])]]}" for g in games
+    ]
+    assert lines == [*expected, "closed round 1"]
+    assert "adds 15 event(s)" in page.locator("#sync-preview").inner_text()
+    assert len(events(server, tid)) == before  # a preview writes nothing
+    assert page.evaluate("document.activeElement.id") == "sync-apply"
+    shot(page, "preview-1280.png")
+    page.set_viewport_size(PHONE)
+    shot(page, "preview-390.png")
+    page.set_viewport_size(LAPTOP)
+
+    page.keyboard.press("Enter")  # Apply, from the keyboard
+    page.wait_for_selector("#sync-status[data-tone='ok']")
+    assert status(page).startswith("round-1-whole.trf applied: 15 event(s) written (#")
+    recorded = events(server, tid, "ResultRecorded")
+    assert {(e["board"], e["result"]) for e in recorded} == {
+        (g["board"], results[(g["white"], g["black"])]) for g in games
+    }
+    assert len(events(server, tid, "RoundClosed")) == 1
+    page.click("#tab-results")
+    for g in games:  # the grid heard the results through the feed
+        row = page.locator(f".board-row[data-board='{g['board']}']")
+        row.wait_for()
+        page.wait_for_selector(f".board-row[data-board='{g['board']}'][data-state='confirmed']")
+    page.click("#tab-sync")
+
+    after = len(events(server, tid))
+    page.set_input_files("#sync-file", str(whole))  # the same file again
+    page.wait_for_selector("#sync-status:has-text('nothing to add')")
+    assert status(page) == (
+        "round-1-whole.trf: nothing to add, the log already says what the file says."
+    )
+    assert page.is_hidden("#sync-preview")
+    assert len(events(server, tid)) == after
+    assert page.errors == []
+
+
+def test_a_result_entered_here_that_the_file_contradicts_is_a_choice(
+    server: Server, opened: Any, files: dict[str, Path]
+) -> None:
+    tid, token = round_one(server, files)
+    half = files["round 1 half"]
+    results = file_results(half)
+    games = boards(server, tid)
+    game = next(g for g in games if (g["white"], g["black"]) in results)
+    theirs = results[(game["white"], game["black"])]
+    mine = "0-1" if theirs == "1-0" else "1-0"
+    names = {
+        p["start_no"]: p["name"] for p in server.get(f"/api/tournaments/{tid}")["participants"]
+    }
+    page = opened(tid, token, PHONE)
+    page.focus("input[name='board']")
+    key_in(page, game["board"], KEYS[mine])
+    page.wait_for_selector(f".board-row[data-board='{game['board']}'][data-state='confirmed']")
+    before = len(events(server, tid))
+
+    sync_tab(page)
+    page.set_input_files("#sync-file", str(half))
+    page.wait_for_selector("#sync-preview button[data-prefer='file']")
+    assert page.locator("#sync-status").get_attribute("data-tone") == "error"
+    assert status(page) == (
+        "round-1-half.trf contradicts 1 result(s) entered here: "
+        "nothing is written until you choose which results stand."
+    )
+    conflict = page.locator("#sync-preview ul.conflicts li").all_inner_texts()
+    white, black = game["white"], game["black"]
+    line = record_line(half, white)
+    assert conflict == [
+        f"Round 1, board {game['board']}, {names[white]} ({white}) – {names[black]} ({black}): "
+        f"entered here {SHOWN[mine]}, in the file {SHOWN[theirs]} (line {line})"
+    ]
+    assert page.locator("#sync-apply").count() == 0  # nothing to apply before the choice
+    assert len(events(server, tid)) == before
+    shot(page, "conflict-390.png")
+
+    assert page.evaluate("document.activeElement.dataset.prefer") == "file"
+    page.keyboard.press("Enter")  # the file's results
+    page.wait_for_selector("#sync-apply")
+    assert page.locator("button[data-prefer='file']").get_attribute("aria-pressed") == "true"
+    lines = page.locator("#sync-preview ul.events li").all_inner_texts()
+    reason = f"sync: upload.trf, line {line}"
+    assert (
+        f"round 1, board {game['board']}: {SHOWN[mine]} → {SHOWN[theirs]} (reason: {reason})"
+        in lines
+    )
+    assert len(events(server, tid)) == before
+    shot(page, "prefer-file-390.png")
+
+    page.keyboard.press("Enter")  # Apply
+    page.wait_for_selector("#sync-status[data-tone='ok']")
+    corrected = events(server, tid, "ResultCorrected")
+    assert [(e["round"], e["board"], e["result"]) for e in corrected] == [
+        (1, game["board"], theirs)
+    ]
+    page.click("#tab-results")
+    row = f".board-row[data-board='{game['board']}']"
+    page.wait_for_selector(f"{row}[data-state='confirmed']")
+    assert page.locator(f"{row} button[aria-pressed='true']").inner_text() == SHOWN[theirs]
+    assert page.errors == []
+
+
+def test_a_dropped_file_that_is_not_trf_is_refused_with_its_line(
+    server: Server, opened: Any, files: dict[str, Path]
+) -> None:
+    tid, token = round_one(server, files)
+    page = opened(tid, token, PHONE)
+    sync_tab(page)
+    before = len(events(server, tid))
+    page.evaluate(DROP, ["name,rating\nRossi,2000\n", "players.csv"])
+    page.wait_for_selector("#sync-preview ul.issues li")
+    assert status(page) == "players.csv is not a TRF file that can be read; nothing was written:"
+    assert page.locator("#sync-status").get_attribute("data-tone") == "error"
+    assert page.locator("#sync-preview ul.issues li").all_inner_texts() == [
+        "line 1 (001 records): found no 001 line, expected at least one player record"
+    ]
+    assert page.locator("#sync-apply").count() == 0
+    assert len(events(server, tid)) == before
+    shot(page, "refused-390.png")
+    assert page.errors == []
