@@ -273,3 +273,52 @@ def test_a_dropped_file_that_is_not_trf_is_refused_with_its_line(
     assert len(events(server, tid)) == before
     shot(page, "refused-390.png")
     assert page.errors == []
+
+
+def test_keeping_the_results_entered_here_in_italian(
+    server: Server, browser: Any, files: dict[str, Path]
+) -> None:
+    tid, token = round_one(server, files)
+    half = files["round 1 half"]
+    results = file_results(half)
+    games = boards(server, tid)
+    game = next(g for g in games if (g["white"], g["black"]) in results)
+    theirs = results[(game["white"], game["black"])]
+    mine = "1/2-1/2" if theirs != "1/2-1/2" else "1-0"
+    page = browser.new_page(viewport=LAPTOP)
+    try:
+        page.goto(f"{server.base}/t/{tid}/arbiter?lang=it#token={token}")
+        page.wait_for_selector("[data-board='1']")
+        page.focus("input[name='board']")
+        key_in(page, game["board"], KEYS[mine])
+        page.wait_for_selector(f".board-row[data-board='{game['board']}'][data-state='confirmed']")
+        sync_tab(page)
+        assert page.locator("#tab-sync").inner_text() == "Sincronizza"
+        page.set_input_files("#sync-file", str(half))
+        page.wait_for_selector("#sync-preview button[data-prefer='log']")
+        page.click("#sync-preview button[data-prefer='log']")
+        page.wait_for_selector("#sync-apply")
+        lines = page.locator("#sync-preview ul.events li").all_inner_texts()
+        kept = (
+            f"turno 1, scacchiera {game['board']}: resta {SHOWN[mine]} "
+            f"(tralasciato il {SHOWN[theirs]} del file)"
+        )
+        assert lines[-1] == kept
+        others = {g["board"] for g in games if (g["white"], g["black"]) in results} - {
+            game["board"]
+        }
+        assert len(lines) == len(others) + 1  # the file's other results, and the kept board
+        shot(page, "kept-1280-it.png")
+        page.click("#sync-apply")
+        page.wait_for_selector("#sync-status[data-tone='ok']")
+        assert (
+            page.locator("#sync-status")
+            .inner_text()
+            .startswith(f"round-1-half.trf applicato: {len(others)} eventi scritti (#")
+        )
+        assert events(server, tid, "ResultCorrected") == []
+        recorded = {e["board"]: e["result"] for e in events(server, tid, "ResultRecorded")}
+        assert recorded[game["board"]] == mine
+        assert set(recorded) == others | {game["board"]}
+    finally:
+        page.close()

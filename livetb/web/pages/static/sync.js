@@ -155,16 +155,18 @@ export function syncPanel(ctx) {
   }
 
   input.addEventListener("change", () => read(input.files?.[0]));
-  zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.dataset.over = "true"; });
-  zone.addEventListener("dragleave", () => { delete zone.dataset.over; });
-  zone.addEventListener("drop", (e) => {
+  const root = el("div", { class: "form-stack sync" },
+    el("h2", {}, t("console.sync.title")),
+    el("p", { class: "hint", id: "sync-hint" }, t("console.sync.hint")),
+    zone, status, preview);
+  // The whole tab takes the drop: a file let go beside the zone is read, not opened by the
+  // browser in place of the console.
+  root.addEventListener("dragover", (e) => { e.preventDefault(); zone.dataset.over = "true"; });
+  root.addEventListener("dragleave", (e) => { if (!root.contains(e.relatedTarget)) delete zone.dataset.over; });
+  root.addEventListener("drop", (e) => {
     e.preventDefault();
     delete zone.dataset.over;
     read(e.dataTransfer?.files?.[0]);
   });
-
-  return el("div", { class: "form-stack sync" },
-    el("h2", {}, t("console.sync.title")),
-    el("p", { class: "hint", id: "sync-hint" }, t("console.sync.hint")),
-    zone, status, preview);
+  return root;
 }
