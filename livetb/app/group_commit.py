@@ -255,17 +255,31 @@ class GroupCommit:
 
     async def _flush(self) -> None:
         while self._queue:
-            group: list[_Write] = []
-            for write in self._take():
-                if write.epoch == self._epoch.get(write.append.tournament_id, 0):
-                    group.append(write)
-                else:  # decided on a state a refused write would have left
-                    a = write.append
+            taken = self._take()
+            try:
+                await self._commit(taken)
+            except BaseException as err:  # no write is left waiting for an answer forever
+                for write in taken:
+                    if not write.done.done():
+                        self._settle(write, err if isinstance(err, Exception) else None)
+                raise
+
+    async def _commit(self, taken: list[_Write]) -> None:
+        """Commit one group, apply it, answer its writers, save the snapshots due."""
+        group: list[_Write] = []
+        for write in taken:
+            if write.epoch == self._epoch.get(write.append.tournament_id, 0):
+                group.append(write)
+            else:  # decided on a state a refused write would have left
+                a = write.append
+                try:
                     head = await asyncio.to_thread(self.service.head, a.tournament_id)
-                    self._settle(write, ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
-            appends = [w.append for w in group]
-            if not appends:
-                continue
+                except Exception as err:  # the store away: that is the answer
+                    self._settle(write, err)
+                    continue
+                self._settle(write, ConcurrencyConflict(a.tournament_id, a.expected_seq, head))
+        appends = [w.append for w in group]
+        if appends:
             try:
                 outcomes: list[int | Exception] = list(
                     await asyncio.to_thread(self.service.append_group, appends)
@@ -360,12 +374,15 @@ class GroupCommit:
         queue, self._queue = self._queue, []
         return queue
 
-    def _settle(self, write: _Write, outcome: int | Exception) -> None:
+    def _settle(self, write: _Write, outcome: int | Exception | None) -> None:
+        """Answer a writer: its head, its error, or (None: the server is stopping) nothing."""
         a = write.append
         self._open[a.tournament_id].discard(write.done)
         if a.idempotency_key is not None:
             self._keys.pop((a.tournament_id, a.idempotency_key), None)
-        if isinstance(outcome, Exception):
+        if outcome is None:
+            write.done.cancel()
+        elif isinstance(outcome, Exception):
             write.done.set_exception(outcome)
         else:
             chain = self._chain.get(a.tournament_id)

@@ -4,8 +4,10 @@ once its group is in the log (and applied, and published)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -286,3 +288,38 @@ async def test_a_group_not_read_back_after_its_commit_is_applied_once_the_store_
     assert [r.getMessage() for r in caplog.records if r.name == "livetb.app.group_commit"] == [
         "applying tournament t1 after a group commit: events.sqlite: disk I/O error; retrying"
     ]
+
+
+async def test_writes_decided_behind_a_failed_commit_are_answered_while_the_store_is_away(
+    service: TournamentService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store goes away during a commit: the writes decided on the state it would have left
+    are answered too (503: the store is unavailable), never left waiting."""
+    writes = GroupCommit(service)
+    store = service.store
+    head = store.head("t1")
+    commit, head_of = store.append_group, store.head
+
+    def away(*_: object) -> Any:
+        raise StoreUnavailable("events.sqlite", "disk I/O error")
+
+    def slow_then_away(appends: list[Append]) -> list[int | LivetbError]:
+        time.sleep(0.05)  # the next writes are decided meanwhile, on this group's state
+        away()
+        return []
+
+    monkeypatch.setattr(store, "append_group", slow_then_away)
+    monkeypatch.setattr(store, "head", away)
+    first = asyncio.ensure_future(
+        writes.execute("t1", RecordResult(round=1, board=1, result="1-0"))
+    )
+    await asyncio.sleep(0.01)
+    behind = [writes.execute("t1", RecordResult(round=1, board=b, result="0-1")) for b in (2, 3, 4)]
+    outcomes = await asyncio.wait_for(
+        asyncio.gather(first, *behind, return_exceptions=True), timeout=5
+    )
+    assert all(isinstance(o, StoreUnavailable) for o in outcomes), outcomes
+    monkeypatch.setattr(store, "append_group", commit)
+    monkeypatch.setattr(store, "head", head_of)
+    assert head_of("t1") == head  # nothing written
+    assert await writes.execute("t1", RecordResult(round=1, board=2, result="0-1")) == head + 1
