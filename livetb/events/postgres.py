@@ -530,10 +530,12 @@ class PostgresChanges(ThreadedSignal):
 
     thread_name = "livetb-postgres-changes"
 
-    def __init__(self, url: str, *, poll: float = 0.2, max_backoff: float = 5.0) -> None:
+    def __init__(self, url: str, *, poll: float = 0.2, max_backoff: float = 1.0) -> None:
         super().__init__()
         self.url = url
         self.poll = poll  # how long stop() may wait for the thread
+        # Short: until it listens again, the other nodes' writes reach this node's viewers
+        # only with its next catch-up (one connection attempt a second costs nothing).
         self.max_backoff = max_backoff
 
     def _run(self, notify: Notify) -> None:
