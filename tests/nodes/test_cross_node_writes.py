@@ -13,6 +13,7 @@ import pytest
 
 from livetb.app.group_commit import GroupCommit
 from livetb.app.service import TournamentService
+from livetb.errors import ConcurrencyConflict, LivetbError
 from livetb.events.commands import (
     CloseRound,
     CorrectResult,
@@ -21,9 +22,9 @@ from livetb.events.commands import (
     RecordResult,
     RegisterParticipant,
 )
-from livetb.events.schema import Board, GameResult
+from livetb.events.schema import Board, GameResult, ParticipantRegistered
 from livetb.events.sqlite import SqliteStore
-from livetb.events.store import EventStore
+from livetb.events.store import Append, EventStore
 from livetb.projections.standings import StandingsProjection
 
 BOARDS = 40
@@ -134,3 +135,30 @@ async def test_plain_writes_alternating_between_nodes_are_all_accepted(
     assert sorted(heads) == list(range(2, players + 2))  # each once: none refused, none lost
     await asyncio.gather(a.drain(), b.drain())
     await agrees_with_the_log(a)
+
+
+async def test_a_write_that_keeps_losing_races_is_decided_again_until_it_lands(
+    stores: tuple[EventStore, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other node commits first, again and again (a storm on three nodes loses most races):
+    a write that named no sequence is decided again each time and lands, whatever the number
+    of races it lost; one that named a sequence gets its 409 at once."""
+    a, b = nodes(stores)
+    await a.execute("t", CreateTournament(name="Two Nodes Open", rounds=2, tiebreaks=("PTS",)))
+    other, store = stores[0], stores[1]
+    commit, races = store.append_group, iter(range(100, 120))  # 20 lost races
+
+    def raced(appends: list[Append]) -> list[int | LivetbError]:
+        no = next(races, None)
+        if no is not None:  # the other node commits just before this one
+            event = ParticipantRegistered(start_no=no, name=f"P{no}")
+            other.append("t", other.head("t"), [event], actor="a")
+        return commit(appends)
+
+    monkeypatch.setattr(store, "append_group", raced)
+    head = await b.execute("t", RegisterParticipant(start_no=1, name="Ann"))
+    assert b.retried == 20
+    assert head == 22  # the create, the other node's 20, this one
+    other.append("t", head, [ParticipantRegistered(start_no=99, name="Zed")], actor="a")
+    with pytest.raises(ConcurrencyConflict):  # named the head before the other node's write
+        await b.execute("t", RegisterParticipant(start_no=2, name="Bob"), expected_seq=head)
