@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
-from livetb.engine.model import Code
+from livetb.engine.model import Code, Entry
 from livetb.trf import parse_trf
+from livetb.trf.writer import write_trf
 from tests.browser.conftest import Server
 from tests.browser.test_console import events, key_in
 from tests.interchange.sync_cuts import cuts
@@ -322,3 +324,35 @@ def test_keeping_the_results_entered_here_in_italian(
         assert set(recorded) == others | {game["board"]}
     finally:
         page.close()
+
+
+def test_a_file_pairing_round_one_otherwise_is_refused_in_words(
+    server: Server, opened: Any, files: dict[str, Path], tmp_path: Path
+) -> None:
+    tid, token = round_one(server, files)
+    # Round 1 as published is 16-1 and 2-17; this file has 17-1 and 2-16.
+    t = parse_trf(files["round 1 paired"].read_bytes(), "paired").tournament
+    swapped = {1: (17, "b"), 17: (1, "w"), 2: (16, "w"), 16: (2, "b")}
+    people = tuple(
+        msgspec.structs.replace(p, entries=(Entry(Code.PENDING, *swapped[p.start_no]),))
+        if p.start_no in swapped
+        else p
+        for p in t.participants
+    )
+    assert [(p.entry(1).opponent, p.entry(1).colour) for p in t.participants[:2]] == [
+        (16, "b"),
+        (17, "w"),
+    ]
+    other = tmp_path / "repaired.trf"
+    other.write_text(write_trf(msgspec.structs.replace(t, participants=people)))
+    page = opened(tid, token)
+    sync_tab(page)
+    before = len(events(server, tid))
+    page.set_input_files("#sync-file", str(other))
+    page.wait_for_selector("#sync-status[data-tone='error']")
+    assert status(page).startswith(
+        "repaired.trf cannot be followed from the log as it stands: it pairs a round otherwise"
+    )
+    assert page.is_hidden("#sync-preview")
+    assert len(events(server, tid)) == before
+    assert page.errors == []
