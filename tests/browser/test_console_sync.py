@@ -332,11 +332,14 @@ def test_a_file_pairing_round_one_otherwise_is_refused_in_words(
     tid, token = round_one(server, files)
     # Round 1 as published is 16-1 and 2-17; this file has 17-1 and 2-16.
     t = parse_trf(files["round 1 paired"].read_bytes(), "paired").tournament
-    swapped = {1: (17, "b"), 17: (1, "w"), 2: (16, "w"), 16: (2, "b")}
+    swapped = {
+        1: Entry(Code.PENDING, 17, "b"),
+        17: Entry(Code.PENDING, 1, "w"),
+        2: Entry(Code.PENDING, 16, "w"),
+        16: Entry(Code.PENDING, 2, "b"),
+    }
     people = tuple(
-        msgspec.structs.replace(p, entries=(Entry(Code.PENDING, *swapped[p.start_no]),))
-        if p.start_no in swapped
-        else p
+        msgspec.structs.replace(p, entries=(swapped[p.start_no],)) if p.start_no in swapped else p
         for p in t.participants
     )
     assert [(p.entry(1).opponent, p.entry(1).colour) for p in t.participants[:2]] == [
