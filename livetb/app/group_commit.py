@@ -170,7 +170,7 @@ class GroupCommit:
             after = staged.seq
             for event in events:
                 staged.apply(event)
-            self._chain[tid].append(staged.seq)
+            self._chain.setdefault(tid, deque()).append(staged.seq)
             done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
             epoch = self._epoch.get(tid, 0)
             append = Append(tid, after, events, actor, key, fingerprint)
