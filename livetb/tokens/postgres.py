@@ -11,6 +11,7 @@ from livetb.tokens.store import (
     ORGANISER,
     Grant,
     Kind,
+    TokenTable,
     actor,
     fingerprint,
     grant_of,
@@ -22,18 +23,12 @@ from livetb.tokens.store import (
 _FIRST_ORGANISER_LOCK = "livetb:first-organiser:"
 
 
-class PostgresTokens:
+class PostgresTokens(TokenTable):
     """`Tokens` in PostgreSQL; safe to share between threads."""
 
     def __init__(self, url: str) -> None:
         self._db = Session(url, "livetb-tokens")
         self.schema = self._db.schema
-
-    def __enter__(self) -> PostgresTokens:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _insert(self, kind: Kind, tournament_id: str, label: str | None) -> str:
         token = new_token()
@@ -44,12 +39,6 @@ class PostgresTokens:
                 (fingerprint(token), kind, tournament_id, label),
             )
         return token
-
-    def create(self, tournament_id: str, label: str | None = None) -> str:
-        return self._insert(ARBITER, tournament_id, label)
-
-    def create_organiser(self, label: str | None = None) -> str:
-        return self._insert(ORGANISER, NO_TOURNAMENT, label)
 
     def create_first_organiser(self) -> str | None:
         token = new_token()
@@ -87,10 +76,6 @@ class PostgresTokens:
                 (fingerprint(token),),
             ).fetchone()
         return None if row is None else grant_of(str(row[0]), str(row[1]))
-
-    def scope(self, token: str) -> str | None:
-        found = self.grant(token)
-        return None if found is None else found.tournament_id
 
     def close(self) -> None:
         self._db.close()

@@ -17,6 +17,7 @@ from livetb.tokens.store import (
     ORGANISER,
     Grant,
     Kind,
+    TokenTable,
     actor,
     fingerprint,
     grant_of,
@@ -24,7 +25,7 @@ from livetb.tokens.store import (
 )
 
 
-class TokenStore:
+class TokenStore(TokenTable):
     """`Tokens` in SQLite: the `tokens` table: sha256 of the token, its kind (arbiter or
     organiser), its tournament ("" for an organiser's), when created and revoked, and an
     optional label (who holds it), which the audit trail shows beside the token's writes."""
@@ -59,12 +60,6 @@ class TokenStore:
         if "kind" not in columns:  # a store from before organiser tokens: all arbiters'
             tokens.add_column("kind", str, not_null_default=ARBITER)
 
-    def __enter__(self) -> TokenStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def _insert(self, kind: Kind, tournament_id: str, label: str | None) -> str:
         token = new_token()
         with self._lock, self._conn:
@@ -74,12 +69,6 @@ class TokenStore:
                 (fingerprint(token), kind, tournament_id, _now(), label),
             )
         return token
-
-    def create(self, tournament_id: str, label: str | None = None) -> str:
-        return self._insert(ARBITER, tournament_id, label)
-
-    def create_organiser(self, label: str | None = None) -> str:
-        return self._insert(ORGANISER, NO_TOURNAMENT, label)
 
     def create_first_organiser(self) -> str | None:
         token = new_token()
@@ -114,10 +103,6 @@ class TokenStore:
                 (fingerprint(token),),
             ).fetchone()
         return None if row is None else grant_of(str(row[0]), str(row[1]))
-
-    def scope(self, token: str) -> str | None:
-        found = self.grant(token)
-        return None if found is None else found.tournament_id
 
     def close(self) -> None:
         with self._lock:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Final, Literal, NamedTuple, Protocol
+from typing import Final, Literal, NamedTuple, Protocol, Self
 
 PREFIX = "ltb_"
 Kind = Literal["arbiter", "organiser"]
@@ -96,3 +96,32 @@ class Tokens(Protocol):
 def actor(sha256: str, kind: Kind = ARBITER) -> str:
     """What the log records as the author of a token's writes: never the token itself."""
     return f"{kind}:{sha256[:8]}"
+
+
+class TokenTable:
+    """What every token store derives from its own insert and lookup (`_insert`, `grant`)."""
+
+    def _insert(self, kind: Kind, tournament_id: str, label: str | None) -> str:
+        raise NotImplementedError
+
+    def grant(self, token: str) -> Grant | None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def create(self, tournament_id: str, label: str | None = None) -> str:
+        return self._insert(ARBITER, tournament_id, label)
+
+    def create_organiser(self, label: str | None = None) -> str:
+        return self._insert(ORGANISER, NO_TOURNAMENT, label)
+
+    def scope(self, token: str) -> str | None:
+        found = self.grant(token)
+        return None if found is None else found.tournament_id
