@@ -34,7 +34,7 @@ def column(ctx: Context, spec: Spec, nos: Collection[int]) -> list[Number | None
     """`compute(ctx, spec, no).value` for each of `nos`, in order: what the live projections
     recompute in bulk (without explanations, BH, FB and SB skip the `Value` machinery and
     keep their values in the context: `buchholz.totals_of`)."""
-    sums = TIEBREAKS[spec.code].sums
+    sums = tiebreak_of(spec).sums
     if sums is not None and not ctx.explain:
         fore, sb = sums
         return list(buchholz.totals_of(ctx, spec, nos, fore, sb))
