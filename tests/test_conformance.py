@@ -32,7 +32,7 @@ def test_individual_tournament(path: Path) -> None:
     _agrees(path)
 
 
-# Team events (issue 3): match and game points, team byes and forfeits, every team tie-break.
+# Team events: match and game points, team byes and forfeits, every team tie-break.
 @pytest.mark.parametrize("path", TEAM, ids=lambda p: p.name.removesuffix(".expected.json"))
 def test_team_tournament(path: Path) -> None:
     _agrees(path)

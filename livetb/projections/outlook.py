@@ -1,5 +1,5 @@
 """What a participant needs: for each result of their own game in the running round, the range
-of ranks they can hold once the round is over (issue 9, the participant card's "what I need").
+of ranks they can hold once the round is over (the participant card's "what I need").
 
 While round K (the last one paired) is not closed, participant X finishes the round with P
 points, known for each result of X's game (win / draw / loss, from X's side; the opponent takes

@@ -100,7 +100,7 @@ async def test_a_retried_write_with_the_same_key_appends_once(api: Api) -> None:
 
 
 async def test_a_key_reused_for_another_board_is_422_and_records_nothing(api: Api) -> None:
-    """Issue 11 #1: board 2 under board 1's key answered 201 with board 1's seq."""
+    """Board 2 sent under board 1's key is refused, not answered with board 1's seq."""
     head = await api.start(players=4)
     key = {"Idempotency-Key": "K"}
     assert await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"}, headers=key) == (
@@ -234,7 +234,7 @@ HUGE = "99999999999999999999"  # > 2**64: OverflowError in the store before
     ],
 )
 async def test_numeric_parameters_are_range_checked(api: Api, query: str, name: str) -> None:
-    """Issue 11 #5: every numeric query parameter is a 422 naming it, never a 500."""
+    """Every numeric query parameter is a 422 naming it, never a 500."""
     await api.start(players=4)
     status, body = await api.call("GET", query, token=None)
     assert (status, body["code"], body["path"]) == (422, "invalid_input", name), body

@@ -1,4 +1,4 @@
-"""Issue 12: the event loop never waits for the store. Every call into the store and the token
+"""The event loop never waits for the store. Every call into the store and the token
 table (and every step of a read's iterator) made on the loop's thread is recorded while a
 client goes through every kind of request; none may be."""
 

@@ -1,5 +1,4 @@
-"""One unreadable log is that tournament's problem only: the server serves the others
-(issue 11 #3)."""
+"""One unreadable log is that tournament's problem only: the server serves the others."""
 
 from __future__ import annotations
 
