@@ -32,7 +32,7 @@ from livetb.web.http import headers, redact
 from livetb.web.http.queries import QueryCheck
 from livetb.web.http.routing import Handler, json_response
 from livetb.web.keys import COMMITS, CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
-from livetb.web.pages import shell
+from livetb.web.pages import qr, shell
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.cleanup_ctx.append(follower_ctx)
     app.on_shutdown.append(socket.close_feeds)
     app.add_routes(shell.routes())
+    app.add_routes(qr.routes())  # the venue screen's QR code of the phone page
     app.add_routes(reads.routes())
     app.add_routes(writes.routes())
     app.add_routes(sync.routes())
