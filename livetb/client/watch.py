@@ -15,7 +15,12 @@ from livetb.client import LocalStandings, follow
 from livetb.wire.messages import DeltaMessage, SnapshotMessage
 from livetb.wire.standings import Row
 
-STATUS_STYLE = {"final": "", "provisional": "italic", "predicted": "dim italic"}
+STATUS_STYLE = {
+    "final": "",
+    "provisional": "italic",
+    "pending": "underline",
+    "predicted": "dim italic",
+}
 
 
 def shown(rows: list[Row], top: int, follow_no: int | None) -> list[Row | None]:

@@ -6,7 +6,7 @@ What each value means and when it changes (C.07 2024 4.3 types):
 |----------------------------------|----------------------------------|---------------------------|
 | own results, pairing-time data   | rounds 1..K, unfinished games 0  | provisional               |
 | (PTS, WIN, …, ARO, TPR, PTP, DE) |                                  |                           |
-| opponents' results (type C:      | rounds 1..C, the last closed one | final                     |
+| opponents' results (type C:      | rounds 1..C, the last closed one | pending                   |
 | BH, SB, AOB, KS, APRO, APPO)     |                                  |                           |
 | FB                               | rounds 1..K, round K as the last | predicted                 |
 |                                  | one with every game a draw       |                           |

@@ -3,7 +3,8 @@
 paired, C the last closed:
 
 - `live`: rounds 1..K, unfinished games 0 (own results, pairing-time data): provisional;
-- `done`: rounds 1..C (opponents' results, type C): final;
+- `done`: rounds 1..C (opponents' results, type C): pending while K runs (the value as of
+  round C, which moves when K closes), final otherwise;
 - `fore`: round K as the last one, its games drawn (FB): predicted.
 
 Once K is closed the three views read the same rounds and every value is final. The view is
@@ -34,5 +35,5 @@ def status_of(code: str, running: bool) -> Status:
     if tb.fore:
         return "predicted" if running else "final"
     if tb.type_c:
-        return "final"
+        return "pending" if running else "final"
     return "provisional" if running else "final"

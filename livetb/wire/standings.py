@@ -4,7 +4,8 @@ CLI, so none of them imports another. (A table computed from a file has its own 
 `livetb.cli.output`.)
 
 A value's status: `final` (will not change), `provisional` (moves with the running round's
-results), `predicted` (FB: as if the running round were the last, its games drawn).
+results), `pending` (type C while round N runs: the value as of round N-1, which changes when
+round N closes), `predicted` (FB: as if the running round were the last, its games drawn).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Literal
 
 import msgspec
 
-Status = Literal["final", "provisional", "predicted"]
+Status = Literal["final", "provisional", "pending", "predicted"]
 Value = str | int | None
 # The two extra cells of a row, named in `RowChange.cells` (tie-break cells by index).
 FB_CELL, BH_CELL = "fb_prediction", "bh_projected"

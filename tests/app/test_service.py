@@ -44,7 +44,7 @@ def test_a_result_yields_the_rows_it_changed() -> None:
     assert "fb_prediction" not in cells[1]
     (row,) = service.projection("t1").ranked([1])
     assert row.rank == 1 and row.values[0] == "1.0" and row.fb_prediction == "0.5"
-    assert row.statuses == ("provisional", "final", "predicted")
+    assert row.statuses == ("provisional", "pending", "predicted")
     assert service.store.latest_snapshot("t1") is not None  # every 5 events
 
 

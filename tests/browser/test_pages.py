@@ -76,11 +76,11 @@ def test_a_posted_result_changes_the_row_within_a_second(
     )
     assert time.monotonic() - sent < 1.0
     # 4 alone on 1 point; the seven others share rank 2. PTS is provisional while round 1
-    # runs, BH final (on the rounds closed: none), FB predicted.
+    # runs, BH pending (on the rounds closed: none; it moves when round 1 closes), FB predicted.
     assert row(page, 3).get_attribute("data-rank") == "2"
     pts = row(page, 4).locator("td[data-tb='PTS']")
     assert pts.get_attribute("data-status") == "provisional"
-    assert row(page, 4).locator("td[data-tb='BH']").get_attribute("data-status") == "final"
+    assert row(page, 4).locator("td[data-tb='BH']").get_attribute("data-status") == "pending"
     assert row(page, 4).locator("td[data-tb='FB']").get_attribute("data-status") == "predicted"
     assert page.locator("tbody.rows tr").first.get_attribute("data-start-no") == "4"
     # The round's board shows its result too.

@@ -43,7 +43,7 @@ async def test_standings_have_the_cli_shape_with_statuses_and_seq(api: Api) -> N
         assert main(["standings", "--db", api.store.path, "--format", "json"]) == 0
     assert got == json.loads(out.getvalue())
     assert got["seq"] == head + 1 and got["round_in_progress"] == 1
-    assert got["standings"][0]["statuses"] == ["provisional", "final", "predicted"]
+    assert got["standings"][0]["statuses"] == ["provisional", "pending", "predicted"]
 
 
 async def test_time_travel_by_seq_and_by_round(api: Api) -> None:

@@ -47,7 +47,7 @@ async def test_a_close_flips_the_statuses_once_in_the_header(api: Api) -> None:
     async with connect(feed_url(api.base, TID)) as ws:
         snapshot = await recv(ws)
         assert snapshot["standings"]["standings"][0]["statuses"] == [
-            "provisional", "final", "predicted"
+            "provisional", "pending", "predicted"
         ]  # fmt: skip
         assert (await api.post(f"{T}/rounds/1/close"))[0] == 201
         delta = await recv(ws)
