@@ -62,6 +62,15 @@ class ParticipantInfo(msgspec.Struct):
     withdrawn_from: int | None
 
 
+class TeamInfo(msgspec.Struct):
+    """A team of a team tournament: its number, name and players' start numbers in board
+    order (the overlay's match scoreboard sums its boards)."""
+
+    number: int
+    name: str
+    members: tuple[int, ...]
+
+
 class TournamentInfo(msgspec.Struct):
     id: str
     seq: int
@@ -76,6 +85,7 @@ class TournamentInfo(msgspec.Struct):
     paired: int
     closed: int
     participants: list[ParticipantInfo]
+    teams: list[TeamInfo] = []  # team tournaments only
 
 
 class EventPage(msgspec.Struct):
@@ -129,6 +139,7 @@ def tournament_info(tid: str, seq: int, state: TournamentState) -> TournamentInf
     return TournamentInfo(
         tid, seq, c.name, c.rounds, c.system, c.kind, c.tiebreaks, c.edition, start, c.private,
         state.paired, state.closed, people,
+        [TeamInfo(t.number, t.name, t.members) for _, t in sorted(state.teams.items())],
     )  # fmt: skip
 
 
