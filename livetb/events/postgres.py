@@ -438,14 +438,17 @@ class PostgresStore:
         return int(row[0] or 0) if row else 0
 
     def save_snapshot(self, tournament_id: str, seq: int, data: bytes) -> None:
-        # DELETE then INSERT, not an upsert: the role may not UPDATE snapshots
+        # DELETE then INSERT, not an upsert: the role may not UPDATE snapshots. Another node
+        # saving the same seq at once commits the same state: ours then yields to its row
+        # (DO NOTHING), rather than failing on the key and logging a duplicate-key ERROR.
         with self._db() as conn, conn.transaction():
             check_snapshot_seq(tournament_id, seq, self._head(conn, tournament_id))
             conn.execute(
                 "DELETE FROM snapshots WHERE tournament_id = %s AND seq = %s", (tournament_id, seq)
             )
             conn.execute(
-                "INSERT INTO snapshots (tournament_id, seq, data) VALUES (%s, %s, %s)",
+                "INSERT INTO snapshots (tournament_id, seq, data) VALUES (%s, %s, %s) "
+                "ON CONFLICT (tournament_id, seq) DO NOTHING",
                 (tournament_id, seq, bytes(data)),
             )
             seqs = conn.execute(

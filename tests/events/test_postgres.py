@@ -337,3 +337,28 @@ def test_changes_keep_trying_a_server_that_does_not_answer_and_stop_promptly(
     assert heard.queue.empty()  # never connected: nothing to catch up on yet
     (warning,) = [r.getMessage() for r in caplog.records if r.name == "livetb.events.postgres"]
     assert "postgresql://nobody:***@127.0.0.1:1/test: change notifications lost" in warning
+
+
+def test_two_nodes_saving_the_same_snapshot_both_succeed_without_a_duplicate_key(
+    pg_url: str, store: PostgresStore
+) -> None:
+    """Two nodes saving the snapshot at one seq: the second, waiting on the first's row, finds
+    it committed and keeps it, instead of failing on the primary key (a driver error, and a
+    duplicate-key ERROR in the server's log)."""
+    failed: list[BaseException] = []
+
+    def save() -> None:
+        try:
+            store.save_snapshot("t-1", 2, b"ours")
+        except BaseException as err:
+            failed.append(err)
+
+    saving = threading.Thread(target=save)
+    with owner(pg_url) as other, other.transaction():  # the other node, mid-save
+        other.execute("INSERT INTO snapshots VALUES ('t-1', 2, %s)", (b"theirs",))
+        saving.start()
+        time.sleep(0.3)
+        assert saving.is_alive()  # ours waits on their uncommitted row
+    saving.join(10)
+    assert not saving.is_alive() and failed == []
+    assert store.latest_snapshot("t-1") == (2, b"theirs")  # one seq, one state: either will do
