@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 
+import msgspec
 from aiohttp import web
 
 from livetb import i18n
@@ -26,6 +27,7 @@ from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
 from livetb.web.api.console import BERGER_PLAYERS
 from livetb.web.api.reads import public_creation
 from livetb.web.keys import STORE
+from livetb.web.pages.columns import asked_columns
 
 Handler = Callable[[web.Request], Awaitable[web.Response]]
 
@@ -68,6 +70,10 @@ def tournament_page(page: str, title_key: str) -> Handler:
         settings: dict[str, object] = {"tournament": tid}
         if page == "arbiter":  # the console offers the Berger tables where the API has them
             settings["berger"] = list(BERGER_PLAYERS)
+        if page == "overlay":  # ?columns= read as the API reads tie-break codes
+            own = created.tiebreaks if created is not None else ()
+            asked = asked_columns(request.query.get("columns"), own)
+            settings["columns"] = msgspec.to_builtins(asked)
         if "no" in request.match_info:
             text = request.match_info["no"]
             if not text.isdigit() or not 1 <= int(text) <= 99999:
