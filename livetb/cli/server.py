@@ -118,9 +118,9 @@ def _serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.events.target import shown
 
     url = f"http://{args.host}:{args.port}"
-    _first_organiser(args, out)
     if args.workers != 1:
         return _serve_workers(args, out, url)
+    _first_organiser(args, out)
     from livetb.web import Config, create_app
 
     app = create_app(Config(db_path=args.db))
@@ -154,7 +154,7 @@ def _browser_base(host: str, port: int) -> str:
 
 def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> int:
     from livetb.cli.workers import WorkersFailed, supervise
-    from livetb.events.target import shown
+    from livetb.events.target import is_url, shown
 
     if not 2 <= args.workers <= 64:
         raise ServerUsageError(f"--workers {args.workers}: 1 to 64")
@@ -164,10 +164,41 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
     # process list.
     argv = ["serve", "--host", args.host, "--port", str(args.port), "--reuse-port"]
     banner = f"livetb: serving {shown(args.db)} on {url} with {args.workers} workers (Ctrl-C stops)"
+    if is_url(args.db):
+        from livetb.events.postgres_target import checked
+
+        checked(args.db)  # a malformed URL: refused now, not waited on
+
+    def probe() -> str | None:
+        return _store_away(args, out)
+
     try:
-        return supervise(argv, args.workers, out, banner, {DB_ENV: args.db})
+        return supervise(argv, args.workers, out, banner, {DB_ENV: args.db}, probe)
     except WorkersFailed as err:
         raise ServerUsageError(str(err)) from None
+
+
+def _store_away(args: argparse.Namespace, out: io.TextIOBase) -> str | None:
+    """Why the store cannot be used now, if a wait may cure it (PostgreSQL away, SQLite's
+    write lock held), else None once it answers; its first start's organiser token made on
+    the way. A fault no wait cures (a malformed URL, a SQLite path that cannot be a store, a
+    full disk) is raised."""
+    from livetb.errors import StoreBusy, StoreUnavailable
+    from livetb.events.sqlite import driver_fault
+    from livetb.events.target import is_url
+
+    try:
+        _first_organiser(args, out)
+    except Exception as err:
+        named = err if isinstance(err, LivetbError) else driver_fault(args.db, err)
+        if named is None:
+            raise
+        if isinstance(named, StoreBusy) or (
+            is_url(args.db) and isinstance(named, StoreUnavailable)
+        ):
+            return str(named)
+        raise named from None
+    return None
 
 
 def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:

@@ -5,11 +5,12 @@ viewers); the kernel spreads connections over them (`SO_REUSEPORT`), and each fo
 others' writes through the store's change signal, so fan-out uses every core. This process
 only starts them, restarts one that dies, and stops them all on Ctrl-C or SIGTERM.
 
-A worker that exits right after starting could not start. Before any worker has served, that
-is the settings (the port taken, the store unreachable): the lot stops with the worker's own
-error. Once one has served, the port and the settings are good and what failed is most likely
-the store (a database restarting): the worker is started again with backoff, one line said
-per outage, until one starts.
+The store may be away (a database restarting, or not started yet): this process then waits
+for it, asking it again with backoff and saying so once per outage, before starting the
+workers and before starting one again that could not start. A worker that exits right after
+starting while the store answers could not start for its settings (the port taken): before
+any worker has served, the lot stops with the worker's own error, since another would fail
+alike.
 """
 
 from __future__ import annotations
@@ -20,22 +21,63 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 STARTUP = 5.0  # seconds: a worker that exits sooner by itself could not start (port, store)
 STOP_GRACE = 10.0  # seconds a worker has to drain its writes before it is killed
-RESTART_FIRST, RESTART_MOST = 0.5, 5.0  # seconds before starting again one that could not
+RESTART_FIRST, RESTART_MOST = 0.5, 5.0  # seconds between attempts while the store is away
+
+# Why the store cannot be used now (its name and the driver's reason), or None when it
+# answers; raises for a fault no wait would cure (a malformed URL).
+Probe = Callable[[], str | None]
 
 
 class WorkersFailed(Exception):
     """A worker could not start: its own error is above, on stderr."""
 
 
+class _Outage:
+    """Whether the store is away, said once when it goes and once when it answers again."""
+
+    def __init__(self, probe: Probe, out: io.TextIOBase) -> None:
+        self.probe = probe
+        self.out = out
+        self.since: float | None = None  # None: the store answers
+        self.backoff = RESTART_FIRST
+
+    def store_away(self) -> bool:
+        reason = self.probe()
+        if reason is None:
+            if self.since is not None:
+                print("livetb: the store answers again; starting workers", file=self.out)
+                self.since, self.backoff = None, RESTART_FIRST
+            return False
+        if self.since is None:
+            self.since = time.monotonic()
+            print(
+                f"livetb: waiting for the store, asking it again with backoff: {reason}",
+                file=self.out,
+                flush=True,
+            )
+        return True
+
+    def next_attempt(self) -> float:
+        """When to ask again: the backoff doubles up to RESTART_MOST."""
+        at = time.monotonic() + self.backoff
+        self.backoff = min(self.backoff * 2, RESTART_MOST)
+        return at
+
+
 def supervise(
-    argv: Sequence[str], workers: int, out: io.TextIOBase, banner: str, env: dict[str, str]
+    argv: Sequence[str],
+    workers: int,
+    out: io.TextIOBase,
+    banner: str,
+    env: dict[str, str],
+    probe: Probe,
 ) -> int:
     """Run `workers` copies of `python -m livetb <argv>` (with `env` added to this process's
-    environment) until a signal stops this process."""
+    environment) until a signal stops this process; `probe` tells whether the store answers."""
     command = [sys.executable, "-m", "livetb", *argv]
     environment = os.environ | env
     stopping = False
@@ -48,13 +90,19 @@ def supervise(
     started: dict[subprocess.Popen[bytes], float] = {}
     due: list[float] = []  # when to start each worker that could not start
     served = False  # a worker has run past STARTUP: the port and the settings are good
-    waiting: float | None = None  # since when workers cannot start (None: they can)
-    backoff = RESTART_FIRST
+    outage = _Outage(probe, out)
 
     def start() -> None:
         started[subprocess.Popen(command, env=environment)] = time.monotonic()
 
     try:
+        wake = time.monotonic()
+        while not stopping and (time.monotonic() < wake or outage.store_away()):
+            if time.monotonic() >= wake:
+                wake = outage.next_attempt()
+            time.sleep(0.1)
+        if stopping:
+            return 0
         for _ in range(workers):
             start()
         print(banner, file=out, flush=True)
@@ -66,34 +114,27 @@ def supervise(
                 if stopping:
                     break
                 if code is None:
-                    if now - since >= STARTUP:
-                        served = True
-                        if waiting is not None and since > waiting:  # one started again
-                            print("livetb: workers start again", file=out, flush=True)
-                            waiting, backoff = None, RESTART_FIRST
+                    served = served or now - since >= STARTUP
                     continue
                 del started[proc]
                 # Killed by a signal: replaced. Exited on its own right after starting: it
-                # could not start (its error is above).
+                # could not start (its error is above), for the store or for its settings.
                 if code < 0 or now - since >= STARTUP:
                     print(f"livetb: worker {proc.pid} exited ({code}); starting another", file=out)
                     start()
-                elif not served:  # neither would another: the port, the settings
+                    continue
+                away = outage.since is not None
+                if not outage.store_away() and not served:  # neither would another start
                     raise WorkersFailed(f"worker {proc.pid} exited at start (status {code})")
-                else:
-                    if waiting is None:  # once per outage
-                        waiting = now
-                        print(
-                            f"livetb: worker {proc.pid} exited at start (status {code}): "
-                            "waiting for the store, starting it again with backoff",
-                            file=out,
-                            flush=True,
-                        )
-                    due.append(now + backoff)
-                    backoff = min(backoff * 2, RESTART_MOST)
+                if not away:  # once per outage
+                    print(f"livetb: worker {proc.pid} exited at start (status {code})", file=out)
+                due.append(outage.next_attempt())
             for at in [at for at in due if at <= now and not stopping]:
                 due.remove(at)
-                start()
+                if outage.since is not None and outage.store_away():
+                    due.append(outage.next_attempt())  # not a worker that would fail too
+                else:
+                    start()
     finally:
         _stop_all(list(started))
         for s, handler in previous.items():

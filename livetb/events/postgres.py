@@ -41,6 +41,7 @@ from livetb.errors import (
     StoreUnavailable,
 )
 from livetb.events.changes import Notify, ThreadedSignal
+from livetb.events.postgres_target import described
 from livetb.events.schema import AnyEvent, Recorded, decode_event
 from livetb.events.store import (
     Append,
@@ -161,20 +162,29 @@ def connect(url: str, application_name: str = "livetb") -> psycopg.Connection:
         # Merged here as `connect` would: its typed keywords cannot take a `**dict`.
         conn = psycopg.connect(make_conninfo(url, **extra), autocommit=True)
     except psycopg.Error as err:
-        raise StoreUnavailable(shown(url), " ".join(str(err).split())) from None
+        raise StoreUnavailable(shown(url), named(url, " ".join(str(err).split()))) from None
     conn.execute("SET TIME ZONE 'UTC'")
     return conn
 
 
-def fault(url: str, err: psycopg.Error, broken: bool) -> LivetbError | None:
+def named(url: str, reason: str, schema: str | None = None) -> str:
+    """`reason` and the store it concerns in words (host, port, database, schema): the URL
+    an error starts with may leave them to libpq's defaults."""
+    store = described(url, schema)
+    return reason if store is None else f"{reason} ({store})"
+
+
+def fault(
+    url: str, err: psycopg.Error, broken: bool, schema: str | None = None
+) -> LivetbError | None:
     """The named error of a driver error, if it is a fault of the store rather than of the
     statement: a full disk (`DiskFull`, or "No space left on device" from the server's
     files) is `StorageFull`; a connection lost, even mid-commit, `StoreUnavailable`."""
     reason = " ".join(str(err).split())
     if isinstance(err, psycopg.errors.DiskFull) or "No space left on device" in reason:
-        return StorageFull(shown(url), reason)
+        return StorageFull(shown(url), named(url, reason, schema))
     if broken or isinstance(err, psycopg.InterfaceError):
-        return StoreUnavailable(shown(url), f"connection lost: {reason}")
+        return StoreUnavailable(shown(url), named(url, f"connection lost: {reason}", schema))
     return None
 
 
@@ -271,11 +281,11 @@ class Session:
             migrate(conn, self.schema)
             self._serve_on(conn)
         except (psycopg.OperationalError, psycopg.InterfaceError) as err:
-            named = fault(url, err, conn.broken)  # the server went away while starting
+            said = fault(url, err, conn.broken)  # the server went away while starting
             conn.close()
-            if named is None:
+            if said is None:
                 raise
-            raise named from None
+            raise said from None
         except BaseException:
             conn.close()
             raise
@@ -298,10 +308,10 @@ class Session:
             try:
                 yield self._conn
             except (psycopg.OperationalError, psycopg.InterfaceError) as err:
-                named = fault(self.url, err, self._conn.broken)
-                if named is None:
+                said = fault(self.url, err, self._conn.broken, self.schema)
+                if said is None:
                     raise  # a deadlock, a cancelled query: the connection is fine
-                raise named from None
+                raise said from None
 
     def close(self) -> None:
         with self._lock:
@@ -561,10 +571,15 @@ class PostgresChanges(ThreadedSignal):
             except (psycopg.Error, StoreUnavailable) as err:
                 if not down:  # once per outage
                     down = True
+                    reason = (
+                        str(err)
+                        if isinstance(err, StoreUnavailable)
+                        else named(self.url, " ".join(str(err).split()))
+                    )
                     log.warning(
                         "%s: change notifications lost (%s); reconnecting",
                         shown(self.url),
-                        " ".join(str(err).split()),
+                        reason.removeprefix(f"{shown(self.url)}: "),
                     )
                 self._stopping.wait(backoff)
                 backoff = min(backoff * 2, self.max_backoff)

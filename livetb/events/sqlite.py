@@ -354,8 +354,9 @@ def driver_fault(target: str, err: BaseException) -> LivetbError | None:
     if isinstance(err, psycopg.IntegrityError):
         return None
     from livetb.events.postgres import fault as pg_fault
+    from livetb.events.postgres import named
 
-    reason = " ".join(str(err).split())
+    reason = named(target, " ".join(str(err).split()))
     return pg_fault(target, err, broken=False) or StoreUnavailable(shown(target), reason)
 
 

@@ -244,6 +244,34 @@ def test_a_bad_url_is_one_error_naming_it_without_its_password(url: str, said: s
     assert message.startswith(url.replace(":secret@", ":***@"))
 
 
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        (
+            "postgresql://nobody:secret@127.0.0.1:1/test",
+            "(PostgreSQL database test on 127.0.0.1:1, schema public, user nobody)",
+        ),
+        (
+            "postgresql://nobody:secret@127.0.0.1:1/live?options=-csearch_path%3D%24user,club",
+            "(PostgreSQL database live on 127.0.0.1:1, schema club, user nobody)",
+        ),
+        (
+            "postgresql://nobody@%2Ftmp%2Fnone:5999/live?password=secret",
+            "(PostgreSQL database live on the socket in /tmp/none, port 5999, schema public, "
+            "user nobody)",
+        ),
+    ],
+    ids=["host", "schema", "socket"],
+)
+def test_an_unreachable_store_is_named_host_port_database_and_schema(url: str, words: str) -> None:
+    """What a 503 and a start-up failure say: the store in words, whatever the URL leaves to
+    libpq's defaults, and never its password."""
+    with pytest.raises(StoreUnavailable) as caught:
+        PostgresStore(url)
+    message = str(caught.value)
+    assert message.endswith(words) and "secret" not in message
+
+
 class Heard:
     """What a `PostgresChanges` notified, as a queue."""
 
@@ -312,8 +340,10 @@ def test_a_store_whose_connection_was_cut_opens_a_new_one(store: PostgresStore) 
         pid = conn.info.backend_pid
     with pg_admin() as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
-    with pytest.raises(StoreUnavailable, match=r"connection lost: .*terminating connection"):
+    with pytest.raises(StoreUnavailable, match=r"connection lost: .*terminating connection") as cut:
         store.head("t-1")
+    assert f"(PostgreSQL database {store._db._conn.info.dbname} on " in str(cut.value)
+    assert f", schema {store.schema}, user " in str(cut.value)  # the store named, in words
     assert store.append("t-1", 2, [registered(2)], actor="a") == 3
     with store._db() as conn:
         assert conn.info.backend_pid != pid

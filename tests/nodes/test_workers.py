@@ -154,6 +154,37 @@ async def test_workers_wait_for_the_store_through_an_outage(pg_schema: str) -> N
     assert "exited at start" in out and "Traceback" not in err
 
 
+def test_workers_wait_for_a_store_that_is_down_at_the_first_start(pg_schema: str) -> None:
+    """PostgreSQL does not answer when `serve --workers` starts: the supervisor waits for it,
+    one line said, and serves once it answers, instead of exiting."""
+    proxy = Proxy(PG_BASE)  # down: nothing listens on its port yet
+    url, port = proxy.url(pg_schema), free_port()
+    supervisor = subprocess.Popen(
+        [*LIVETB, "serve", "--db", url, "--port", str(port), "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    node = Server(url, port)
+    try:
+        time.sleep(4.0)  # several attempts
+        assert supervisor.poll() is None, "the supervisor gave up"
+        assert not answers(node.base)
+        proxy.up()
+        wait_for(lambda: answers(node.base) and len(children(supervisor.pid)) == 2, timeout=30)
+        with open_tokens(url) as tokens:
+            token = tokens.create("w")
+        created = {"name": "Workers Open", "rounds": 3, "tiebreaks": ["PTS"]}
+        assert put(f"{node.base}/api/tournaments/w", created, token) == 201
+    finally:
+        supervisor.send_signal(signal.SIGTERM)
+        out, err = supervisor.communicate(timeout=30)
+        proxy.down()
+    assert supervisor.returncode == 0, err
+    assert out.count("waiting for the store") == 1, out
+    waiting = next(line for line in out.splitlines() if "waiting for the store" in line)
+    assert f"127.0.0.1:{proxy.port}" in waiting and pg_schema in waiting
+    assert "with 2 workers" in out and "Traceback" not in err
+
+
 def put(url: str, body: object, token: str) -> int:
     request = urllib.request.Request(
         url, json.dumps(body).encode(), method="PUT",
