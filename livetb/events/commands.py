@@ -26,6 +26,7 @@ from typing import Annotated, Literal, TypeVar
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from livetb.engine.prizes import Prize, Rule
 from livetb.engine.spec import parse_list
 from livetb.errors import (
     BoardHasResult,
@@ -51,6 +52,7 @@ from livetb.errors import (
     UnknownRound,
     UnknownTournament,
 )
+from livetb.events.prize_table import prizes_defined
 from livetb.events.schema import (
     DEFAULT_TEAM_TIEBREAKS,
     DEFAULT_TIEBREAKS,
@@ -59,13 +61,17 @@ from livetb.events.schema import (
     BoardNo,
     ByePoints,
     ByeRequested,
+    CategoriesDefined,
+    Category,
     EditionName,
     GameResult,
     LotsDrawn,
+    ParticipantKSet,
     ParticipantRegistered,
     ParticipantUpdated,
     ParticipantWithdrawn,
     PlayoffDecided,
+    PublicDelaySet,
     ResultCorrected,
     ResultRecorded,
     RoundClosed,
@@ -79,6 +85,10 @@ from livetb.events.schema import (
 from livetb.events.state import BYE_CODES, Game, RoundState, TournamentState
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+Sex = Literal["", "m", "w"]  # "": unknown
+# As a TRF writes it (YYYY/MM/DD, YYYY-MM-DD, YYYY.MM.DD) or a year only; "": unknown.
+BirthDate = Annotated[str, msgspec.Meta(pattern=r"^(\d{4}([-/.]\d{2}[-/.]\d{2})?)?$")]
+KFactor = Annotated[int, msgspec.Meta(ge=1, le=100)]
 
 
 class Command(
@@ -114,6 +124,8 @@ class RegisterParticipant(Command, tag="RegisterParticipant", frozen=True):
     title: str = ""
     federation: str = ""
     fide_id: str = ""
+    sex: Sex = ""
+    birth_date: BirthDate = ""
     # A late entry (a Swiss, after round 1 is paired): what each round already paired was for
     # the entrant; a round not named is absent.
     missed: dict[RoundNo, MissedRound] = {}
@@ -134,7 +146,8 @@ class RegisterTeam(Command, tag="RegisterTeam", frozen=True):
 
 
 class UpdateParticipant(Command, tag="UpdateParticipant", frozen=True):
-    """Only the fields given change."""
+    """Only the fields given change. `k` (the rating change's K factor, null: the default)
+    may change at any time; the details only before round 1 is paired."""
 
     start_no: StartNo
     name: Name | UnsetType = UNSET
@@ -142,6 +155,37 @@ class UpdateParticipant(Command, tag="UpdateParticipant", frozen=True):
     title: str | UnsetType = UNSET
     federation: str | UnsetType = UNSET
     fide_id: str | UnsetType = UNSET
+    sex: Sex | UnsetType = UNSET
+    birth_date: BirthDate | UnsetType = UNSET
+    k: KFactor | UnsetType | None = UNSET
+
+
+CategoryCode = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=20, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+]
+Federation = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z]{3}$")]
+Rating = Annotated[int, msgspec.Meta(ge=0, le=4000)]
+
+
+class CategorySpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A category as asked for: `CategoriesDefined`'s `Category`, unknown fields refused."""
+
+    code: CategoryCode
+    name: Name
+    rating_min: Rating | None = None
+    rating_max: Rating | None = None
+    unrated: bool | None = None
+    born_from: dt.date | None = None
+    born_to: dt.date | None = None
+    sex: Literal["m", "w"] | None = None
+    federations: Annotated[tuple[Federation, ...], msgspec.Meta(min_length=1)] | None = None
+    members: Annotated[tuple[StartNo, ...], msgspec.Meta(min_length=1)] | None = None
+
+
+class DefineCategories(Command, tag="DefineCategories", frozen=True):
+    """The tournament's categories, all of them (replacing the previous definition)."""
+
+    categories: Annotated[tuple[CategorySpec, ...], msgspec.Meta(max_length=50)]
 
 
 class WithdrawParticipant(Command, tag="WithdrawParticipant", frozen=True):
@@ -191,6 +235,22 @@ class DrawLots(Command, tag="DrawLots", frozen=True):
     seed: int
 
 
+class SetPublicDelay(Command, tag="SetPublicDelay", frozen=True):
+    """The broadcast delay in seconds (0: none), at any time: `PublicDelaySet`."""
+
+    public_delay: Annotated[int, msgspec.Meta(ge=0, le=3600)]
+
+
+class DefinePrizes(Command, tag="DefinePrizes", frozen=True):
+    """The prize table, all of it (replacing the previous one); checked by
+    `livetb/events/prize_table.py`."""
+
+    rule: Rule = "ranking"
+    one_prize_per_player: bool = True
+    currency: str = "EUR"
+    prizes: Annotated[tuple[Prize, ...], msgspec.Meta(max_length=500)] = ()
+
+
 AnyCommand = (
     CreateTournament
     | RegisterParticipant
@@ -205,6 +265,9 @@ AnyCommand = (
     | CloseRound
     | DecidePlayoff
     | DrawLots
+    | SetPublicDelay
+    | DefinePrizes
+    | DefineCategories
 )
 
 # Annotated: mypy cannot take a union for `type[T]`, so the decoder would be Decoder[Any].
@@ -292,6 +355,13 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
             return [PlayoffDecided(order=order)]
         case DrawLots(seed=seed):
             return [LotsDrawn(seed=seed)]
+        case SetPublicDelay(public_delay=seconds):
+            return [PublicDelaySet(seconds=seconds)]
+        case DefinePrizes():
+            return [prizes_defined(state, command.rule, command.one_prize_per_player,
+                                   command.currency, command.prizes)]  # fmt: skip
+        case DefineCategories():
+            return [_categories(state, command)]
     raise InvalidInput(f"unknown command {type(command).__name__}")  # pragma: no cover
 
 
@@ -336,6 +406,7 @@ def _register(state: TournamentState, c: RegisterParticipant, at: str = "") -> l
         if rnd > state.paired:  # a future round's bye is a RequestBye, once registered
             _in_range(state, rnd, f"{at}missed")
             raise RoundNotPaired(rnd, f"{at}missed.{rnd}")
+    _birth_date(c.birth_date, f"{at}birth_date")
     registered = ParticipantRegistered(
         start_no=c.start_no,
         name=c.name,
@@ -343,6 +414,8 @@ def _register(state: TournamentState, c: RegisterParticipant, at: str = "") -> l
         title=c.title,
         federation=c.federation,
         fide_id=c.fide_id,
+        sex=c.sex,
+        birth_date=c.birth_date,
     )
     byes = [
         ByeRequested(start_no=c.start_no, round=rnd, points=points)
@@ -399,17 +472,82 @@ def _register_team(state: TournamentState, c: RegisterTeam) -> list[AnyEvent]:
     return [TeamRegistered(number=c.number, name=c.name, members=c.members)]
 
 
-_DETAILS = ("name", "rating", "title", "federation", "fide_id")
+_DETAILS = ("name", "rating", "title", "federation", "fide_id", "sex", "birth_date")
 
 
 def _update(state: TournamentState, c: UpdateParticipant) -> list[AnyEvent]:
     _participant(state, c.start_no)
-    if state.paired:
-        raise TournamentStarted("update a participant", c.start_no)
     changes = {f: getattr(c, f) for f in _DETAILS if getattr(c, f) is not UNSET}
-    if not changes:
-        raise InvalidInput(f"start_no {c.start_no}: nothing to update (give one of {_DETAILS})")
-    return [ParticipantUpdated(start_no=c.start_no, **changes)]
+    if not changes and c.k is UNSET:
+        raise InvalidInput(
+            f"start_no {c.start_no}: nothing to update (give one of {(*_DETAILS, 'k')})"
+        )
+    events: list[AnyEvent] = []
+    if changes:  # the details are what round 1 was paired on; K only weighs rating changes
+        if state.paired:
+            raise TournamentStarted("update a participant", c.start_no)
+        if isinstance(birth := changes.get("birth_date"), str):
+            _birth_date(birth, "birth_date")
+        events.append(ParticipantUpdated(start_no=c.start_no, **changes))
+    if not isinstance(c.k, UnsetType):
+        events.append(ParticipantKSet(start_no=c.start_no, k=c.k))
+    return events
+
+
+def _birth_date(text: str, field: str) -> None:
+    """A full date must be a real one (the pattern has checked the shape)."""
+    if len(text) == 10:
+        try:
+            dt.date(int(text[:4]), int(text[5:7]), int(text[8:10]))
+        except ValueError:
+            raise InvalidInput(f"{field} {text!r}: no such date", path=f"$.{field}") from None
+
+
+def _categories(state: TournamentState, c: DefineCategories) -> CategoriesDefined:
+    """Codes unique (and not `main`, the prize table's name for the whole ranking), bands
+    ordered, members registered."""
+    seen: set[str] = set()
+    for i, cat in enumerate(c.categories):
+        at = f"categories[{i}]"
+        if cat.code.lower() == "main":
+            raise InvalidInput(
+                f"{at}.code 'main': names the whole ranking; choose another code",
+                path=f"$.{at}.code",
+            )
+        if cat.code in seen:
+            raise InvalidInput(f"{at}.code {cat.code!r}: defined twice", path=f"$.{at}.code")
+        seen.add(cat.code)
+        lo, hi = cat.rating_min, cat.rating_max
+        if lo is not None and hi is not None and lo > hi:
+            raise InvalidInput(
+                f"{at}.rating_max {hi}: below rating_min {lo}", path=f"$.{at}.rating_max"
+            )
+        if cat.born_from is not None and cat.born_to is not None and cat.born_from > cat.born_to:
+            raise InvalidInput(
+                f"{at}.born_to {cat.born_to}: before born_from {cat.born_from}",
+                path=f"$.{at}.born_to",
+            )
+        for j, no in enumerate(cat.members or ()):
+            _participant(state, no, f"{at}.members[{j}]")
+    return CategoriesDefined(
+        categories=tuple(
+            Category(
+                code=cat.code,
+                name=cat.name,
+                rating_min=cat.rating_min,
+                rating_max=cat.rating_max,
+                unrated=cat.unrated,
+                born_from=cat.born_from,
+                born_to=cat.born_to,
+                sex=cat.sex,
+                federations=None
+                if cat.federations is None
+                else tuple(f.upper() for f in cat.federations),
+                members=cat.members,
+            )
+            for cat in c.categories
+        )
+    )
 
 
 def _withdraw(state: TournamentState, c: WithdrawParticipant) -> list[AnyEvent]:

@@ -14,6 +14,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from livetb.engine.prizes import Prize, Rule
+
 StartNo = Annotated[int, msgspec.Meta(ge=1, le=9999)]
 RoundNo = Annotated[int, msgspec.Meta(ge=1, le=99)]
 BoardNo = Annotated[int, msgspec.Meta(ge=1)]
@@ -73,6 +75,8 @@ class ParticipantRegistered(Event, tag="ParticipantRegistered", frozen=True):
     title: str = ""
     federation: str = ""
     fide_id: str = ""
+    sex: str = ""  # "m", "w" or unknown (""), as the TRF 001 line writes it
+    birth_date: str = ""  # as the file writes it: YYYY/MM/DD, YYYY-MM-DD or a year only
 
 
 class TeamRegistered(Event, tag="TeamRegistered", frozen=True):
@@ -93,6 +97,39 @@ class ParticipantUpdated(Event, tag="ParticipantUpdated", frozen=True):
     title: str | UnsetType = UNSET
     federation: str | UnsetType = UNSET
     fide_id: str | UnsetType = UNSET
+    sex: str | UnsetType = UNSET
+    birth_date: str | UnsetType = UNSET
+
+
+class ParticipantKSet(Event, tag="ParticipantKSet", frozen=True):
+    """The K factor the arbiter sets for a participant's rating change (FIDE B.02 8.3.3), at
+    any time; None: back to the default read from the rating and the birth date."""
+
+    start_no: StartNo
+    k: int | None = None
+
+
+class Category(msgspec.Struct, frozen=True, kw_only=True):
+    """A category: a name and criteria on the participant record, all of which apply. A
+    criterion left out (None) does not restrict. Bands are inclusive."""
+
+    code: str
+    name: str
+    rating_min: int | None = None
+    rating_max: int | None = None
+    unrated: bool | None = None  # True: only the unrated; False: only the rated
+    born_from: dt.date | None = None
+    born_to: dt.date | None = None
+    sex: Literal["m", "w"] | None = None
+    federations: tuple[str, ...] | None = None
+    members: tuple[int, ...] | None = None  # start numbers
+
+
+class CategoriesDefined(Event, tag="CategoriesDefined", frozen=True):
+    """The tournament's categories, replacing the previous definition whole (the log keeps
+    each version)."""
+
+    categories: tuple[Category, ...] = ()
 
 
 class ParticipantWithdrawn(Event, tag="ParticipantWithdrawn", frozen=True):
@@ -157,6 +194,24 @@ class LotsDrawn(Event, tag="LotsDrawn", frozen=True):
     seed: int
 
 
+class PrizesDefined(Event, tag="PrizesDefined", frozen=True):
+    """The prize table, replacing the previous one whole: how places are paid (`rule`),
+    whether a participant takes at most one prize, the currency, and the prizes by list and
+    place (`livetb/engine/prizes.py`)."""
+
+    rule: Rule = "ranking"
+    one_prize_per_player: bool = True
+    currency: str = "EUR"
+    prizes: tuple[Prize, ...] = ()
+
+
+class PublicDelaySet(Event, tag="PublicDelaySet", frozen=True):
+    """The broadcast delay: public reads show the log only up to the events recorded more than
+    `seconds` ago (0: none); a token of the tournament reads it live (`livetb/app/delay.py`)."""
+
+    seconds: int = 0
+
+
 AnyEvent = (
     TournamentCreated
     | ParticipantRegistered
@@ -170,6 +225,10 @@ AnyEvent = (
     | RoundClosed
     | PlayoffDecided
     | LotsDrawn
+    | PublicDelaySet
+    | ParticipantKSet
+    | CategoriesDefined
+    | PrizesDefined
 )
 
 

@@ -12,12 +12,17 @@ from livetb.engine.model import Code, Colour, Entry, Participant, Scoring, Tourn
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
+    CategoriesDefined,
+    Category,
     GameResult,
     LotsDrawn,
+    ParticipantKSet,
     ParticipantRegistered,
     ParticipantUpdated,
     ParticipantWithdrawn,
     PlayoffDecided,
+    PrizesDefined,
+    PublicDelaySet,
     ResultCorrected,
     ResultRecorded,
     RoundClosed,
@@ -35,6 +40,8 @@ CODES: dict[GameResult, tuple[Code, Code]] = {
     "-+": (Code.FORFEIT_LOSS, Code.FORFEIT_WIN),
     "--": (Code.FORFEIT_LOSS, Code.FORFEIT_LOSS),
 }
+
+_DETAILS = ("name", "rating", "title", "federation", "fide_id", "sex", "birth_date")
 
 BYE_CODES: dict[str, Code] = {"half": Code.HALF_BYE, "zero": Code.ZERO_BYE, "full": Code.FULL_BYE}
 
@@ -78,7 +85,14 @@ class TournamentState:
     rounds: dict[int, RoundState] = field(default_factory=dict)
     playoffs: list[tuple[int, ...]] = field(default_factory=list)
     lots_seed: int | None = None
+    public_delay: int = 0  # seconds: the broadcast delay (`PublicDelaySet`)
+    prizes: PrizesDefined | None = None  # the prize table in force
     seq: int = 0
+    categories: tuple[Category, ...] = ()
+    k: dict[int, int] = field(default_factory=dict)  # start no -> the K the arbiter set
+    # The seq of the last event that changed a participant's details or the categories: what
+    # a category's members are read from (`livetb/projections/categories.py` caches by it).
+    roster_seq: int = 0
 
     @property
     def paired(self) -> int:
@@ -155,6 +169,7 @@ class TournamentState:
             rnd: {canonical(no): code for no, code in b.items()} for rnd, b in self.byes.items()
         }
         self.withdrawn = {canonical(no): rnd for no, rnd in self.withdrawn.items()}
+        self.k = {canonical(no): k for no, k in self.k.items()}
 
     def apply(self, event: AnyEvent) -> frozenset[int]:
         """Fold one event in; return the start numbers whose results or details changed."""
@@ -165,19 +180,26 @@ class TournamentState:
             case ParticipantRegistered():
                 no = self.canonical(event.start_no)  # a registration replaced: the same key
                 self.participants[no] = Participant(
-                    no, event.name, event.rating, event.title, event.federation, event.fide_id
+                    no,
+                    event.name,
+                    event.rating,
+                    event.title,
+                    event.federation,
+                    event.fide_id,
+                    event.sex,
+                    event.birth_date,
                 )
+                self.roster_seq = self.seq
                 return frozenset({no})
             case TeamRegistered(number=number):
                 self.teams[number] = event
             case ParticipantUpdated():
                 no = self.canonical(event.start_no)
                 changes = {
-                    f: getattr(event, f)
-                    for f in ("name", "rating", "title", "federation", "fide_id")
-                    if getattr(event, f) is not msgspec.UNSET
+                    f: getattr(event, f) for f in _DETAILS if getattr(event, f) is not msgspec.UNSET
                 }
                 self.participants[no] = msgspec.structs.replace(self.participants[no], **changes)
+                self.roster_seq = self.seq
                 return frozenset({no})
             case ParticipantWithdrawn(from_round=rnd):
                 self.withdrawn[self.canonical(event.start_no)] = rnd
@@ -206,6 +228,19 @@ class TournamentState:
                 self.playoffs.append(order)
             case LotsDrawn(seed=seed):
                 self.lots_seed = seed
+            case PublicDelaySet(seconds=seconds):
+                self.public_delay = seconds
+            case PrizesDefined():
+                self.prizes = event
+            case ParticipantKSet(k=k):
+                no = self.canonical(event.start_no)
+                if k is None:
+                    self.k.pop(no, None)
+                else:
+                    self.k[no] = k
+            case CategoriesDefined(categories=categories):
+                self.categories = categories
+                self.roster_seq = self.seq
         return frozenset()
 
 

@@ -94,6 +94,8 @@ def test_the_stored_row(db: Path) -> None:
         "title": "",
         "federation": "",
         "fide_id": "",
+        "sex": "",
+        "birth_date": "",
     }
     assert at.endswith("+00:00")
 

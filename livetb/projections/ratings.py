@@ -1,0 +1,132 @@
+"""Live rating change (`livetb/engine/rating.py`) read off the folded log: per participant, each
+rated game's change and the total so far, and what the running game would give for each
+result. The K used is the one the arbiter set (`ParticipantKSet`), else the default from the
+rating and the birth date in the tournament's year (its start date's)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+
+import msgspec
+
+from livetb.engine import rating
+from livetb.engine.model import Code
+from livetb.events.state import TournamentState
+from livetb.wire.standings import Row
+
+
+class GameChange(msgspec.Struct, frozen=True):
+    """One rated game: the round, the opponent and its rating, the expected score (exact
+    decimal, e.g. "0.36"), the score and the change ("12.8")."""
+
+    round: int
+    opponent: int
+    opponent_rating: int
+    expected: str
+    score: str
+    change: str
+
+
+class RatingChange(msgspec.Struct, frozen=True):
+    """A participant's rating change so far: K, the rated games and their total (None: no
+    rated game, or the participant is unrated), and for the running game (`running_round`)
+    the change each result would give: `if_win`, `if_draw`, `if_loss`."""
+
+    start_no: int
+    rating: int | None
+    k: int | None
+    games: tuple[GameChange, ...]
+    total: str | None
+    running_round: int | None = None
+    if_win: str | None = None
+    if_draw: str | None = None
+    if_loss: str | None = None
+
+
+def k_of(state: TournamentState, no: int) -> int | None:
+    """The K for participant `no`: the arbiter's, else 8.3.3's default; None if unrated."""
+    p = state.participants[no]
+    if p.rating is None:
+        return None
+    set_k = state.k.get(no)
+    if set_k is not None:
+        return set_k
+    created = state.created
+    year = created.start_date.year if created is not None and created.start_date else None
+    return rating.default_k(p.rating, p.birth_date, year)
+
+
+def totals(state: TournamentState) -> dict[int, Decimal | None]:
+    """Each participant's total change over its rated games (None: none rated)."""
+    return {no: _total(state, no) for no in state.participants}
+
+
+def _total(state: TournamentState, no: int) -> Decimal | None:
+    games = list(_games(state, no))
+    return sum((change for *_, change in games), Decimal(0)) if games else None
+
+
+def _games(
+    state: TournamentState, no: int
+) -> Iterable[tuple[int, int, int, int, Decimal, Decimal]]:
+    """(round, opponent, its rating, expected in hundredths, score, change) per rated game."""
+    own = state.participants[no].rating
+    k = k_of(state, no)
+    if own is None or k is None:
+        return
+    for rnd in range(1, state.paired + 1):
+        entry = state.entry(no, rnd)
+        score = rating.RATED_SCORE.get(entry.code)
+        if score is None or entry.opponent is None:
+            continue  # unplayed, unfinished or not rated
+        theirs = state.participants[entry.opponent].rating
+        if theirs is None:
+            continue  # against an unrated opponent: no change (8.3.1)
+        pd = rating.expected(own, theirs)
+        yield rnd, entry.opponent, theirs, pd, score, rating.game_change(k, own, theirs, score)
+
+
+def of(state: TournamentState, no: int) -> RatingChange:
+    """Participant `no`'s rating change: per game, total, and the running game's outcomes."""
+    p = state.participants[no]
+    k = k_of(state, no)
+    games = tuple(
+        GameChange(rnd, opp, theirs, rating.text(Decimal(pd) / 100), str(score), rating.text(d))
+        for rnd, opp, theirs, pd, score, d in _games(state, no)
+    )
+    total = _total(state, no)
+    change = RatingChange(no, p.rating, k, games, None if total is None else rating.text(total))
+    running = state.paired if state.paired > state.closed else None
+    if running is None or p.rating is None or k is None:
+        return change
+    entry = state.entry(no, running)
+    if entry.code is not Code.PENDING or entry.opponent is None:
+        return change
+    theirs = state.participants[entry.opponent].rating
+    if theirs is None:
+        return change
+    outcomes = {
+        name: rating.text(rating.game_change(k, p.rating, theirs, Decimal(s)))
+        for name, s in (("if_win", 1), ("if_draw", "0.5"), ("if_loss", 0))
+    }
+    return msgspec.structs.replace(change, running_round=running, **outcomes)
+
+
+class RatedRow(Row, frozen=True, gc=False):
+    """A standings row with the participant's rating change so far (`?with=rating_change`):
+    an exact decimal string, or None with no rated game."""
+
+    rating_change: str | None = None
+
+
+def with_rating_change(rows: Iterable[Row], state: TournamentState) -> list[Row]:
+    """`rows` each with its participant's `rating_change`."""
+    out: list[Row] = []
+    teams = state.created is not None and state.created.kind == "team"
+    for row in rows:
+        # A team tournament's rows are teams: no rating of their own.
+        total = None if teams else _total(state, row.start_no)
+        fields = {f: getattr(row, f) for f in row.__struct_fields__}
+        out.append(RatedRow(**fields, rating_change=None if total is None else rating.text(total)))
+    return out
