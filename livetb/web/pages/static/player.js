@@ -1,131 +1,271 @@
-// /t/{id}/player/{no}: the participant's card — results strip, every tie-break with its parts
-// and cuts, why above and below the neighbours, and while a round runs the FB prediction,
-// the projected BH and what each result of the running game would mean.
+// /t/{id}/player/{no}: the participant's card — who they are (every number labelled), what
+// they need in the running round, why they stand where they stand, the results strip and every
+// tie-break with its parts and cuts.
+//
+// Live updates patch the card in place (`place`): the disclosures the reader opened (a
+// tie-break's breakdown, "How is this computed?") are the same elements after an update, so
+// they stay open and a focused summary keeps its focus.
 import { app, config, el, getJSON, languageSwitch, liveBadge, openOrShow, showError, stateLine } from "./common.js";
 import { href, num, t, tbName } from "./i18n.js";
 import { follow } from "./feed.js";
-import { categoryText, cutText, listing, noteText, outcome } from "./words.js";
+import { capital, categoryArticle, categoryText, cutText, listing, noteText, ordinal, outcome } from "./words.js";
 
 const tid = config.tournament;
 const no = config.start_no;
 let info, token, model, card;
 const ui = {};
+const kept = new Map(); // disclosures by key, reused by every render
 let timer = null;
 
-function opponentLine(opp) {
-  if (opp === null) return t("card.no_opponent");
+/** Make `parent`'s children exactly `children`, in order, replacing only what differs: a
+ * node that is wanted again is never moved (which would close nothing but drop its focus)
+ * unless the order of the wanted nodes changed. */
+function place(parent, children) {
+  const wanted = children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (typeof c === "string" ? document.createTextNode(c) : c));
+  const keep = new Set(wanted);
+  wanted.forEach((child, i) => {
+    const at = parent.childNodes[i];
+    if (at === child) return;
+    if (at && !keep.has(at)) parent.replaceChild(child, at); // a kept node after it stays put
+    else parent.insertBefore(child, at ?? null);
+  });
+  while (parent.childNodes.length > wanted.length) parent.lastChild.remove();
+}
+
+/** The `<details>` kept under `key`, its summary and body brought up to date. */
+function disclosure(key, attrs, summary, body) {
+  let details = kept.get(key);
+  if (!details) {
+    details = el("details", attrs, el("summary", {}));
+    kept.set(key, details);
+  }
+  const head = details.firstChild;
+  place(head, [summary]);
+  place(details, [head, body]);
+  return details;
+}
+
+const nameOf = (opp) => model?.rows.get(Number(opp))?.name ?? null;
+
+/** A participant's number in the standings model: their row, and the points column. */
+function standing(opp) {
   const row = model?.rows.get(opp);
-  const pts = model ? model.column("PTS") : -1;
-  const link = el("a", { href: href(`/t/${tid}/player/${opp}`) }, row?.name ?? String(opp));
-  if (!row) return link;
-  return el("span", {}, link, ` (${opp}, ${t("col.rank")} ${row.rank}${pts >= 0 ? `, ${num(row.values[pts])} ${t("card.points").toLowerCase()}` : ""})`);
+  const at = model ? model.column("PTS") : -1;
+  return row ? { rank: row.rank, points: at >= 0 ? row.values[at] : null } : null;
 }
 
-function strip() {
-  return el("table", { class: "strip" },
-    el("thead", {}, el("tr", {},
-      el("th", { scope: "col" }, t("card.round")),
-      el("th", { scope: "col" }, t("card.opponent")),
-      el("th", { scope: "col" }, t("card.colour")),
-      el("th", { scope: "col" }, t("card.result")))),
-    el("tbody", {}, card.results.map((r) => el("tr", { dataset: { round: r.round } },
-      el("td", {}, r.round),
-      el("td", {}, opponentLine(r.opponent)),
-      el("td", {}, r.colour ? t(`colour.${r.colour}`) : "–"),
-      el("td", {}, `${outcome(r.outcome.toUpperCase())} (${num(r.points)})`,
-        el("div", { class: "cat" }, categoryText(r)))))));
+// --- who: name and labelled facts ---
+
+function rankText() {
+  const total = model ? model.rows.size : info.participants.length;
+  const shared = model ? [...model.rows.values()].filter((r) => r.rank === card.rank).length : 1;
+  return shared > 1
+    ? t("card.rank_shared", { rank: card.rank, total, n: shared })
+    : t("card.rank_of", { rank: card.rank, total });
 }
 
-function tiebreak(line, i) {
-  const code = model?.doc.tiebreaks[i] ?? line.name;
-  const rows = line.parts.map((p) => el("tr", { class: p.cut ? "cut" : null },
-    el("td", {}, p.round || ""),
-    el("td", {}, num(p.amount)),
-    el("td", {}, noteText(p.note)),
-    el("td", { class: "why" }, p.cut ? cutText(p.cut) : t("card.kept"))));
-  return el("details", {},
-    el("summary", {},
-      el("span", {}, el("strong", {}, code), " ", tbName(code)),
-      el("span", { class: "tbv", dataset: { tb: code, status: line.status } }, num(line.value), " ",
-        el("span", { class: "badge", dataset: { status: line.status } }, t(`status.${line.status}`)))),
-    el("p", { class: "hint" }, line.note ? t("card.de_note") : t("card.on_rounds", { rounds: line.rounds })),
-    rows.length
-      ? el("table", { class: "parts" }, el("thead", {}, el("tr", {},
-          el("th", { scope: "col" }, t("card.round")), el("th", { scope: "col" }, t("card.value")),
-          el("th", { scope: "col" }, t("card.parts")), el("th", { scope: "col" }, t("card.cut")))),
-        el("tbody", {}, rows))
-      : el("p", { class: "hint" }, t("card.no_parts")));
+function points() {
+  const pts = card.tiebreaks.find((line, i) => model?.doc.tiebreaks[i] === "PTS");
+  if (pts) return pts.value;
+  // No PTS column: the strip's points (decimal strings) added in hundredths, exactly.
+  const hundredths = card.results.reduce((sum, r) => sum + Math.round(Number(r.points) * 100), 0);
+  return (hundredths / 100).toFixed(1);
 }
+
+function facts() {
+  const fact = (key, value, attrs = {}) => el("div", attrs, el("dt", {}, t(`card.label.${key}`)), el("dd", {}, value));
+  return el("dl", { class: "facts" },
+    fact("rank", rankText(), { dataset: { fact: "rank" } }),
+    fact("points", num(points()), { dataset: { fact: "points" } }),
+    fact("rating", card.rating ? String(card.rating) : t("card.unrated"), { dataset: { fact: "rating" } }),
+    fact("start_no", String(no), { dataset: { fact: "start_no" } }),
+    card.title ? fact("title", card.title) : null,
+    card.federation ? fact("federation", card.federation) : null);
+}
+
+// --- what I need: one goal a line, the method behind a disclosure ---
+
+function goal(opt, over) {
+  let result = t(`outlook.result.${opt.result}`);
+  const mine = card.results.find((r) => r.round === card.outlook.round);
+  if (opt.result === "bye" && mine) result = capital(outcome(mine.outcome.toUpperCase()));
+  else if (over) result = t("card.goal_done", { outcome: outcome(opt.result.toUpperCase()) });
+  const params = { result, points: num(opt.points), best: ordinal(opt.best), worst: ordinal(opt.worst) };
+  return el("li", { dataset: { result: opt.result, best: opt.best, worst: opt.worst } },
+    t(opt.best === opt.worst ? "card.goal_one" : "card.goal", params));
+}
+
+function need() {
+  const o = card.outlook;
+  if (!o) return [];
+  const over = o.options.length === 1; // the game is over (or a bye): its one range
+  return [
+    el("h2", {}, t("outlook.title")),
+    el("p", { class: "hint" }, t(over ? "card.need_intro_done" : "card.need_intro", { round: o.round })),
+    el("ul", { class: "goals" }, o.options.map((opt) => goal(opt, over))),
+    disclosure("method", { class: "method", dataset: { key: "method" } }, t("card.method"),
+      el("p", {}, t(o.ties_share_rank ? "outlook.sentence_pts" : "outlook.sentence", { round: o.round }))),
+  ];
+}
+
+// --- why here: the neighbours, never contradicting the rank ---
 
 function reason(sep) {
   if (sep.by === null) return null;
   if (sep.by === "playoff") return t("sep.playoff");
   if (sep.by === "lots") return t("sep.lots");
-  const codes = model.doc.tiebreaks;
+  const codes = model?.doc.tiebreaks ?? card.tiebreaks.map((x) => x.name);
   const at = codes.indexOf(sep.tiebreak);
   const diff = { tb: sep.tiebreak, mine: num(sep.value), theirs: num(sep.neighbour_value) };
   return at > 0 ? t("sep.equal_then", { equal: listing(codes.slice(0, at)), ...diff }) : t("sep.tiebreak", diff);
 }
 
+/** First or last in the order, said as a place; when the rank is shared with the next
+ * participant in, it is a shared place ("5th place is the last one, shared by 16"). */
+function edge(side, other) {
+  const shared = other !== null && other.rank === card.rank;
+  if (!shared) return t(side === "above" ? "sep.none_above" : "sep.none_below");
+  const n = Math.max(2, model ? [...model.rows.values()].filter((r) => r.rank === card.rank).length : 2);
+  return side === "above"
+    ? t("card.none_above_shared", { n })
+    : t("card.none_below_shared", { rank: ordinal(card.rank), n });
+}
+
 function why() {
-  const items = [];
   const { above, below } = card.separated_from;
-  for (const [sep, side] of [[above, "above"], [below, "below"]]) {
+  const items = [];
+  for (const [sep, side, other] of [[above, "above", below], [below, "below", above]]) {
     if (!sep) {
-      items.push(t(side === "above" ? "sep.none_above" : "sep.none_below"));
+      items.push(edge(side, other));
       continue;
     }
     const because = reason(sep);
-    const other = side === "above" ? "below" : "above"; // I am below the one above me
-    items.push(because
-      ? t(`sep.${other}_by`, { name: sep.name, reason: because })
-      : t("sep.tied_with", { name: sep.name }));
+    const mine = side === "above" ? "below" : "above"; // I am below the one above me
+    items.push(because ? t(`sep.${mine}_by`, { name: sep.name, reason: because }) : t("sep.tied_with", { name: sep.name }));
   }
-  return el("section", { class: "why" }, el("h2", {}, t("card.why")), el("ul", {}, items.map((x) => el("li", {}, x))));
+  return [el("h2", {}, t("card.why")), el("ul", {}, items.map((x) => el("li", {}, x)))];
 }
 
-function outlook() {
-  const o = card.outlook;
-  if (!o) return null;
-  // One option: the game is over (or a bye): what it gave, not a choice.
-  const over = o.options.length === 1;
-  const label = (opt) => (over
-    ? `${t("outlook.result.done")} (${t(`outlook.result.${opt.result}`).toLowerCase()})`
-    : t(`outlook.result.${opt.result}`));
-  return el("section", { class: "outlook", "aria-live": "polite" },
-    el("h2", {}, t("outlook.title")),
-    el("p", {}, t(o.ties_share_rank ? "outlook.sentence_pts" : "outlook.sentence", { round: o.round })),
-    el("ul", {}, o.options.map((opt) => el("li", { dataset: { result: opt.result, best: opt.best, worst: opt.worst } },
-      t(opt.best === opt.worst ? "outlook.option_one" : "outlook.option", {
-        result: label(opt), points: num(opt.points), best: opt.best, worst: opt.worst,
-      })))));
+// --- the results strip ---
+
+function opponentCell(opp) {
+  if (opp === null) return t("card.no_opponent");
+  const link = el("a", { href: href(`/t/${tid}/player/${opp}`) }, nameOf(opp) ?? String(opp));
+  const s = standing(opp);
+  const line = s && s.points !== null
+    ? t("card.opponent_facts", { no: opp, rank: s.rank, points: num(s.points) })
+    : t("card.opponent_no", { no: opp });
+  return [link, el("div", { class: "sub-line" }, line)];
+}
+
+function resultCell(r) {
+  const cat = categoryText(r);
+  return [
+    capital(outcome(r.outcome.toUpperCase())),
+    r.outcome === "pending" ? null : el("div", { class: "sub-line" }, t("card.round_points", { points: num(r.points) })),
+    cat ? el("div", { class: "sub-line cat", title: categoryArticle(r) }, cat) : null,
+  ];
+}
+
+function strip() {
+  return [
+    el("h2", {}, t("card.results")),
+    el("div", { class: "scroll" }, el("table", { class: "strip" },
+      el("thead", {}, el("tr", {},
+        el("th", { scope: "col" }, t("card.round")),
+        el("th", { scope: "col" }, t("card.opponent")),
+        el("th", { scope: "col" }, t("card.colour")),
+        el("th", { scope: "col" }, t("card.result")))),
+      el("tbody", {}, card.results.map((r) => el("tr", { dataset: { round: r.round } },
+        el("td", {}, r.round),
+        el("td", {}, opponentCell(r.opponent)),
+        el("td", {}, r.colour ? t(`colour.${r.colour}`) : "–"),
+        el("td", {}, resultCell(r))))))),
+  ];
+}
+
+// --- tie-breaks: one disclosure each, kept open across updates ---
+
+function roundsHint(line) {
+  if (line.note) return t("card.de_note");
+  const running = card.round_in_progress;
+  if (running && line.status === "pending") return t("card.on_rounds_pending", { rounds: line.rounds, round: running });
+  if (running && line.status === "predicted") return t("card.on_rounds_predicted", { round: running });
+  return t("card.on_rounds", { rounds: line.rounds });
+}
+
+function tiebreak(line, i) {
+  const code = model?.doc.tiebreaks[i] ?? line.name;
+  const parts = line.parts.map((p) => el("tr", { class: p.cut ? "cut" : null },
+    el("td", {}, p.round || ""),
+    el("td", {}, num(p.amount)),
+    el("td", {}, noteText(p.note, nameOf)),
+    el("td", { class: "why" }, p.cut ? cutText(p.cut) : t("card.kept"))));
+  const summary = [
+    el("span", {}, el("strong", {}, code), " ", tbName(code)),
+    el("span", { class: "tbv", dataset: { tb: code, status: line.status } }, num(line.value), " ",
+      el("span", { class: "badge", dataset: { status: line.status } }, t(`status.${line.status}`))),
+  ];
+  const body = [
+    el("p", { class: "hint" }, roundsHint(line)),
+    parts.length
+      ? el("div", { class: "scroll" }, el("table", { class: "parts" }, el("thead", {}, el("tr", {},
+          el("th", { scope: "col" }, t("card.round")), el("th", { scope: "col" }, t("card.value")),
+          el("th", { scope: "col" }, t("card.parts")), el("th", { scope: "col" }, t("card.cut")))),
+        el("tbody", {}, parts)))
+      : el("p", { class: "hint" }, t("card.no_parts")),
+  ];
+  return disclosure(`tb:${code}`, { dataset: { breakdown: code } }, summary, body);
+}
+
+/** While a round runs: the FB prediction and the projected BH, each with its sentence. */
+function projections() {
+  const round = card.round_in_progress;
+  if (!round) return null;
+  const item = (label, value, explain) => (value === null ? null : el("div", {},
+    el("dt", {}, label), el("dd", { class: "value" }, num(value)), el("dd", { class: "hint" }, explain)));
+  const items = [
+    item(t("card.fb_label"), card.fb_prediction, t("card.fb_explain", { round })),
+    item(t("card.bh_label"), card.bh_projected, t("card.bh_explain", { round })),
+  ].filter(Boolean);
+  return items.length ? [el("h3", {}, t("card.running", { round })), el("dl", { class: "projections" }, items)] : null;
+}
+
+function tiebreaks() {
+  return [
+    el("h2", {}, t("card.tiebreaks")),
+    card.tiebreaks.map(tiebreak),
+    disclosure("legend", { class: "legend", dataset: { key: "legend" } }, t("card.legend_toggle"), el("p", {}, t("status.legend"))),
+    projections(),
+  ];
 }
 
 function render() {
   const p = info.participants.find((x) => x.start_no === no) ?? {};
   document.title = `${card.name} · livetb`;
-  const facts = [card.title, card.federation, card.rating, `#${no}`].filter((x) => x !== "" && x !== null && x !== undefined);
-  const running = card.round_in_progress
-    ? el("ul", { class: "facts" },
-        el("li", {}, t("card.fb", { value: num(card.fb_prediction) })),
-        el("li", {}, t("card.bh", { value: num(card.bh_projected) })))
-    : null;
-  ui.body.replaceChildren(
-    el("h1", { dataset: { startNo: no, rank: card.rank } }, card.name, " — ", t("card.rank", { rank: card.rank })),
-    el("ul", { class: "facts" }, facts.map((f) => el("li", {}, String(f))),
-      p.withdrawn_from ? el("li", {}, t("card.withdrawn", { round: p.withdrawn_from })) : null),
-    running,
-    outlook(),
-    why(),
-    el("section", {}, el("h2", {}, t("card.results")), el("div", { class: "scroll" }, strip())),
-    el("section", { class: "tbs" }, el("h2", {}, t("card.tiebreaks")),
-      el("p", { class: "legend" }, t("status.legend")), card.tiebreaks.map(tiebreak)));
+  const was = Number(ui.head.dataset.rank || 0);
+  ui.head.dataset.rank = card.rank;
+  ui.body.dataset.seq = card.seq; // the log position the card shows
+  place(ui.head, [
+    el("h1", { dataset: { startNo: no, rank: card.rank } }, card.name),
+    facts(),
+    p.withdrawn_from ? el("p", { class: "hint" }, t("card.withdrawn", { round: p.withdrawn_from })) : null,
+  ]);
+  place(ui.need, need());
+  ui.need.hidden = !card.outlook;
+  place(ui.why, why());
+  place(ui.results, strip());
+  place(ui.tbs, tiebreaks());
   ui.state.textContent = stateLine(model.doc, info.rounds);
+  if (was && was !== card.rank) ui.status.textContent = t("card.rank_now", { rank: card.rank, was });
 }
 
 async function load() {
   try {
-    card = await getJSON(`/api/tournaments/${encodeURIComponent(tid)}/participants/${no}`, token);
+    const next = await getJSON(`/api/tournaments/${encodeURIComponent(tid)}/participants/${no}`, token);
+    if (card && next.seq < card.seq) return; // an answer overtaken by a later one
+    card = next;
     render();
   } catch (err) {
     if (err.status === 404) ui.body.replaceChildren(el("p", { class: "error", role: "alert" }, t("error.player_not_found")));
@@ -144,7 +284,13 @@ async function main() {
   ({ info, token } = opened);
   ui.badge = liveBadge();
   ui.state = el("span", { class: "state" });
-  ui.body = el("div", { class: "card" });
+  ui.status = el("p", { class: "sr", role: "status", "aria-live": "polite" });
+  ui.head = el("section", { class: "who" });
+  ui.need = el("section", { class: "outlook", hidden: true });
+  ui.why = el("section", { class: "why" });
+  ui.results = el("section", { class: "results" });
+  ui.tbs = el("section", { class: "tbs" });
+  ui.body = el("div", { class: "card" }, ui.head, ui.need, ui.why, ui.results, ui.tbs, ui.status);
   app.replaceChildren(
     el("header", { class: "top" },
       el("nav", { class: "links" }, el("a", { href: href(`/t/${tid}`) }, `← ${t("card.back")}`)),
