@@ -28,10 +28,14 @@ def free_port() -> int:
 
 class Server:
     """One `livetb serve` on `db` (a SQLite file or a PostgreSQL URL), on `port` (default: a
-    free one); its stderr (where a traceback would land) in `log` (default: beside the file)."""
+    free one), with `workers` processes (`--workers`, past 1); its stderr (where a traceback
+    would land) in `log` (default: beside the file)."""
 
-    def __init__(self, db: Path | str, port: int | None = None, log: Path | None = None) -> None:
+    def __init__(
+        self, db: Path | str, port: int | None = None, log: Path | None = None, workers: int = 1
+    ) -> None:
         self.db = db
+        self.workers = workers
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log or Path(db).with_suffix(".log")
@@ -46,7 +50,8 @@ class Server:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", "from livetb.cli import run; run()", "serve",
-                 "--db", str(self.db), "--port", str(self.port)],
+                 "--db", str(self.db), "--port", str(self.port),
+                 *(["--workers", str(self.workers)] if self.workers > 1 else [])],
                 stdout=subprocess.DEVNULL, stderr=log,
             )  # fmt: skip
         self.pids.append(self.proc.pid)

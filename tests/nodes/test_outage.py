@@ -1,14 +1,16 @@
-"""Three nodes on one PostgreSQL, a write storm, and the database gone for two seconds in the
-middle of it (every connection cut, new ones refused, behind a TCP proxy): the writes answered
-503 are sent again and land once each; afterwards every viewer of every node equals
-`GET standings` within 2 s, with no new event to wake it; a token revoked during the outage
-has its private feed closed; no traceback in any node's log."""
+"""Three nodes on one PostgreSQL (the third `--workers 2`), a write storm, and the database
+gone for two seconds in the middle of it (every connection cut, new ones refused, behind a TCP
+proxy): the writes answered 503 are sent again and land once each; afterwards every viewer of
+every node equals `GET standings` within 2 s, with no new event to wake it; a token revoked
+during the outage has its private feed closed; the `--workers` node still serves with its
+workers; no traceback in any node's log."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import itertools
+import subprocess
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -38,7 +40,8 @@ async def cluster(pg_schema: str, tmp_path: Path) -> AsyncIterator[tuple[Proxy, 
     nodes: list[Server] = []
     try:
         for i in range(3):
-            nodes.append(await Server(url, log=tmp_path / f"node{i}.log").start())
+            workers = 2 if i == 2 else 1
+            nodes.append(await Server(url, log=tmp_path / f"node{i}.log", workers=workers).start())
         yield proxy, nodes
     finally:
         for node in nodes:
@@ -156,6 +159,9 @@ async def test_three_nodes_ride_out_a_postgresql_outage_during_a_write_storm(
                     assert expected["seq"] == head
                     assert all(local.as_builtins() == expected for local in locals_)
                 assert await asyncio.wait_for(revoked, 15) == 1008  # policy violation: revoked
+                supervisor = nodes[2].proc
+                assert supervisor is not None and supervisor.poll() is None
+                assert len(serving_workers(supervisor.pid)) == 2
             finally:
                 for task in (*viewers, revoked):
                     task.cancel()
@@ -165,3 +171,9 @@ async def test_three_nodes_ride_out_a_postgresql_outage_during_a_write_storm(
 async def _view(node: Server, token: str, local: LocalStandings) -> None:
     async for _ in follow(node.base, TID, local, token=token, retry=0.05, max_retry=0.5):
         pass
+
+
+def serving_workers(pid: int) -> list[int]:
+    """The worker processes of the supervisor `pid`."""
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in found.split()]
