@@ -1,4 +1,4 @@
-"""Campaign: schemathesis against a running server's own `/api/openapi.json` (issue 11).
+"""Campaign: schemathesis against a running server's own `/api/openapi.json`.
 
 Every documented operation gets generated requests (paths, queries, headers, bodies), sent
 with a valid arbiter token, most of them aimed at the tournament that token writes: no answer

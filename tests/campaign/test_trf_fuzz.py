@@ -1,4 +1,4 @@
-"""Campaign: mutated corpus files through `livetb standings` and `livetb import` (issue 11).
+"""Campaign: mutated corpus files through `livetb standings` and `livetb import`.
 
 Every input ends in standings or a located error: exit 0 or 2, never a traceback (in process,
 an exception fails the test), never more than 2 s; a refused import writes nothing. The 2 s

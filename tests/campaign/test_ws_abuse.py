@@ -1,4 +1,4 @@
-"""Campaign: websocket abuse while a normal viewer watches (issue 11).
+"""Campaign: websocket abuse while a normal viewer watches.
 
 Garbage bytes instead of HTTP, garbage and oversized frames after a real handshake, 1,000 idle
 sockets (half of them stuck in the middle of their headers), and viewers that never read: the

@@ -157,7 +157,8 @@ def test_racing_writers_leave_a_gap_free_log(db: Path) -> None:
 
 @pytest.mark.parametrize("opener", ["store", "tokens"])
 def test_the_store_file_and_its_wal_and_shm_are_owner_only(tmp_path: Path, opener: str) -> None:
-    """Issue 11: the store was created 0644 (umask 022), readable by every local user."""
+    """The store's files are 0600 whatever the umask (022 would make them readable by every
+    local user)."""
     path = tmp_path / "private.sqlite"
     old = os.umask(0o022)
     try:

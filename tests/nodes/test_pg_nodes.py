@@ -1,4 +1,4 @@
-"""Issue 12: three nodes on one PostgreSQL store, writes spread over them from concurrent
+"""Three nodes on one PostgreSQL store, writes spread over them from concurrent
 clients, viewers on every node; one node SIGKILLed in the middle of a round and started
 again: no acknowledged write lost, the others keep serving, the restarted node catches up and
 every viewer's copy equals `GET standings` on every node."""

@@ -1,4 +1,4 @@
-"""Issue 12: two nodes on one SQLite file, one SIGKILLed half-way through a round and started
+"""Two nodes on one SQLite file, one SIGKILLed half-way through a round and started
 again: writes without an expected sequence are never refused for losing a race, none
 acknowledged is lost, and every viewer of either node ends with `GET standings`."""
 

@@ -1,5 +1,6 @@
-"""Issue 12: `livetb serve --workers N`: N processes on one port over one store; viewers on any
-of them see every write; a worker that dies is replaced; SIGTERM stops them all."""
+"""`livetb serve --workers N`: N processes on one port over one store; viewers on any
+of them see every write; a worker that dies is replaced; SIGTERM stops them all; the
+supervisor waits for a store that does not answer, at the first start as during an outage."""
 
 from __future__ import annotations
 
