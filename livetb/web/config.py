@@ -14,7 +14,9 @@ class Config:
     pairings_max_body: int = 4 << 20  # pairings, player lists: 9,998 players as TRF, ~2-3 MB
     body_timeout: float = 10.0  # seconds for a whole request body to arrive (408 beyond)
     header_timeout: float = 15.0  # seconds for a request's headers, or idle between requests
-    heartbeat: float = 20.0  # seconds of silence before a viewer gets {"type": "ping"}
+    # Seconds of silence before a viewer gets {"type": "ping"}: pages leave "live" after twice
+    # this without a frame, so a frozen server is seen within 10 s.
+    heartbeat: float = 3.0
     queue_size: int = 64  # frames a viewer may lag behind before it is stale
     ring_size: int = 1024  # recent deltas kept per tournament for `since=` resumes
     ring_bytes: int = 8 << 20  # and at most about this many bytes of them

@@ -50,7 +50,7 @@ def test_italian_writes_decimal_commas() -> None:
     assert i18n.number("en", "12.5") == "12.5"
     assert i18n.number("it", 2350) == "2350"
     assert i18n.number("it", None) == "–"
-    assert i18n.text("it", "state.running", round=6) == "Turno 6 — in diretta, provvisoria"
+    assert i18n.text("it", "state.running", round=6) == "Turno 6 · in corso"
 
 
 @pytest.mark.parametrize(

@@ -21,12 +21,12 @@ import msgspec
 from aiohttp import web
 
 from livetb import i18n
-from livetb.engine.catalogue import TIEBREAKS
+from livetb.engine.catalogue import ALIASES, TIEBREAKS
 from livetb.engine.editions import Edition, in_force
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
 from livetb.web.api.console import BERGER_PLAYERS
 from livetb.web.api.reads import public_creation
-from livetb.web.keys import STORE
+from livetb.web.keys import CONFIG, STORE
 from livetb.web.pages.columns import asked_columns
 
 Handler = Callable[[web.Request], Awaitable[web.Response]]
@@ -67,7 +67,15 @@ def tournament_page(page: str, title_key: str) -> Handler:
         # a visitor without one must not learn that a private tournament exists.
         created = await asyncio.to_thread(public_creation, request.app[STORE], tid)
         status = 200 if created is not None else 404
-        settings: dict[str, object] = {"tournament": tid}
+        settings: dict[str, object] = {
+            "tournament": tid,
+            # The feed's idle ping interval: a page not live for twice as long says so.
+            "heartbeat": request.app[CONFIG].heartbeat,
+            # For <standings-table columns="…">: the notations the API accepts, and the
+            # tie-breaks that mean something only inside a tie (a dash elsewhere).
+            "tiebreak_aliases": ALIASES,
+            "group_tiebreaks": GROUP_TIEBREAKS,
+        }
         if page == "arbiter":  # the console offers the Berger tables where the API has them
             settings["berger"] = list(BERGER_PLAYERS)
         if page == "overlay":  # ?columns= read as the API reads tie-break codes
@@ -89,6 +97,17 @@ def tournament_page(page: str, title_key: str) -> Handler:
 
 async def tournaments(request: web.Request) -> web.Response:
     return render(request, "list", "list.title")
+
+
+GROUP_TIEBREAKS = [code for code, tb in TIEBREAKS.items() if tb.group]
+
+
+async def service_worker(request: web.Request) -> web.FileResponse:
+    """static/sw.js at the root, so that its scope covers every page (`/t/…`); never cached
+    by HTTP, so that a new version is seen at the next visit."""
+    resp = web.FileResponse(STATIC / "sw.js")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
 
 
 def tiebreak_catalogue() -> dict[str, object]:
@@ -131,5 +150,6 @@ def routes() -> list[web.AbstractRouteDef]:
         web.get("/t/{tid}/screen", tournament_page("screen", "nav.screen")),
         web.get("/t/{tid}/arbiter", tournament_page("arbiter", "arbiter.title")),
         web.get("/new", new_tournament),
+        web.get("/sw.js", service_worker),
         web.static("/static", STATIC, append_version=False),
     ]

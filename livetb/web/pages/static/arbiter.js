@@ -1,10 +1,10 @@
 // /t/{id}/arbiter: the arbiters' console — results at speed, pairings, players, round
 // operations, provisional ranks and the audit trail. The token is entered once (or arrives
 // as #token=…), kept for this browser session, and only ever sent as a header.
-import { app, config, el, getJSON, languageSwitch, liveBadge, problem, send, stateLine, statusLine, takeToken } from "./common.js";
+import { app, config, el, getJSON, languageSwitch, problem, send, stateLine, statusLine, takeToken } from "./common.js";
 import { href, t } from "./i18n.js";
-import { follow } from "./feed.js";
-import { valueCell } from "./rows.js";
+import { boot } from "./boot.js";
+import "./standings-table.js";
 import { Grid, quickEntry } from "./grid.js";
 import { auditPanel } from "./audit.js";
 import { pairingPanel, playersPanel, operationsPanel } from "./admin.js";
@@ -87,22 +87,6 @@ function person(no) {
   return model?.rows.get(no) ?? info.participants.find((p) => p.start_no === no);
 }
 
-/** The provisional ranks beside the grid: rank, name and every value with its status. */
-function ranks() {
-  const codes = model.doc.tiebreaks;
-  // The statuses come with the rows: a table with no participants yet has none to show.
-  const badge = (status) => (status ? el("span", { class: "badge", dataset: { status } }, t(`status.short.${status}`)) : null);
-  const rows = model.sorted();
-  ui.ranks.replaceChildren(
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("col.rank")), el("th", { scope: "col" }, t("col.name")),
-      codes.map((c, i) => el("th", { scope: "col", class: "tb" }, c, " ", badge(model.statuses[i]))))),
-    el("tbody", {}, rows.length
-      ? rows.map((r) => el("tr", { dataset: { startNo: r.start_no, rank: r.rank } },
-        el("td", {}, r.rank), el("td", {}, r.name),
-        r.values.map((v, i) => valueCell(codes[i], v, model.statuses[i]))))
-      : el("tr", {}, el("td", { colspan: codes.length + 2, class: "empty" }, t("console.no_players")))));
-}
-
 /** The tab list and its panels; `open(id)` selects one (the pre-round links use it). */
 function tabs(panels) {
   const list = el("div", { role: "tablist", "aria-label": t("arbiter.title") });
@@ -164,9 +148,10 @@ async function start() {
   const grid = new Grid({ tid, token: () => token, person, say, askReason });
   ui.grid = grid;
   ui.notice = statusLine({ class: "notice" });
-  ui.badge = liveBadge();
+  ui.badge = el("span"); // the feed's badge, once it is open
   ui.state = el("span", { class: "state" });
-  ui.ranks = el("table", { class: "ranks" });
+  // The provisional ranks beside the grid: rank, name and every value with its status.
+  ui.ranks = el("standings-table", { class: "ranks", legend: true });
   ui.roundTitle = el("h2", {});
   const quick = quickEntry(grid, say);
   const close = el("button", { type: "button", dataset: { action: "close-round" }, onclick: async () => {
@@ -210,26 +195,28 @@ async function start() {
     ...panes.nodes);
   app.setAttribute("aria-busy", "false");
   quick.board.focus();
-  follow(tid, { token }, {
-    state: (s) => ui.badge.set(s),
-    snapshot: (m) => {
+  ui.feed?.stop();
+  ui.feed = await boot({
+    token,
+    onSnapshot: (m) => {
       model = m;
       grid.show(m.round);
       showRound(m.round);
       ui.state.textContent = stateLine(m.doc, info.rounds);
-      ranks();
     },
-    delta: (m, change) => {
+    onDelta: (m, change) => {
       if (change.round) {
         grid.show(m.round);
         showRound(m.round);
       }
       for (const [rnd, board, result] of change.games) if (grid.round?.round === rnd) grid.confirmed(board, result, m.doc.seq);
       ui.state.textContent = stateLine(m.doc, info.rounds);
-      ranks();
     },
-    refused: () => tokenForm(t("err.not_authenticated")),
+    onRefused: () => tokenForm(t("err.not_authenticated")),
   });
+  if (!ui.feed) return;
+  ui.badge.replaceWith(ui.feed.status);
+  ui.ranks.attach(ui.feed);
 }
 
 if (token) start();

@@ -1,7 +1,7 @@
 // One websocket to the standings feed (wire v2, see livetb/wire/messages.py): a snapshot, then the
 // deltas applied to a local copy. On a drop it reconnects by itself with since=<last seq>, so
-// the server sends exactly what was missed (or a fresh snapshot); `onstate` tells the page
-// whether it is live.
+// the server sends exactly what was missed (or a fresh snapshot); `state` tells the page
+// whether it is live. Pages do not call it directly: boot.js does.
 
 /** The standings as the server has them: rows by start number, the order, the ties. */
 export class Standings {
@@ -87,6 +87,12 @@ export class Standings {
     return this.order.map((no) => this.rows.get(no));
   }
 
+  /** The standings as a snapshot message again (what boot.js keeps for an offline reopen). */
+  message() {
+    const standings = this.sorted().map((row) => ({ ...row, statuses: this.statuses }));
+    return { type: "snapshot", seq: this.doc.seq, standings: { ...this.doc, standings }, round: this.round };
+  }
+
   column(code) {
     return this.doc.tiebreaks.indexOf(code);
   }
@@ -96,56 +102,137 @@ export class Standings {
  * Follow a tournament's feed. handlers: snapshot(model), delta(model, changes), state(s) with
  * s = "connecting" | "live" | "reconnecting" | "offline", refused() when a private
  * tournament's token stops being accepted. Returns a function that stops following.
+ *
+ * "live" is honest: the socket is open and a frame (a ping at least) arrived within twice the
+ * server's ping interval (`heartbeat`, seconds: the page's settings carry the server's). A
+ * silent socket (a frozen server, a dropped Wi-Fi that TCP has not noticed) is abandoned and
+ * a new one opened; a connection attempt that hangs as long is abandoned too. "offline" after
+ * OFFLINE_AFTER ms without a live socket, or at once when the browser knows it has no network.
+ * A resumed socket is live as soon as it opens: the server writes the missed deltas (or a
+ * snapshot) before anything else, so they are applied in the same instant. `model` may come
+ * filled (the last standings kept by this browser): the first connection resumes from its seq.
  */
-export function follow(tid, { token = null, top = null, participants = null } = {}, handlers = {}) {
-  const model = new Standings(top !== null || participants !== null);
+export function follow(tid, {
+  token = null, top = null, participants = null, category = null, heartbeat = 20, model = null,
+} = {}, handlers = {}) {
+  const filtered = top !== null || participants !== null;
+  model ??= new Standings(filtered);
+  const deadline = (2 * heartbeat + 1.5) * 1000;
   let ws = null;
   let stopped = false;
-  let delay = 500;
   let failures = 0;
-  const state = (s) => handlers.state?.(s);
+  let heard = 0; // Date.now() of the last frame (or of the opening) on the current socket
+  let opened = false; // the current socket is open
+  let since = Date.now(); // since when the feed is not live
+  let retry = null;
+  let current = null;
+  const state = (s) => {
+    if (s === current) return;
+    current = s;
+    handlers.state?.(s);
+  };
 
   function url() {
     const query = new URLSearchParams({ tournament: tid });
     if (model.doc && !model.filtered) query.set("since", model.doc.seq);
     if (top !== null) query.set("top", top);
     if (participants !== null) query.set("participants", participants.join(","));
+    if (category !== null) query.set("category", category);
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     return `${scheme}//${location.host}/ws?${query}`;
   }
 
+  function live() {
+    heard = Date.now();
+    state("live");
+  }
+
+  function notLive() {
+    if (current === "live") since = Date.now();
+    const away = !navigator.onLine || Date.now() - since > OFFLINE_AFTER;
+    state(away ? "offline" : current === "connecting" && !model.doc ? "connecting" : "reconnecting");
+  }
+
+  /** Forget the current socket without waiting for its close handshake (a frozen server
+   *  never answers it) and try again after `wait` ms. */
+  function abandon(wait) {
+    const old = ws;
+    ws = null;
+    opened = false;
+    if (old) {
+      old.onopen = old.onmessage = old.onclose = old.onerror = null;
+      try { old.close(); } catch { /* already closing */ }
+    }
+    notLive();
+    clearTimeout(retry);
+    retry = setTimeout(connect, wait);
+  }
+
+  function backoff() {
+    failures += 1;
+    // Short enough that a restarted server has every page live again within about 2 s;
+    // the jitter spreads a room of phones over the interval.
+    return Math.min(250 * 2 ** failures, RETRY_MOST) + Math.random() * 250;
+  }
+
   function connect() {
+    if (stopped) return;
+    heard = Date.now(); // the attempt's own clock: a handshake that hangs is abandoned too
+    opened = false;
     // The token travels as a subprotocol (a header), never in the URL.
-    ws = token ? new WebSocket(url(), ["livetb", `bearer.${token}`]) : new WebSocket(url());
-    ws.onopen = () => {
-      delay = 500;
+    const socket = token ? new WebSocket(url(), ["livetb", `bearer.${token}`]) : new WebSocket(url());
+    ws = socket;
+    socket.onopen = () => {
       failures = 0;
+      opened = true;
+      heard = Date.now();
+      if (model.doc && !model.filtered) live(); // resumed: what was missed comes first
     };
-    ws.onmessage = (event) => {
+    socket.onmessage = (event) => {
+      heard = Date.now();
       const msg = JSON.parse(event.data);
       if (msg.type === "snapshot") {
         model.snapshot(msg);
-        state("live");
+        live();
         handlers.snapshot?.(model);
       } else if (msg.type === "delta") {
         if (!model.doc || msg.seq <= model.doc.seq) return; // a resume that overlapped
-        if (msg.seq !== model.doc.seq + 1) { ws.close(); return; } // a gap: resume with since=
-        state("live");
+        if (msg.seq !== model.doc.seq + 1) { abandon(0); return; } // a gap: resume with since=
+        live();
         handlers.delta?.(model, model.delta(msg));
+      } else if (model.doc) {
+        live(); // a ping: the server is there
       }
     };
-    ws.onclose = async () => {
-      if (stopped) return;
-      failures += 1;
-      state(failures > 3 ? "offline" : "reconnecting");
+    socket.onclose = async () => {
+      if (stopped || socket !== ws) return;
+      ws = null;
+      opened = false;
+      notLive();
       if (token && failures > 1 && (await refused())) {
         handlers.refused?.();
         return;
       }
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 8000);
+      clearTimeout(retry);
+      retry = setTimeout(connect, backoff());
     };
   }
+
+  // The watchdog: a socket (or an attempt) silent for longer than the deadline is given up.
+  const watchdog = setInterval(() => {
+    if (stopped) return;
+    if (ws && Date.now() - heard > deadline) abandon(opened ? 0 : backoff());
+    else if (current !== "live") notLive();
+  }, 500);
+
+  const online = () => {
+    if (stopped || opened) return;
+    failures = 0;
+    abandon(0);
+  };
+  const offline = () => notLive();
+  addEventListener("online", online);
+  addEventListener("offline", offline);
 
   async function refused() {
     try {
@@ -158,10 +245,20 @@ export function follow(tid, { token = null, top = null, participants = null } = 
     }
   }
 
-  state("connecting");
+  state(model.doc ? (navigator.onLine ? "reconnecting" : "offline") : "connecting");
   connect();
   return () => {
     stopped = true;
-    ws?.close();
+    clearInterval(watchdog);
+    clearTimeout(retry);
+    removeEventListener("online", online);
+    removeEventListener("offline", offline);
+    if (ws) {
+      ws.onclose = null;
+      ws.close();
+    }
   };
 }
+
+const OFFLINE_AFTER = 20000; // ms without a live socket before the badge says "offline"
+const RETRY_MOST = 1500; // ms: the longest wait between two connection attempts

@@ -1,0 +1,167 @@
+// The one start-up of every tournament page (standings, card, overlay, screen, console): open
+// the tournament (asking for a private one's token), follow its feed (feed.js: resume with
+// since=, reload on refusal), keep the live badge and `<html data-connection>` honest, keep the
+// last standings in this browser and show them at once when the page opens without a network.
+//
+//   const feed = await boot({
+//     tournament,            // default: the page's settings (config.tournament)
+//     token,                 // a token already known (the console); default: #token= / asked
+//     top, participants,     // a filtered feed (top N, or these start numbers)
+//     category,              // passed to the feed as &category=
+//     onSnapshot(model, feed), onDelta(model, change, feed), onState(state, feed),
+//     onRefused(),           // default: reload the page (which asks for a token again)
+//   });
+//
+// It resolves once the tournament is open (null when it cannot be shown: the error is on the
+// page), before any standings arrive, so the page builds itself right after the `await`.
+// The Feed it resolves with is an EventTarget: "snapshot", "delta" (detail: { change }) and
+// "state" (detail: { state }) events, for components (<standings-table>.attach(feed)); and
+// .model (feed.js Standings), .info (GET /api/tournaments/{id}), .token, .status (the badge and
+// the "saved at" note, for the page's header; .badge alone), .state ("connecting" | "live" | "reconnecting" | "offline"),
+// .savedAt (ms: the time of standings kept from an earlier visit while they are shown, else
+// null), .stop().
+import { config, el, HttpError, liveBadge, openTournament, showError } from "./common.js";
+import { Standings, follow } from "./feed.js";
+import { lang, t } from "./i18n.js";
+
+const keptKey = (tid) => `livetb.last.${tid}`;
+const KEEP_EVERY = 1000; // ms: at most one write of the kept standings a second
+const KEEP_MOST = 2_000_000; // characters: a larger field is not kept (localStorage is ~5 MB)
+
+/** `<html data-connection>`: live, or not (a first connection counts as reconnecting). */
+function connection(state) {
+  document.documentElement.dataset.connection = state === "live" || state === "offline" ? state : "reconnecting";
+}
+
+function kept(tid) {
+  try {
+    const found = JSON.parse(localStorage.getItem(keptKey(tid)) ?? "null");
+    return found && found.snapshot && found.info ? found : null;
+  } catch {
+    return null;
+  }
+}
+
+/** "21:05", or "3 Nov, 21:05" on another day. */
+function when(ms) {
+  const at = new Date(ms);
+  const today = at.toDateString() === new Date().toDateString();
+  const opts = today ? { hour: "2-digit", minute: "2-digit" } : { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+  return at.toLocaleString(lang, opts);
+}
+
+export class Feed extends EventTarget {
+  constructor(info, token) {
+    super();
+    this.info = info;
+    this.token = token;
+    this.model = null;
+    this.state = "connecting";
+    this.savedAt = null;
+    this.badge = liveBadge();
+    this.saved = el("span", { class: "saved", hidden: true });
+    this.status = el("span", { class: "connection" }, this.badge, " ", this.saved); // for the header
+    this.stop = () => {};
+  }
+}
+
+/** The service worker (sw.js) that keeps this page and its modules for a reopen without a
+ *  network; told what this visit loaded, which it did not see (it starts after them). */
+function keepOffline() {
+  if (!("serviceWorker" in navigator)) return; // plain http on a LAN address: no offline reopen
+  navigator.serviceWorker.register("/sw.js")
+    .then(() => navigator.serviceWorker.ready)
+    .then((reg) => {
+      const loaded = performance.getEntriesByType("resource").map((e) => e.name);
+      reg.active?.postMessage({ keep: [location.href.split("#")[0], ...loaded] });
+    })
+    .catch(() => { /* no worker: the page still works online */ });
+}
+
+export async function boot({
+  tournament = config.tournament, token = undefined, top = null, participants = null,
+  category = null, onSnapshot, onDelta, onState, onRefused = () => location.reload(),
+} = {}) {
+  connection("connecting");
+  let info;
+  let startFrom = null;
+  try {
+    if (token === undefined) ({ info, token } = await openTournament(tournament));
+    else info = await fetchInfo(tournament, token);
+  } catch (err) {
+    startFrom = err instanceof HttpError ? null : kept(tournament); // a network failure only
+    if (!startFrom) {
+      showError(err);
+      connection("offline");
+      return null;
+    }
+    info = startFrom.info;
+    token ??= null;
+  }
+  const feed = new Feed(info, token);
+  keepOffline();
+  const keep = !info.private && top === null && participants === null;
+  let timer = null;
+  const save = () => {
+    timer = null;
+    if (!feed.model?.doc) return;
+    const text = JSON.stringify({ at: Date.now(), info, snapshot: feed.model.message() });
+    try {
+      if (text.length <= KEEP_MOST) localStorage.setItem(keptKey(tournament), text);
+    } catch { /* storage full or refused: the page works without it */ }
+  };
+  const later = () => { if (keep && timer === null) timer = setTimeout(save, KEEP_EVERY); };
+
+  const setState = (state) => {
+    feed.state = state;
+    feed.badge.set(state);
+    connection(state);
+    if (state === "live" && feed.savedAt !== null) {
+      feed.savedAt = null;
+      feed.saved.hidden = true;
+    }
+    feed.dispatchEvent(new CustomEvent("state", { detail: { state } }));
+    onState?.(state, feed);
+  };
+  const snapshot = (model) => {
+    feed.model = model;
+    // Components first: the page's own handler sees them up to date.
+    feed.dispatchEvent(new CustomEvent("snapshot", { detail: { model } }));
+    onSnapshot?.(model, feed);
+    later();
+  };
+
+  let model = null;
+  if (startFrom) {
+    model = new Standings(false);
+    model.snapshot(startFrom.snapshot);
+    feed.savedAt = startFrom.at;
+    feed.saved.textContent = t("boot.saved", { time: when(startFrom.at) });
+    feed.saved.hidden = false;
+  }
+  // Started after the page has built itself on the resolved feed (a task later).
+  setTimeout(() => {
+    if (model) snapshot(model);
+    feed.stop = follow(tournament, {
+      token, top, participants, category, heartbeat: config.heartbeat ?? 20, model,
+    }, {
+      state: setState,
+      snapshot,
+      delta: (m, change) => {
+        feed.model = m;
+        feed.dispatchEvent(new CustomEvent("delta", { detail: { change } }));
+        onDelta?.(m, change, feed);
+        later();
+      },
+      refused: onRefused,
+    });
+  }, 0);
+  return feed;
+}
+
+async function fetchInfo(tid, token) {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const resp = await fetch(`/api/tournaments/${encodeURIComponent(tid)}`, { headers, cache: "no-store" });
+  if (!resp.ok) throw new HttpError(resp.status, resp.statusText);
+  return resp.json();
+}

@@ -1,0 +1,58 @@
+// The pages' service worker (served at /sw.js: its scope covers every page). It keeps the page
+// shells (/t/…) and the static modules, so that a phone that reopens a page without a network
+// gets the page, which then shows the standings boot.js kept (localStorage) at once. The
+// network comes first: a cached copy is used only when it fails or takes longer than WAIT.
+// The API and the feed are never cached here: their answers are live, or absent.
+const CACHE = "livetb-pages-1";
+const WAIT = 4000; // ms before a page or a module comes from the cache instead
+
+self.addEventListener("install", () => self.skipWaiting());
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
+    await self.clients.claim();
+  })());
+});
+
+function kept(url) {
+  const { origin, pathname } = new URL(url);
+  return origin === self.location.origin && (pathname.startsWith("/static/") || pathname.startsWith("/t/"));
+}
+
+// A page's first visit happens before this worker controls it: the page names what it
+// loaded (boot.js), and those are fetched into the cache.
+self.addEventListener("message", (event) => {
+  const urls = (event.data?.keep ?? []).filter(kept);
+  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(urls.map(async (url) => {
+    if (!(await cache.match(url))) {
+      try {
+        await cache.add(url);
+      } catch { /* away again: the next visit keeps it */ }
+    }
+  }))));
+});
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" || !kept(request.url)) return;
+  event.respondWith(networkFirst(request));
+});
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, WAIT, null); });
+  const fresh = fetch(request).then((resp) => {
+    if (resp.ok) cache.put(request, resp.clone());
+    return resp;
+  });
+  try {
+    const answer = await Promise.race([fresh, late]);
+    if (answer) return answer;
+  } catch { /* no network: the cached copy below */ } finally {
+    clearTimeout(timer);
+  }
+  const cached = await cache.match(request) ?? await cache.match(request, { ignoreSearch: true });
+  return cached ?? fresh;
+}
