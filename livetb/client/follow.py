@@ -182,9 +182,10 @@ def feed_url(
     *,
     top: int | None = None,
     participants: Iterable[int] | None = None,
+    category: str | None = None,
 ) -> str:
     """`http://host:port` (or `ws://…`, with or without `/ws`) -> the feed's websocket URL
-    (`top`, `participants`: only those rows)."""
+    (`top`, `participants`: only those rows; `category`: that category's standings)."""
     parts = urlsplit(url if "://" in url else f"http://{url}")
     scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
     query = {"tournament": tournament} | ({} if since is None else {"since": str(since)})
@@ -192,6 +193,8 @@ def feed_url(
         query["top"] = str(top)
     if participants is not None:
         query["participants"] = ",".join(map(str, participants))
+    if category is not None:
+        query["category"] = category
     path = parts.path.rstrip("/")
     path = path if path.endswith("/ws") else f"{path}/ws"
     return urlunsplit((scheme, parts.netloc, path, urlencode(query), ""))
@@ -211,6 +214,7 @@ async def follow(
     token: str | None = None,
     top: int | None = None,
     participants: Iterable[int] | None = None,
+    category: str | None = None,
     retry: float = 0.5,
     max_retry: float = 10.0,
 ) -> AsyncIterator[AnyMessage]:
@@ -218,16 +222,19 @@ async def follow(
     waiting `retry` seconds at first, twice as long after each failed attempt up to
     `max_retry` (or as long as a 503's `Retry-After` says, within that).
 
-    `token`: one of a private tournament's tokens. `top`, `participants`: only those rows.
+    `token`: one of a private tournament's tokens. `top`, `participants`: only those rows;
+    `category`: that category's standings (its first `top` rows with `top`).
     An unknown tournament (404), a refused token (401, 403) or another refusal of the server
     (a 4xx but 408 and 429) ends it with InvalidStatus: retrying would not change the answer."""
     local = local if local is not None else LocalStandings()
-    local.filtered = top is not None or participants is not None
+    local.filtered = top is not None or participants is not None or category is not None
     chosen = None if participants is None else tuple(participants)  # an iterator is read once
     headers = auth_headers(token)
     delay = retry
     while True:
-        url_now = feed_url(url, tournament, local.seq, top=top, participants=chosen)
+        url_now = feed_url(
+            url, tournament, local.seq, top=top, participants=chosen, category=category
+        )
         try:
             async with connect(url_now, additional_headers=headers, max_size=2**26) as ws:
                 delay = retry

@@ -24,7 +24,8 @@ import msgspec
 from livetb.engine.model import Participant
 from livetb.events.schema import Category
 from livetb.events.state import TournamentState
-from livetb.wire.standings import Row
+from livetb.projections.ratings import with_rating_change
+from livetb.wire.standings import DbStandings, Row
 
 
 def members(
@@ -117,3 +118,25 @@ class Memberships:
             self._members = members(state.categories, state.participants)
             self._seq = state.roster_seq
         return self._members
+
+
+class UnknownCategory(LookupError):
+    """A category code the tournament does not define (now, or at the position read)."""
+
+    def __init__(self, code: str, state: TournamentState) -> None:
+        defined = ", ".join(c.code for c in state.categories) or "none is defined"
+        super().__init__(f"category {code!r}: no such category (defined: {defined})")
+
+
+def document_view(
+    doc: DbStandings, state: TournamentState, category: str | None, rating_change: bool
+) -> None:
+    """`doc` (the standings document of `state`) restricted to `category`, ranks counted
+    inside it, and/or each row with its `rating_change`; UnknownCategory if not defined."""
+    if category is not None:
+        cat = find(state, category)
+        if cat is None:
+            raise UnknownCategory(category, state)
+        doc.standings = category_rows(doc.standings, members((cat,), state.participants)[cat.code])
+    if rating_change:
+        doc.standings = with_rating_change(doc.standings, state)

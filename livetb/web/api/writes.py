@@ -17,6 +17,7 @@ tournament's first arbiter token, shown once: `{"seq": 1, "token": "ltb_…"}`.
     POST  /api/tournaments/{id}/rounds/{round}/close       CloseRound                 201
     POST  /api/tournaments/{id}/playoffs                   DecidePlayoff              201
     POST  /api/tournaments/{id}/lots                       DrawLots                   201
+    PUT   /api/tournaments/{id}/categories                 DefineCategories           200
 
 A body is the command's fields less those the URL gives; pairings may instead be the pairing
 program's TRF or the pairing engine's output (`Content-Type: text/plain`, see
@@ -43,6 +44,7 @@ from livetb.events.commands import (
     CorrectResult,
     CreateTournament,
     DecidePlayoff,
+    DefineCategories,
     DrawLots,
     PairRound,
     RecordResult,
@@ -215,6 +217,7 @@ WRITES: list[tuple[str, str, Write]] = [
     ("POST", ROUND + "/close", Write(CloseRound, ("round",))),
     ("POST", BASE + "/playoffs", Write(DecidePlayoff)),
     ("POST", BASE + "/lots", Write(DrawLots)),
+    ("PUT", BASE + "/categories", Write(DefineCategories, (), 200)),
 ]
 
 
@@ -236,7 +239,8 @@ WRITE_SUMMARIES = {
     CreateTournament: "Create a tournament (an organiser token's answer carries its arbiter token)",
     RegisterParticipant: "Register a participant (JSON), or all of a TRF's 001 lines at once",
     RegisterTeam: "Register a team of a team tournament (its players in board order)",
-    UpdateParticipant: "Correct a participant's details (before round 1 is paired)",
+    UpdateParticipant: "Correct a participant's details (before round 1 is paired), or set"
+    " the K factor of its rating change (`k`, at any time)",
     WithdrawParticipant: "Withdraw a participant from a round on",
     RequestBye: "Request a bye for a round not yet paired",
     PairRound: "Publish a round's pairings (JSON, or the pairing program's TRF as text/plain)",
@@ -245,6 +249,7 @@ WRITE_SUMMARIES = {
     CloseRound: "Close a round",
     DecidePlayoff: "Record a playoff's order",
     DrawLots: "Draw lots for the ties left",
+    DefineCategories: "Define the categories (all of them, replacing the previous definition)",
 }
 
 

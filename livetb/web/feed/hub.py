@@ -13,10 +13,12 @@
   every subscriber stale.
 
 - A filtered viewer (`top=N`: the first N rows in standings order, ties broken by start number;
-  `participants=1,5,9`) shares a `View` with every viewer of the same filter: its delta is
-  encoded once per filter per event. Its snapshot lists the view's rows; each delta carries the
-  changed cells of the view's rows (every cell of a row that entered it), `ranks` for the rows
-  whose rank changed and `drop`, the start numbers that left it (`livetb/wire/messages.py`).
+  `participants=1,5,9`; `category=CODE`, that category's standings, alone or with `top=N`:
+  `livetb/projections/categories.py`) shares a `View` with every viewer of the same filter:
+  its delta is encoded once per filter per event. Its snapshot lists the view's rows; each
+  delta carries the changed cells of the view's rows (every cell of a row that entered it),
+  `ranks` for the rows whose rank changed and `drop`, the start numbers that left it
+  (`livetb/wire/messages.py`).
   Filtered viewers resuming with `since=` get a fresh snapshot.
 
 Everything here runs on the event loop; nothing awaits between reading the projection and
@@ -38,6 +40,7 @@ import msgspec
 from websockets.frames import Frame as WsFrame
 from websockets.frames import Opcode
 
+from livetb.projections.categories import Memberships, category_rows
 from livetb.projections.delta import change_of
 from livetb.projections.document import to_json
 from livetb.projections.standings import Delta, StandingsProjection
@@ -82,16 +85,26 @@ class Frame:
 
 
 class Filter(msgspec.Struct, frozen=True):
-    """Which rows a viewer gets: the first `top` rows, or the `participants` listed."""
+    """Which rows a viewer gets: the first `top` rows, or the `participants` listed; with a
+    `category` (its code), that category's standings (ranks counted inside it; its first
+    `top` rows with `top`)."""
 
     top: int | None = None
     participants: frozenset[int] | None = None
+    category: str | None = None
 
     @property
     def key(self) -> tuple[str, ...]:
+        if self.category is not None:
+            return ("category", self.category, "" if self.top is None else str(self.top))
         if self.top is not None:
             return ("top", str(self.top))
         return ("nos", ",".join(map(str, sorted(self.participants or ()))))
+
+    @property
+    def leading(self) -> bool:
+        """The first `top` rows of the main standings."""
+        return self.top is not None and self.category is None
 
 
 class View:
@@ -100,23 +113,42 @@ class View:
     def __init__(self, filter: Filter, projection: StandingsProjection) -> None:
         self.filter = filter
         self.viewers = 0
-        self.ranks = {r.start_no: r.rank for r in self.rows(projection.standings(filter.top))}
+        self.members = Memberships()  # a category's, read again when the roster changes
+        if filter.category is not None:
+            rows = self._category(projection)
+        else:
+            rows = self.rows(projection.standings(filter.top), projection)
+        self.ranks = {r.start_no: r.rank for r in rows}
 
-    def rows(self, order: list[Row]) -> list[Row]:
+    def rows(self, order: list[Row], projection: StandingsProjection) -> list[Row]:
+        """The view's rows out of the whole standings `order` (the first `top` of them, for
+        a top-N view)."""
+        if self.filter.category is not None:
+            nos = self.members.of(projection.state).get(self.filter.category, frozenset())
+            return category_rows(order, nos)[: self.filter.top]
         if self.filter.top is not None:
             return order[: self.filter.top]
         wanted = self.filter.participants or frozenset()
         return [r for r in order if r.start_no in wanted]
+
+    def _category(self, projection: StandingsProjection) -> list[Row]:
+        """The category's rows as of now: its members' rows (read from the order, not the
+        whole standings), ranked inside it."""
+        assert self.filter.category is not None
+        nos = self.members.of(projection.state).get(self.filter.category, frozenset())
+        return category_rows(projection.ranked(nos), nos)[: self.filter.top]
 
     def delta(
         self, message: DeltaMessage, projection: StandingsProjection, order: list[Row] | None
     ) -> bytes:
         """The view's part of the full feed's `message`: its rows' changed cells (all of a row
         that entered), their changed ranks, the rows that left."""
-        if order is None:  # a fixed set of participants
+        if self.filter.category is not None:
+            now = {r.start_no: r for r in self._category(projection)}
+        elif order is None:  # a fixed set of participants
             now = {r.start_no: r for r in projection.ranked(self.filter.participants or ())}
         else:
-            now = {r.start_no: r for r in self.rows(order)}
+            now = {r.start_no: r for r in self.rows(order, projection)}
         before = self.ranks
         changes = [c for c in message.rows if c.start_no in now and c.start_no in before]
         changes += [change_of(None, now[no]) for no in sorted(now.keys() - before.keys())]
@@ -262,10 +294,14 @@ class Hub:
         views = self._views.get(tournament_id)
         if views:
             # Only as many rows as the longest top-N view shows: not the whole field per event.
-            tops = [v.filter.top for v in views.values() if v.filter.top is not None]
+            tops = [
+                top
+                for v in views.values()
+                if v.filter.category is None and (top := v.filter.top) is not None
+            ]
             order = projection.standings(max(tops)) if tops else None
             for key, view in views.items():
-                rows = order if view.filter.top is not None else None
+                rows = order if view.filter.leading else None
                 frames[key] = Frame(view.delta(message, projection, rows))
         for sub in self._subs.get(tournament_id, ()):
             if gap:
@@ -302,7 +338,7 @@ class Hub:
             return cached[1]
         doc = to_json(projection)
         if view is not None:
-            doc.standings = self._views[tournament_id][view].rows(doc.standings)
+            doc.standings = self._views[tournament_id][view].rows(doc.standings, projection)
         frame = encode(snapshot_message(doc, projection))
         self._snapshots[(tournament_id, view)] = (projection.seq, frame)
         return frame

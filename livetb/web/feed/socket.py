@@ -1,5 +1,6 @@
-"""`GET /ws?tournament=ID[&since=SEQ][&top=N|&participants=1,5,9]`: the standings feed over a
-websocket (`top`/`participants`: only those rows, see `livetb/web/feed/hub.py`).
+"""`GET /ws?tournament=ID[&since=SEQ][&top=N|&participants=1,5,9][&category=CODE]`: the
+standings feed over a websocket (`top`/`participants`/`category`: only those rows, see
+`livetb/web/feed/hub.py`).
 
 The first message is a snapshot (or, with `since=`, exactly the deltas missed after SEQ, or a
 snapshot when those are gone or weigh more); then one delta per event, pings when idle.
@@ -19,7 +20,7 @@ from livetb.tokens.store import Tokens
 from livetb.web.feed.hub import Filter, Subscriber
 from livetb.web.http.auth import check_read, credentials
 from livetb.web.http.limits import int_query, is_number
-from livetb.web.http.routing import Endpoint, Query, route_defs
+from livetb.web.http.routing import Endpoint, NotFound, Query, route_defs
 from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
 from livetb.wire.messages import DeltaMessage, PingMessage, SnapshotMessage
 
@@ -63,9 +64,17 @@ class AiohttpSocket:
 
 
 def view_filter(request: web.Request) -> Filter | None:
-    """`top=N` or `participants=1,5,9` (not both); None: every row."""
+    """`top=N` or `participants=1,5,9` (not both), or `category=CODE` (with or without
+    `top=N`); None: every row."""
     top = int_query(request, "top", low=1)
     listed = request.query.get("participants")
+    category = request.query.get("category")
+    if category is not None:
+        if listed is not None:
+            raise InvalidInput("give category or participants, not both", path="category")
+        if not category:
+            raise InvalidInput("category: a category's code, e.g. U1800", path="category")
+        return Filter(top=top, category=category)
     if top is not None and listed is not None:
         raise InvalidInput("give top or participants, not both", path="participants")
     if top is not None:
@@ -89,6 +98,11 @@ async def feed(request: web.Request) -> web.StreamResponse:
     wanted = view_filter(request)
     service, hub, config = request.app[SERVICE], request.app[HUB], request.app[CONFIG]
     checked = await check_read(request, tid)  # unknown: 404, private without its token: 401/403
+    if wanted is not None and wanted.category is not None:
+        known = [c.code for c in checked.state.categories]
+        if wanted.category not in known:
+            defined = ", ".join(known) or "none is defined"
+            raise NotFound(f"category {wanted.category!r}: no such category (defined: {defined})")
     private = checked.state.created is not None and checked.state.created.private
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat,
@@ -186,6 +200,11 @@ ENDPOINTS = [
                 "top", "only the first N rows (deltas `drop` the rows that leave them)", minimum=1
             ),
             Query("participants", "only these start numbers, e.g. 1,5,9", "string"),
+            Query(
+                "category",
+                "only this category's standings (its code; with `top`, its first N rows)",
+                "string",
+            ),
             Query("access_token", "a token of a private tournament", "string"),
         ),
     )

@@ -1,0 +1,169 @@
+"""Categories and rating change over HTTP (`livetb/projections/categories.py`,
+`livetb/projections/ratings.py`):
+
+    GET /api/tournaments/{id}/categories                          each category and its members
+    GET /api/tournaments/{id}/participants/{start_no}/rating      the participant's rating change
+    GET /api/tournaments/{id}/standings?category=CODE&with=rating_change   (`reads.standings`)
+
+The categories are set with `PUT /api/tournaments/{id}/categories` (`DefineCategories`,
+`livetb/web/api/writes.py`), and K with `PATCH …/participants/{start_no}` `{"k": 20}`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+import msgspec
+from aiohttp import web
+
+from livetb.errors import InvalidInput
+from livetb.events.schema import Category
+from livetb.events.state import TournamentState
+from livetb.events.store import EventStore
+from livetb.projections import ratings
+from livetb.projections.categories import UnknownCategory, document_view, members
+from livetb.projections.ratings import RatingChange
+from livetb.web.http.auth import check_read
+from livetb.web.http.routing import (
+    BASE,
+    PARTICIPANT,
+    READ_ERRORS,
+    Endpoint,
+    NotFound,
+    Query,
+    json_response,
+    route_defs,
+)
+from livetb.web.keys import STORE
+from livetb.wire.standings import DbStandings
+
+RATING_CHANGE = "rating_change"
+CATEGORY_QUERY = Query(
+    "category", "only this category's members, ranks counted inside it (its code)", "string"
+)
+WITH_QUERY = Query(
+    "with", "rating_change: every row also has `rating_change`", "string", enum=(RATING_CHANGE,)
+)
+
+
+class CategoryInfo(msgspec.Struct, omit_defaults=True):
+    """A category as defined (its criteria) and its members now (`start_nos`)."""
+
+    code: str
+    name: str
+    start_nos: list[int]
+    rating_min: int | None = None
+    rating_max: int | None = None
+    unrated: bool | None = None
+    born_from: str | None = None
+    born_to: str | None = None
+    sex: str | None = None
+    federations: list[str] | None = None
+    members: list[int] | None = None
+
+
+class CategoryList(msgspec.Struct):
+    categories: list[CategoryInfo]
+
+
+def category_infos(state: TournamentState) -> list[CategoryInfo]:
+    found = members(state.categories, state.participants)
+    return [_info(cat, found[cat.code]) for cat in state.categories]
+
+
+def _info(cat: Category, nos: frozenset[int]) -> CategoryInfo:
+    return CategoryInfo(
+        cat.code,
+        cat.name,
+        sorted(nos),
+        cat.rating_min,
+        cat.rating_max,
+        cat.unrated,
+        None if cat.born_from is None else cat.born_from.isoformat(),
+        None if cat.born_to is None else cat.born_to.isoformat(),
+        cat.sex,
+        None if cat.federations is None else list(cat.federations),
+        None if cat.members is None else list(cat.members),
+    )
+
+
+async def list_categories(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    projection = await check_read(request, tid)
+    body = CategoryList(category_infos(projection.state))
+    return json_response(body, seq=projection.seq)
+
+
+async def rating_change(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    no = int(request.match_info["start_no"])
+    projection = await check_read(request, tid)
+    if no not in projection.state.participants:
+        raise NotFound(f"start_no {no}: no participant with that start number")
+    return json_response(ratings.of(projection.state, no), seq=projection.seq)
+
+
+def view_queries(request: web.Request) -> tuple[str | None, bool]:
+    """`category=` (a code, as given) and whether `with=rating_change` was asked."""
+    category = request.query.get("category")
+    if category is not None and not category:
+        raise InvalidInput("category: a category's code, e.g. U1800", path="category")
+    wanted = request.query.get("with")
+    if wanted is not None and wanted != RATING_CHANGE:
+        raise InvalidInput(f"with={wanted!r}: expected with=rating_change", path="with")
+    return category, wanted is not None
+
+
+def view(doc: DbStandings, state: TournamentState, category: str | None, rated: bool) -> None:
+    """`doc` restricted to `category` (ranks counted inside it) and/or its rows with their
+    rating change, read from `state` (the tournament at the document's position)."""
+    try:
+        document_view(doc, state, category, rated)
+    except UnknownCategory as err:
+        raise NotFound(str(err)) from None
+
+
+async def state_at(store: EventStore, tid: str, seq: int) -> TournamentState:
+    """The tournament folded up to `seq` (a past position's categories and games)."""
+
+    def fold() -> TournamentState:
+        state = TournamentState()
+        for rec in itertools.takewhile(lambda r: r.seq <= seq, store.read(tid)):
+            state.apply(rec.event)
+        return state
+
+    return await asyncio.to_thread(fold)
+
+
+async def past_view(
+    request: web.Request, tid: str, seq: int, body: bytes, category: str | None, rated: bool
+) -> bytes:
+    """A past position's document (`body`, from time travel) as `view` makes it."""
+    doc = msgspec.json.decode(body, type=DbStandings)
+    view(doc, await state_at(request.app[STORE], tid, seq), category, rated)
+    return msgspec.json.encode(doc)
+
+
+ENDPOINTS = [
+    Endpoint(
+        method="GET",
+        path=BASE + "/categories",
+        handler=list_categories,
+        summary="The tournament's categories: their criteria and members",
+        response=CategoryList,
+        errors=READ_ERRORS,
+    ),
+    Endpoint(
+        method="GET",
+        path=PARTICIPANT + "/rating",
+        handler=rating_change,
+        summary="A participant's rating change: K, each rated game, the total, the running game",
+        response=RatingChange,
+        errors=READ_ERRORS,
+    ),
+]
+
+
+def routes() -> list[web.RouteDef]:
+    return route_defs(ENDPOINTS)
