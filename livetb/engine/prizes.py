@@ -1,0 +1,265 @@
+"""Prize allocation (pure): a prize table and the lists' ordered standings in, the awards out.
+
+A table has prizes by place for the main list ("main") and for categories (their codes), each
+an exact amount in one currency and/or a label (a trophy). Rules (docs/prizes.md says them in
+words, with worked examples):
+
+- `ranking`: places follow the ranking with its tie-breaks. Participants the ranking leaves on
+  one rank (every tie-break equal, no playoff, no lots) share the places they occupy.
+- `shared`: participants tied on points share the sum of the prizes of the places they occupy.
+- `hort`: of that sum, half is shared equally and half follows the ranking (each member takes
+  half of its own place's prize).
+
+A group of tied participants occupies the places after those already given; places past the
+list's last prize are worth nothing, so a tie across the last prize place shares what is left.
+
+With `one_prize_per_player` (the default), the largest offer goes first: each list offers its
+first group of participants without a prize yet the places it would occupy, an offer is worth
+what its least-paid member would take, and the best offer is awarded whole (equal offers: the
+main list first, then the categories in their order, then by place), until no list has a place
+left or a participant to take it. With singletons and amounts that do not grow with the place
+(the table's rule), that is: prizes in decreasing order of amount, each to the best-placed
+eligible participant who has no prize yet. A participant eligible in several lists takes the
+larger and leaves the other list to its next participants.
+
+Amounts are split to the currency's minor unit, rounded down, the remainder given cent by cent
+to the best-ranked members of the group, so the sum paid is the sum of the places awarded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import ROUND_FLOOR, Decimal
+from fractions import Fraction
+from typing import Annotated, Literal, NamedTuple
+
+import msgspec
+
+Rule = Literal["ranking", "shared", "hort"]
+MAIN = "main"
+# ISO 4217 minor units other than 2 (the currencies a chess prize is likely to be paid in).
+_MINOR_UNITS = {
+    "JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0, "VND": 0, "UGX": 0, "PYG": 0, "XOF": 0, "XAF": 0,
+    "BHD": 3, "KWD": 3, "OMR": 3, "JOD": 3, "TND": 3, "LYD": 3, "IQD": 3,
+}  # fmt: skip
+
+
+class Prize(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One place of one list: an amount (0 for a trophy alone) and an optional label."""
+
+    list: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+    place: Annotated[int, msgspec.Meta(ge=1, le=999)]
+    amount: Decimal = Decimal(0)
+    label: Annotated[str, msgspec.Meta(max_length=100)] = ""
+
+
+class Table(msgspec.Struct, frozen=True):
+    rule: Rule
+    one_prize_per_player: bool
+    currency: str
+    prizes: tuple[Prize, ...]
+
+
+class Standing(NamedTuple):
+    """One row of a list, best first: the ranking's rank (shared by the tied) and points."""
+
+    start_no: int
+    rank: int
+    points: Decimal
+
+
+class Award(msgspec.Struct, frozen=True):
+    """What one participant takes from one list: the places its group occupied (`places`,
+    first and last; `shared` members), its own amount, and the label of its own place."""
+
+    start_no: int
+    list: str
+    place: int
+    amount: Decimal
+    places: tuple[int, int]
+    shared: int
+    label: str = ""
+
+
+def minor_unit(currency: str) -> Decimal:
+    """The currency's smallest amount: 0.01 for EUR, 1 for JPY, 0.001 for KWD."""
+    return Decimal(1).scaleb(-_MINOR_UNITS.get(currency, 2))
+
+
+def money(amount: Decimal, currency: str) -> str:
+    """An amount written to the currency's minor unit: "500.00"."""
+    return str(amount.quantize(minor_unit(currency)))
+
+
+def problems(table: Table, lists: Iterable[str]) -> list[tuple[str, str]]:
+    """What is wrong with a table, as (path, message) pairs: a list nobody defined, a negative
+    amount or one finer than the currency's minor unit, a place given twice, a list whose
+    places skip one or whose amount grows with the place."""
+    known = set(lists)
+    found: list[tuple[str, str]] = []
+    if len(table.currency) != 3 or not table.currency.isascii() or not table.currency.isupper():
+        found.append(("$.currency", f"currency {table.currency!r}: an ISO 4217 code, e.g. EUR"))
+    unit = minor_unit(table.currency)
+    seen: dict[tuple[str, int], int] = {}
+    for i, p in enumerate(table.prizes):
+        at = f"$.prizes[{i}]"
+        if p.list not in known:
+            names = ", ".join(sorted(known))
+            found.append((f"{at}.list", f"list {p.list!r} is not defined (lists: {names})"))
+        if p.amount == 0 and not p.label:
+            found.append((f"{at}.amount", "a prize needs an amount over 0 or a label"))
+        elif not p.amount.is_finite() or p.amount < 0:
+            found.append((f"{at}.amount", f"amount {p.amount}: must be 0 or more"))
+        elif p.amount != p.amount.quantize(unit, rounding=ROUND_FLOOR):
+            found.append((f"{at}.amount", f"amount {p.amount}: finer than {unit} {table.currency}"))
+        if (p.list, p.place) in seen:
+            first = seen[(p.list, p.place)]
+            found.append((f"{at}.place", f"{p.list} place {p.place} is also prizes[{first}]"))
+        seen.setdefault((p.list, p.place), i)
+    if found:
+        return found
+    by_list: dict[str, dict[int, int]] = {}
+    for i, p in enumerate(table.prizes):
+        by_list.setdefault(p.list, {})[p.place] = i
+    for name, places in by_list.items():
+        for place in range(1, max(places) + 1):
+            if place not in places:
+                i = places[max(places)]
+                found.append((f"$.prizes[{i}].place", f"{name} has no place {place}"))
+                break
+            before = places.get(place - 1)
+            here = table.prizes[places[place]].amount
+            if before is not None and here > table.prizes[before].amount:
+                found.append((
+                    f"$.prizes[{places[place]}].amount",
+                    f"{name} place {place} ({here}) pays more than place {place - 1}",
+                ))  # fmt: skip
+    return found
+
+
+def amounts_of(table: Table) -> dict[str, list[Decimal]]:
+    """Each list's amounts by place (index 0: 1st)."""
+    out: dict[str, list[Decimal]] = {}
+    for p in sorted(table.prizes, key=lambda p: (p.list, p.place)):
+        out.setdefault(p.list, []).append(p.amount)
+    return out
+
+
+def labels_of(table: Table) -> dict[tuple[str, int], str]:
+    return {(p.list, p.place): p.label for p in table.prizes if p.label}
+
+
+class _Offer(NamedTuple):
+    key: tuple[Fraction, int, int]  # (-worth, list order, first place): the smallest goes first
+    name: str
+    group: list[Standing]
+    shares: list[Fraction]
+    end: int  # the index in the list's rows after the group
+
+
+def allocate(table: Table, lists: Mapping[str, Sequence[Standing]]) -> list[Award]:
+    """The awards of `table` over `lists` (the main list first, then the categories in their
+    order; each list's rows best first). A list the table names but `lists` lacks awards
+    nothing. Awards come in the order given: the best offer first."""
+    amounts = amounts_of(table)
+    order = [name for name in lists if name in amounts]
+    exclusive = table.one_prize_per_player
+    next_place = dict.fromkeys(order, 1)
+    cursor = dict.fromkeys(order, 0)  # rows before it have a prize (from this list or another)
+    taken: set[int] = set()
+    awards: list[Award] = []
+    labels = labels_of(table)
+    while True:
+        best: _Offer | None = None
+        for index, name in enumerate(order):
+            first = next_place[name]
+            if first > len(amounts[name]):
+                continue
+            offer = _offer(table.rule, name, (index, first), lists[name], cursor[name],
+                           amounts[name][first - 1 :], taken)  # fmt: skip
+            if offer is not None and (best is None or offer.key < best.key):
+                best = offer
+        if best is None:
+            return awards
+        first = next_place[best.name]
+        last = min(first + len(best.group), len(amounts[best.name]) + 1) - 1
+        paid = _round(
+            best.shares, sum(amounts[best.name][first - 1 : last], Decimal(0)), table.currency
+        )
+        for i, (row, amount) in enumerate(zip(best.group, paid, strict=True)):
+            label = labels.get((best.name, first + i), "")
+            awards.append(
+                Award(row.start_no, best.name, first, amount, (first, last), len(best.group), label)
+            )
+            if exclusive:
+                taken.add(row.start_no)
+        next_place[best.name] = first + len(best.group)
+        cursor[best.name] = best.end
+
+
+def _offer(
+    rule: Rule,
+    name: str,
+    at: tuple[int, int],
+    rows: Sequence[Standing],
+    start: int,
+    amounts: list[Decimal],
+    taken: set[int],
+) -> _Offer | None:
+    """List `name`'s offer (`at`: its order among the lists, its next place): its first group
+    without a prize from `start` on (rows tied on rank, or on points under `shared` and
+    `hort`) and each member's exact share of the places left (`amounts`, the next first)."""
+    i = start
+    while (row := _at(rows, i)) is not None and row.start_no in taken:
+        i += 1
+    if row is None:
+        return None
+    same = (lambda r: r.rank) if rule == "ranking" else (lambda r: r.points)
+    head = same(row)
+    group = []
+    j = i
+    while (row := _at(rows, j)) is not None and same(row) == head:
+        if row.start_no not in taken:
+            group.append(row)
+        j += 1
+    worth = [Fraction(a) for a in amounts[: len(group)]]
+    worth += [Fraction(0)] * (len(group) - len(worth))
+    equal = sum(worth, Fraction(0)) / len(group)
+    shares = _hort(group, worth, equal) if rule == "hort" else [equal] * len(group)
+    return _Offer((-min(shares), *at), name, group, shares, j)
+
+
+def _at(rows: Sequence[Standing], i: int) -> Standing | None:
+    """Row `i`, None past the end: `rows` may be read lazily (without a length)."""
+    try:
+        return rows[i]
+    except IndexError:
+        return None
+
+
+def _hort(group: list[Standing], worth: list[Fraction], equal: Fraction) -> list[Fraction]:
+    """Half of the group's sum equally, half by the ranking: each member half of its own
+    place's prize (members the ranking leaves on one rank share their places' halves)."""
+    shares: list[Fraction] = []
+    i = 0
+    while i < len(group):
+        j = i
+        while j < len(group) and group[j].rank == group[i].rank:
+            j += 1
+        own = sum(worth[i:j], Fraction(0)) / (j - i)
+        shares += [own / 2 + equal / 2] * (j - i)
+        i = j
+    return shares
+
+
+def _round(shares: list[Fraction], total: Decimal, currency: str) -> list[Decimal]:
+    """Each exact share rounded down to the minor unit; the remainder, unit by unit, to the
+    first members (the best-ranked)."""
+    unit = minor_unit(currency)
+    per_unit = 1 / Fraction(unit)
+    paid = [math.floor(s * per_unit) * unit for s in shares]
+    left = int((total - sum(paid, Decimal(0))) / unit)
+    for i in range(left):
+        paid[i] += unit
+    return paid

@@ -1,0 +1,239 @@
+"""The live prize list: the prize each participant would take if the tournament ended now
+(`provisional` while rounds remain, `final` once the last round is closed), from the standings
+and the categories as they are and the prize table in force (`PrizesDefined`); and, for the
+card, the best and worst prize each result of the running game leaves open.
+
+The main list is the standings; a category's list is the standings restricted to its members
+(`livetb/projections/categories.py`), in the main order. Lists are read lazily, best first, as
+far as the allocation needs them: a result costs a walk over the top of the order, not the
+field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from decimal import Decimal
+from typing import Literal, overload
+
+import msgspec
+
+from livetb.engine.catalogue import tiebreak_of
+from livetb.engine.prizes import MAIN, Award, Rule, Standing, Table, allocate, money
+from livetb.events.schema import PrizesDefined
+from livetb.events.state import TournamentState
+from livetb.projections.categories import Memberships
+from livetb.projections.standings import StandingsProjection
+from livetb.wire.standings import Row
+
+Status = Literal["provisional", "final"]
+
+
+class AwardLine(msgspec.Struct):
+    """One prize awarded, or one share of places shared (`places`, `shared` members)."""
+
+    start_no: int
+    name: str
+    list: str
+    place: int
+    amount: str
+    places: tuple[int, int]
+    shared: int
+    label: str
+
+
+class PrizeLine(msgspec.Struct):
+    list: str
+    place: int
+    amount: str
+    label: str
+
+
+class ListInfo(msgspec.Struct):
+    code: str  # "main" or a category's code
+    name: str | None  # the category's name (the arbiter's own text); None for the main list
+
+
+class PrizeList(msgspec.Struct):
+    """`GET /api/tournaments/{id}/prizes`, the feed's `prizes`, the CLI's JSON."""
+
+    seq: int
+    status: Status
+    after_round: int
+    rule: Rule | None  # None: no prize table defined
+    one_prize_per_player: bool
+    currency: str | None
+    lists: list[ListInfo]
+    prizes: list[PrizeLine]
+    awards: list[AwardLine]
+
+
+def table_of(defined: PrizesDefined) -> Table:
+    return Table(defined.rule, defined.one_prize_per_player, defined.currency, defined.prizes)
+
+
+def status(state: TournamentState) -> Status:
+    created = state.created
+    assert created is not None
+    return "final" if state.closed >= created.rounds else "provisional"
+
+
+class _Order(Sequence[Standing]):
+    """The standings, best first, read from the projection in growing prefixes; a category's
+    rows are the members' rows in that order. Indexing past the end raises IndexError."""
+
+    def __init__(self, projection: StandingsProjection, score: int | None) -> None:
+        self._projection = projection
+        self._score = score
+        self._rows: list[Standing] = []
+        self._done = False
+
+    def _grow(self) -> bool:
+        if self._done:
+            return False
+        want = max(32, 2 * len(self._rows))
+        rows = self._projection.standings(want)
+        self._done = len(rows) < want
+        self._rows = [self._standing(r) for r in rows]
+        return True
+
+    def _standing(self, row: Row) -> Standing:
+        if self._score is None:
+            return Standing(row.start_no, row.rank, Decimal(0))
+        return Standing(row.start_no, row.rank, Decimal(str(row.values[self._score])))
+
+    def rows(self) -> Iterator[Standing]:
+        i = 0
+        while True:
+            while i >= len(self._rows):
+                if not self._grow():
+                    return
+            yield self._rows[i]
+            i += 1
+
+    @overload
+    def __getitem__(self, i: int) -> Standing: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Standing]: ...
+    def __getitem__(self, i: int | slice) -> Standing | Sequence[Standing]:
+        if isinstance(i, slice):
+            raise TypeError("an order is read one row at a time")
+        while i >= len(self._rows):
+            if not self._grow():
+                raise IndexError(i)
+        return self._rows[i]
+
+    def __len__(self) -> int:
+        while self._grow():
+            pass
+        return len(self._rows)
+
+
+class _Members(Sequence[Standing]):
+    """A category's rows: the order's rows of its members, found as far as read."""
+
+    def __init__(self, order: _Order, members: frozenset[int]) -> None:
+        self._source = order.rows()
+        self._members = members
+        self._rows: list[Standing] = []
+
+    @overload
+    def __getitem__(self, i: int) -> Standing: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Standing]: ...
+    def __getitem__(self, i: int | slice) -> Standing | Sequence[Standing]:
+        if isinstance(i, slice):
+            raise TypeError("a list is read one row at a time")
+        while i >= len(self._rows):
+            row = next(self._source, None)
+            if row is None:
+                raise IndexError(i)
+            if row.start_no in self._members:
+                self._rows.append(row)
+        return self._rows[i]
+
+    def __len__(self) -> int:
+        self._rows += [r for r in self._source if r.start_no in self._members]
+        return len(self._rows)
+
+
+def score_column(projection: StandingsProjection) -> int | None:
+    """The index of the score (PTS) among the tie-break columns, if the list has it."""
+    return next((i for i, s in enumerate(projection.specs) if tiebreak_of(s).score), None)
+
+
+def lists_of(
+    projection: StandingsProjection, memberships: Memberships
+) -> dict[str, Sequence[Standing]]:
+    """The main list and each category's, in the categories' order, read lazily."""
+    order = _Order(projection, score_column(projection))
+    lists: dict[str, Sequence[Standing]] = {MAIN: order}
+    for code, members in memberships.of(projection.state).items():
+        lists[code] = _Members(order, members)
+    return lists
+
+
+def prize_list(
+    projection: StandingsProjection, memberships: Memberships | None = None
+) -> PrizeList:
+    """The prize list now: every award of the table in force, in the order given."""
+    state = projection.state
+    created = state.created
+    assert created is not None
+    defined = state.prizes
+    lists = [ListInfo(MAIN, None), *(ListInfo(c.code, c.name) for c in state.categories)]
+    if defined is None:
+        return PrizeList(
+            projection.seq, status(state), state.closed, None, True, None, lists, [], []
+        )
+    table = table_of(defined)
+    currency = table.currency
+    awards = allocate(table, lists_of(projection, memberships or Memberships()))
+    names = {no: p.name for no, p in state.participants.items()}
+    teams = {number: t.name for number, t in state.teams.items()}
+    return PrizeList(
+        projection.seq,
+        status(state),
+        state.closed,
+        table.rule,
+        table.one_prize_per_player,
+        currency,
+        lists,
+        [
+            PrizeLine(p.list, p.place, money(p.amount, currency), p.label)
+            for p in sorted(table.prizes, key=lambda p: (_list_index(lists, p.list), p.place))
+        ],
+        [_line(a, names.get(a.start_no) or teams.get(a.start_no, ""), currency) for a in awards],
+    )
+
+
+def _list_index(lists: list[ListInfo], code: str) -> int:
+    return next((i for i, info in enumerate(lists) if info.code == code), len(lists))
+
+
+def _line(a: Award, name: str, currency: str) -> AwardLine:
+    return AwardLine(
+        a.start_no, name, a.list, a.place, money(a.amount, currency), a.places, a.shared, a.label
+    )
+
+
+class PrizeFeed:
+    """The prize list the feed last published for one tournament: a new one is sent only when
+    it differs (the awards, the table or the status), not on every event."""
+
+    __slots__ = ("_last", "memberships")
+
+    def __init__(self) -> None:
+        self.memberships = Memberships()
+        self._last: bytes | None = None
+
+    def changed(self, projection: StandingsProjection) -> PrizeList | None:
+        """The prize list if it differs from the last one returned, else None. Nothing is
+        computed for a tournament without a prize table."""
+        if projection.state.prizes is None and self._last is None:
+            return None
+        now = prize_list(projection, self.memberships)
+        key = msgspec.json.encode(msgspec.structs.replace(now, seq=0))  # all but the seq
+        if key == self._last:
+            return None
+        self._last = key
+        return now

@@ -1,0 +1,156 @@
+"""What I need for a prize (`livetb/projections/prize_outlook.py`): a brute force over every
+outcome of the running round's unfinished boards (up to 8), the prize list read from the
+standings the results are applied to: the prize each participant takes lies within the best
+and worst its own result states; and the last round's sentence, by hand."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import msgspec
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from livetb.engine.prizes import Prize
+from livetb.events.schema import (
+    AnyEvent,
+    Board,
+    CategoriesDefined,
+    Category,
+    ParticipantRegistered,
+    PrizesDefined,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+    TournamentCreated,
+)
+from livetb.projections import card
+from livetb.projections.prize_outlook import PrizeOutlook, amount_text, ordinal, prize_outlook
+from livetb.projections.prizes import prize_list
+from livetb.projections.standings import StandingsProjection
+from tests.projections.test_outlook import (
+    PLAYED,
+    Running,
+    full_field,
+    gray,
+    recorded,
+    running,
+)
+
+AMOUNTS = [Decimal(a) for a in ("500", "300", "200", "150", "100", "80", "50", "0.05")]
+
+
+@st.composite
+def tables(draw: st.DrawFn, n: int) -> list[AnyEvent]:
+    """Up to two categories (explicit members) and a prize table over them."""
+    codes = draw(st.lists(st.sampled_from(["A", "B"]), max_size=2, unique=True))
+    cats = tuple(
+        Category(
+            code=code,
+            name=f"Cat {code}",
+            members=tuple(sorted(draw(st.sets(st.integers(1, n), min_size=1, max_size=n)))),
+        )
+        for code in codes
+    )
+    prizes: list[Prize] = []
+    for name in ["main", *codes]:
+        count = draw(st.integers(0 if name != "main" else 1, 4))
+        paid = sorted(draw(st.lists(st.sampled_from(AMOUNTS), min_size=count, max_size=count)))
+        for place, amount in enumerate(reversed(paid), start=1):
+            prizes.append(Prize(name, place, amount))
+    return [
+        CategoriesDefined(categories=cats),
+        PrizesDefined(
+            rule=draw(st.sampled_from(["ranking", "shared", "hort"])),
+            one_prize_per_player=draw(st.booleans()),
+            currency="EUR",
+            prizes=tuple(prizes),
+        ),
+    ]
+
+
+def taken(projection: StandingsProjection) -> dict[int, Decimal]:
+    """Each participant's total from the prize list now."""
+    out: dict[int, Decimal] = {}
+    for a in prize_list(projection).awards:
+        out[a.start_no] = out.get(a.start_no, Decimal(0)) + Decimal(a.amount)
+    return out
+
+
+def brute_force(case: Running, table: list[AnyEvent]) -> None:
+    """Every combination of played results of the open boards: each participant's prize lies
+    within its own result's best and worst."""
+    paired = [i for i, e in enumerate(case.events) if isinstance(e, TournamentCreated)]
+    assert paired == [0]
+    log = recorded([*case.events, *table])
+    projection = StandingsProjection.rebuild(log)
+    state = projection.state
+    outlooks = {no: prize_outlook(state, no) for no in state.participants}
+    open_boards = case.open
+    current: list[int | None] = [None] * len(open_boards)
+    seq = len(log)
+    for combo in gray(len(open_boards)):
+        for i, (b, outcome) in enumerate(zip(open_boards, combo, strict=True)):
+            if current[i] == outcome:
+                continue
+            seq += 1
+            rnd = state.paired
+            change: AnyEvent = (
+                ResultRecorded(round=rnd, board=b.board, result=PLAYED[outcome])
+                if current[i] is None
+                else ResultCorrected(round=rnd, board=b.board, result=PLAYED[outcome])
+            )
+            (rec,) = recorded([change], start=seq)
+            projection.apply(rec)
+            current[i] = outcome
+        got = taken(projection)
+        for no, o in outlooks.items():
+            assert o is not None
+            if len(o.options) == 1:
+                option = o.options[0]
+            else:
+                (i,) = [i for i, b in enumerate(open_boards) if no in (b.white, b.black)]
+                outcome = combo[i] if open_boards[i].white == no else 2 - combo[i]
+                option = o.options[outcome]
+            amount = got.get(no, Decimal(0))
+            assert Decimal(option.worst) <= amount <= Decimal(option.best), (no, combo, option)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_outcome_of_the_open_boards_pays_within_the_stated_prizes(data: st.DataObject) -> None:
+    case = data.draw(running())
+    n = sum(isinstance(e, ParticipantRegistered) for e in case.events)
+    table = data.draw(tables(n))
+    defined = table[1]
+    assert isinstance(defined, PrizesDefined)
+    event(f"{defined.rule}, one prize per player: {defined.one_prize_per_player}")
+    event(f"{len(case.open)} unfinished boards")
+    brute_force(case, table)
+
+
+def test_all_eight_boards_open_with_overlapping_categories() -> None:
+    odd = tuple(range(1, 17, 2))
+    low = tuple(range(9, 17))
+    for rule in ("ranking", "shared", "hort"):
+        for opp in (True, False):
+            table: list[AnyEvent] = [
+                CategoriesDefined(categories=(
+                    Category(code="ODD", name="Odd", members=odd),
+                    Category(code="U", name="Under", members=low),
+                )),  # fmt: skip
+                PrizesDefined(
+                    rule=rule,  # type: ignore[arg-type]
+                    one_prize_per_player=opp,
+                    prizes=(
+                        Prize("main", 1, Decimal(500)),
+                        Prize("main", 2, Decimal(300)),
+                        Prize("main", 3, Decimal(200)),
+                        Prize("ODD", 1, Decimal(250)),
+                        Prize("U", 1, Decimal(120)),
+                        Prize("U", 2, Decimal(80)),
+                    ),
+                ),
+            ]
+            brute_force(full_field(("PTS", "BH")), table)
