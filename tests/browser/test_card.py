@@ -5,6 +5,8 @@ neighbour sentences."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -80,23 +82,24 @@ def test_an_opened_breakdown_stays_open_through_five_live_deltas(
     breakdown = page.locator("details[data-breakdown='BH']")
     breakdown.locator("summary").click()
     page.locator("details.method summary").click()
-    assert breakdown.evaluate("d => d.open") and page.locator("details.method").evaluate("d => d.open")
+    method = page.locator("details.method")
+    assert breakdown.evaluate("d => d.open") and method.evaluate("d => d.open")
     breakdown.evaluate("d => { d.reader = 'opened'; }")  # an update that rebuilt it would drop this
     page.locator("details[data-breakdown='BH'] summary").focus()
     results = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"]
     for board, result in enumerate(results, start=1):
-        status, answer = server.call(
-            "POST", "/api/tournaments/club/rounds/3/results", {"board": board, "result": result}, club
-        )
+        body = {"board": board, "result": result}
+        status, answer = server.call("POST", "/api/tournaments/club/rounds/3/results", body, club)
         assert status == 201, answer
         page.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=5000)
     assert breakdown.evaluate("d => d.open && d.reader === 'opened'")
-    assert page.locator("details.method").evaluate("d => d.open")
+    assert method.evaluate("d => d.open")
     focused = "document.activeElement === document.querySelector(\"[data-breakdown='BH'] summary\")"
     assert page.evaluate(focused)
     # The five results are on the card: board 2's 0-1 is 10's win, their game now over.
     assert page.locator(".strip tr[data-round='3']").inner_text().lower().count("win") == 1
     assert page.locator(".goals li").count() == 1
+    page.screenshot(path=SHOTS / "card-after-five-results-390x844-en.png", full_page=True)
     assert page.errors == []
     page.close()
 
@@ -140,6 +143,16 @@ def test_numbers_are_labelled_and_byes_are_words(
         page.screenshot(path=SHOTS / f"card-{name}-{lang}.png", full_page=True)
         page.locator("details[data-breakdown='BH'] summary").click()
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    # A forfeit: the outcome and its category in words.
+    page.goto(f"{server.base}/t/running/player/6?lang={lang}")
+    forfeit = page.locator(".strip tr[data-round='1'] td").nth(3)
+    forfeit.locator(".cat").wait_for()
+    assert forfeit.inner_text().splitlines() == {
+        "en": ["Forfeit loss", "0.0 points",
+               "Not played: forfeit loss followed by an available round"],
+        "it": ["Sconfitta a forfait", "0,0 punti",
+               "Non giocato: sconfitta a forfait seguita da un turno disponibile"],
+    }[lang]  # fmt: skip
     assert page.errors == []
     page.close()
 
@@ -148,7 +161,9 @@ def test_a_shared_last_place_is_said_as_shared(browser: Any, server: Server) -> 
     """Ranks 2, 2, 2 after a win on board 1 while board 2 runs: the last in the order is
     2nd of 4, shared by three, and the card says so rather than "Rank 2" and "last place"."""
     token = server.tournament("tied", ["PTS"], players=4)
-    status, _ = server.call("POST", "/api/tournaments/tied/rounds/1/results", {"board": 1, "result": "1-0"}, token)
+    status, _ = server.call(
+        "POST", "/api/tournaments/tied/rounds/1/results", {"board": 1, "result": "1-0"}, token
+    )
     assert status == 201
     standings = server.get("/api/tournaments/tied/standings")["standings"]
     assert [r["rank"] for r in standings] == [1, 2, 2, 2]
@@ -163,3 +178,32 @@ def test_a_shared_last_place_is_said_as_shared(browser: Any, server: Server) -> 
     assert first.locator("[data-fact='rank'] dd").inner_text() == "1 of 4"
     page.close()
     first.close()
+
+
+def test_the_card_leaves_live_when_the_server_freezes_and_is_back_after_a_restart(
+    browser: Any, tmp_path: Path
+) -> None:
+    first = Server(tmp_path / "frozen.sqlite").start()
+    second: Server | None = None
+    try:
+        first.tournament("frozen", ["PTS", "BH"], players=4)
+        page = open_card(browser, first, "frozen", 1, PHONE)
+        page.wait_for_selector("html[data-connection='live']")
+        page.locator("details[data-breakdown='BH'] summary").click()
+        assert first.proc is not None
+        os.kill(first.proc.pid, signal.SIGSTOP)  # like a silent Wi-Fi drop: no close, no pings
+        try:
+            page.wait_for_selector("html:not([data-connection='live'])", timeout=10_000)
+        finally:
+            os.kill(first.proc.pid, signal.SIGCONT)
+        first.stop()
+        second = Server(first.db, port=first.port).start()
+        page.wait_for_selector("html[data-connection='live']", timeout=3_000)
+        assert page.locator(".live").inner_text() == "live"
+        assert page.locator("details[data-breakdown='BH']").evaluate("d => d.open")
+        assert page.errors == []
+        page.close()
+    finally:
+        if second is not None:
+            second.stop()
+        first.stop()

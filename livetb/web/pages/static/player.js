@@ -5,9 +5,9 @@
 // Live updates patch the card in place (`place`): the disclosures the reader opened (a
 // tie-break's breakdown, "How is this computed?") are the same elements after an update, so
 // they stay open and a focused summary keeps its focus.
-import { app, config, el, getJSON, languageSwitch, liveBadge, openOrShow, showError, stateLine } from "./common.js";
+import { app, config, el, getJSON, HttpError, languageSwitch, stateLine } from "./common.js";
 import { href, num, t, tbName } from "./i18n.js";
-import { follow } from "./feed.js";
+import { boot } from "./boot.js";
 import { capital, categoryArticle, categoryText, cutText, listing, noteText, ordinal, outcome } from "./words.js";
 
 const tid = config.tournament;
@@ -195,8 +195,21 @@ function roundsHint(line) {
   return t("card.on_rounds", { rounds: line.rounds });
 }
 
+/** A group tie-break (DE: `line.note`) means something only inside a tie: does nobody share
+ * this participant's values before column `i`? (Read from the standings beside the card.) */
+function alone(line, i) {
+  if (!line.note || !model || model.filtered) return false;
+  const rows = model.sorted();
+  const at = rows.findIndex((r) => r.start_no === no);
+  if (at < 0) return false;
+  const key = (row) => JSON.stringify(row.values.slice(0, i));
+  const mine = key(rows[at]);
+  return !((at > 0 && key(rows[at - 1]) === mine) || (at + 1 < rows.length && key(rows[at + 1]) === mine));
+}
+
 function tiebreak(line, i) {
   const code = model?.doc.tiebreaks[i] ?? line.name;
+  const single = alone(line, i);
   const parts = line.parts.map((p) => el("tr", { class: p.cut ? "cut" : null },
     el("td", {}, p.round || ""),
     el("td", {}, num(p.amount)),
@@ -204,11 +217,13 @@ function tiebreak(line, i) {
     el("td", { class: "why" }, p.cut ? cutText(p.cut) : t("card.kept"))));
   const summary = [
     el("span", {}, el("strong", {}, code), " ", tbName(code)),
-    el("span", { class: "tbv", dataset: { tb: code, status: line.status } }, num(line.value), " ",
-      el("span", { class: "badge", dataset: { status: line.status } }, t(`status.${line.status}`))),
+    el("span", { class: "tbv", dataset: { tb: code, status: line.status, alone: single ? "true" : null } },
+      single ? el("span", { title: t("card.alone", { code }) }, "–") : num(line.value), " ",
+      single ? null : el("span", { class: "badge", dataset: { status: line.status } }, t(`status.${line.status}`))),
   ];
   const body = [
     el("p", { class: "hint" }, roundsHint(line)),
+    single ? el("p", { class: "hint" }, t("card.alone", { code })) : null,
     parts.length
       ? el("div", { class: "scroll" }, el("table", { class: "parts" }, el("thead", {}, el("tr", {},
           el("th", { scope: "col" }, t("card.round")), el("th", { scope: "col" }, t("card.value")),
@@ -268,8 +283,10 @@ async function load() {
     card = next;
     render();
   } catch (err) {
-    if (err.status === 404) ui.body.replaceChildren(el("p", { class: "error", role: "alert" }, t("error.player_not_found")));
-    else showError(err);
+    // Away from the server, a card already shown stays (the badge says it is not live).
+    if (card && !(err instanceof HttpError)) return;
+    const text = err.status === 404 ? t("error.player_not_found") : t("error.load", { message: err.message });
+    ui.body.replaceChildren(el("p", { class: "error", role: "alert" }, text));
   }
 }
 
@@ -279,10 +296,12 @@ function later() {
 }
 
 async function main() {
-  const opened = await openOrShow(tid);
-  if (!opened) return;
-  ({ info, token } = opened);
-  ui.badge = liveBadge();
+  const feed = await boot({
+    onSnapshot: (m) => { model = m; load(); },
+    onDelta: (m) => { model = m; later(); },
+  });
+  if (!feed) return;
+  ({ info, token } = feed);
   ui.state = el("span", { class: "state" });
   ui.status = el("p", { class: "sr", role: "status", "aria-live": "polite" });
   ui.head = el("section", { class: "who" });
@@ -294,16 +313,10 @@ async function main() {
   app.replaceChildren(
     el("header", { class: "top" },
       el("nav", { class: "links" }, el("a", { href: href(`/t/${tid}`) }, `← ${t("card.back")}`)),
-      el("p", { class: "sub" }, info.name, " · ", ui.state, " ", ui.badge),
+      el("p", { class: "sub" }, info.name, " · ", ui.state, " ", feed.status),
       languageSwitch()),
     ui.body);
   app.setAttribute("aria-busy", "false");
-  follow(tid, { token }, {
-    state: (s) => ui.badge.set(s),
-    snapshot: (m) => { model = m; load(); },
-    delta: later,
-    refused: () => location.reload(),
-  });
 }
 
 main();
