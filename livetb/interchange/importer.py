@@ -105,6 +105,8 @@ def events_from_tournament(
             title=p.title,
             federation=p.federation,
             fide_id=p.fide_id,
+            sex=p.sex,
+            birth_date=p.birth_date,
         )
         for p in participants
     ]

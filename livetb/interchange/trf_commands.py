@@ -14,6 +14,7 @@ from livetb.events.commands import PairRound, RegisterParticipant, RegisterParti
 from livetb.events.schema import Board
 from livetb.interchange.engine_pairs import looks_like_engine_output, pairing_from_engine
 from livetb.pairing.berger import MAX_PLAYERS, MIN_PLAYERS, berger
+from livetb.projections.categories import birth_span
 from livetb.trf import parse_trf
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -152,6 +153,9 @@ def participants_from_trf(data: bytes, source: str = "players.trf") -> RegisterP
                 title=p.title,
                 federation=p.federation,
                 fide_id=p.fide_id,
+                sex="m" if p.sex == "m" else "w" if p.sex == "w" else "",
+                # A birth date the registration cannot read (e.g. `120242`) is left out.
+                birth_date=p.birth_date if birth_span(p.birth_date) else "",
             )
             for p in parsed.tournament.participants
         )

@@ -114,15 +114,35 @@ def test_the_trf_md_example_as_events() -> None:
             title="FM",
             federation="NOR",
             fide_id="99000011",
+            sex="m",
+            birth_date="1990/04/12",
         ),
         ParticipantRegistered(
-            start_no=2, name="Birch, Berit", rating=2180, federation="SWE", fide_id="99000022"
+            start_no=2,
+            name="Birch, Berit",
+            rating=2180,
+            federation="SWE",
+            fide_id="99000022",
+            sex="w",
+            birth_date="1985/11/30",
         ),
         ParticipantRegistered(
-            start_no=3, name="Cedar, Carl", rating=2105, federation="NOR", fide_id="99000033"
+            start_no=3,
+            name="Cedar, Carl",
+            rating=2105,
+            federation="NOR",
+            fide_id="99000033",
+            sex="m",
+            birth_date="2001/07/01",
         ),
         ParticipantRegistered(
-            start_no=4, name="Dogwood, Dina", rating=1990, federation="DEN", fide_id="99000044"
+            start_no=4,
+            name="Dogwood, Dina",
+            rating=1990,
+            federation="DEN",
+            fide_id="99000044",
+            sex="w",
+            birth_date="1999/02/28",
         ),
         RoundPaired(round=1, boards=(Board(1, 1, 3), Board(2, 4, 2))),
         ResultRecorded(round=1, board=1, result="1-0"),
