@@ -15,6 +15,7 @@ import msgspec
 from livetb import i18n
 from livetb.engine.result import Number
 from livetb.engine.standings import Standings, draw_lots
+from livetb.engine.untied import ASCII_DASH, DASH, alone
 from livetb.errors import LivetbError
 
 
@@ -71,12 +72,16 @@ def emit(result: Standings, args: argparse.Namespace, title: str, out: io.TextIO
 
 
 def write_csv(st: Standings, out: io.TextIOBase) -> None:
+    """A group tie-break of a participant nobody is tied with is "-" (`untied.alone`)."""
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["rank", "start_no", "name", *st.tiebreaks])
-    for r in st.rows:
-        w.writerow(
-            [r.rank, r.start_no, r.name, *("" if v is None else format_value(v) for v in r.values)]
+    blank = alone(st.tiebreaks, [r.values for r in st.rows])
+    for r, dashed in zip(st.rows, blank, strict=True):
+        cells = (
+            ASCII_DASH if i in dashed else "" if v is None else format_value(v)
+            for i, v in enumerate(r.values)
         )
+        w.writerow([r.rank, r.start_no, r.name, *cells])
 
 
 def language(args: argparse.Namespace) -> str:
@@ -117,14 +122,18 @@ def print_table(st: Table, title: str, out: io.TextIOBase, lang: str = "en") -> 
     costs more than the tie-breaks for a 150-player table."""
     words = i18n.catalog(lang)
     header = (words["cli.rank"], words["cli.no"], words["cli.name"], *st.tiebreaks)
+    blank = alone(st.tiebreaks, [r.values for r in st.rows])  # DE of nobody tied: a dash
     body = [
         (
             str(r.rank),
             str(r.start_no),
             r.name,
-            *("-" if v is None else i18n.number(lang, format_value(v)) for v in r.values),
+            *(
+                DASH if i in dashed else "-" if v is None else i18n.number(lang, format_value(v))
+                for i, v in enumerate(r.values)
+            ),
         )
-        for r in st.rows
+        for r, dashed in zip(st.rows, blank, strict=True)
     ]
     widths = [max(_width(row[i]) for row in [header, *body]) for i in range(len(header))]
 

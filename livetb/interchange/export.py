@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Literal, TypeGuard, get_args
 
 import msgspec
 
+from livetb import i18n
 from livetb.engine.teams import Roster
+from livetb.engine.untied import ASCII_DASH, DASH, alone
 from livetb.trf.writer import write_trf
 
 if TYPE_CHECKING:  # the store and the projection load when an export runs, not with the CLI
@@ -45,9 +47,14 @@ _SUFFIX = {"trf16": "trf", "trf26": "trf", "csv": "csv", "html": "html"}
 def export(store: EventStore, tournament_id: str, fmt: Format) -> Exported:
     """Tournament `tournament_id` at the log's head as `fmt` (raises UnknownTournament)."""
     from livetb.projections import stored
+
+    return exported(stored.load(store, tournament_id), tournament_id, fmt)
+
+
+def exported(projection: StandingsProjection, tournament_id: str, fmt: Format) -> Exported:
+    """`projection`'s tournament as `fmt` (the server's exports run it off the event loop)."""
     from livetb.projections.document import to_json
 
-    projection = stored.load(store, tournament_id)
     if fmt in ("trf16", "trf26"):
         text = trf_text(projection, fmt)
     elif fmt == "csv":
@@ -79,11 +86,17 @@ def _name(state: TournamentState) -> str:
 
 
 def standings_csv(doc: DbStandings) -> str:
+    """The standings as CSV; a group tie-break (DE) of a participant nobody is tied with is
+    "-" (`livetb.engine.untied`), as the tables show it."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["rank", "start_no", "name", *doc.tiebreaks])
-    for r in doc.standings:
-        w.writerow([r.rank, r.start_no, r.name, *("" if v is None else v for v in r.values)])
+    blank = alone(doc.tiebreaks, [r.values for r in doc.standings])
+    for r, dashed in zip(doc.standings, blank, strict=True):
+        cells = (
+            ASCII_DASH if i in dashed else "" if v is None else v for i, v in enumerate(r.values)
+        )
+        w.writerow([r.rank, r.start_no, r.name, *cells])
     return out.getvalue()
 
 
@@ -130,11 +143,16 @@ def standings_html(doc: DbStandings, name: str) -> str:
         for text, cls in [("Rank", ""), ("No", ""), ("Name", ' class="name"')]
         + [(tb, "") for tb in doc.tiebreaks]
     )
+    blank = alone(doc.tiebreaks, [r.values for r in doc.standings])
+    alone_cell = f'<td title="{esc(i18n.text("en", "export.alone"))}">{DASH}</td>'
     rows = "\n".join(
         "<tr>"
         + f'<td>{r.rank}</td><td>{r.start_no}</td><td class="name">{esc(r.name)}</td>'
-        + "".join(f"<td>{'' if v is None else esc(str(v))}</td>" for v in r.values)
+        + "".join(
+            alone_cell if i in dashed else f"<td>{'' if v is None else esc(str(v))}</td>"
+            for i, v in enumerate(r.values)
+        )
         + "</tr>"
-        for r in doc.standings
+        for r, dashed in zip(doc.standings, blank, strict=True)
     )
     return _PAGE.format(title=esc(name), subtitle=esc(subtitle), head=head, rows=rows)
