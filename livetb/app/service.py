@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol, overload
 
 import msgspec
 
+from livetb.app.delay import Delayed, Delays, PublicFeed, public_head, public_of, utc_now
 from livetb.errors import (
     ConcurrencyConflict,
     IdempotencyKeyReused,
@@ -22,7 +24,7 @@ from livetb.errors import (
     UnknownTournament,
 )
 from livetb.events.commands import AnyCommand, decide
-from livetb.events.schema import AnyEvent, Recorded
+from livetb.events.schema import AnyEvent, PublicDelaySet, Recorded
 from livetb.events.state import TournamentState
 from livetb.events.store import Append, EventStore
 from livetb.projections.standings import Delta, StandingsProjection
@@ -31,9 +33,12 @@ from livetb.projections.stored import load
 SNAPSHOT_EVERY = 500
 # Between events the standings a round's close will publish are prepared: a quiet moment
 # after the last event (results a round reach each row ~7 times: once per burst, not per
-# result), then slices short enough (1-3 ms at 10,000 players) not to hold up what arrives
-# meanwhile (128 rows held a write storm's POSTs up to 300 ms at its p99).
-SETTLE_AFTER, SETTLE_SLICE = 0.05, 32
+# result), then slices short enough not to hold up what arrives meanwhile (128 rows held a
+# write storm's POSTs up to 300 ms at its p99). A slice is bounded by time, not rows: rows
+# differ in cost (a large DE group, a fresh table) and so do machines, and 32 rows a slice
+# still held the loop 19-71 ms at 10,000 players. So rows are taken `SETTLE_SLICE` at a time
+# (about 0.5 ms at 10,000 players) until `SETTLE_SECONDS` have passed.
+SETTLE_AFTER, SETTLE_SLICE, SETTLE_SECONDS = 0.05, 8, 0.003
 
 
 def request_fingerprint(command: AnyCommand) -> str:
@@ -61,8 +66,9 @@ def decide_for(
         raise TournamentExists(tournament_id, state.created.name) from None
 
 
-class Feed(Protocol):
-    """Where deltas go once applied (`livetb/web/feed/hub.py`'s Hub); called in log order."""
+class Feed(PublicFeed, Protocol):
+    """Where deltas go once applied (`livetb/web/feed/hub.py`'s Hub); called in log order.
+    A delayed tournament's public deltas go to `publish_public` (`livetb/app/delay.py`)."""
 
     def publish(
         self, tournament_id: str, delta: Delta, projection: StandingsProjection
@@ -79,14 +85,32 @@ class TournamentService:
         self.snapshot_every = snapshot_every
         self.feed = feed
         self.projections: dict[str, StandingsProjection] = {}
-        self._loading: dict[str, asyncio.Future[StandingsProjection | None]] = {}
+        self.delays = Delays(self.projections, feed)  # the broadcast delay's public views
+        self._loading: dict[str, asyncio.Future[Loaded | None]] = {}
         self._settling: dict[str, asyncio.TimerHandle] = {}
 
     def projection(self, tournament_id: str) -> StandingsProjection:
         projection = self.projections.get(tournament_id)
         if projection is None or projection.seq == 0:  # seq 0: a create that was rejected
             projection = self.projections[tournament_id] = load(self.store, tournament_id)
+            delayed = public_of(self.store, tournament_id, projection, utc_now())
+            if delayed is not None:
+                self.delays.install(tournament_id, delayed)
+                self.delays.release(tournament_id, projection)
         return projection
+
+    def public_head(self, tournament_id: str) -> int:
+        """The public head of a tournament's log: its held public projection's, or one read
+        from the log (`delay.public_head`, in a thread: it reads the whole log)."""
+        held = self.delays.public(tournament_id)
+        if held is not None:
+            return held.seq
+        return public_head(self.store, tournament_id, utc_now())
+
+    def public(self, tournament_id: str) -> StandingsProjection | None:
+        """What public reads of a delayed tournament read (None: the live projection, as
+        `current` left it); `livetb/app/delay.py`."""
+        return self.delays.public(tournament_id)
 
     @overload
     def execute(
@@ -214,15 +238,24 @@ class TournamentService:
         """Apply and publish `records`, but those the projection already holds (another
         catch-up applied them while these were read)."""
         deltas = []
+        delays = self.delays
+        held = False
         try:
             for rec in records:
                 if rec.seq <= projection.seq:
                     continue
+                # Held back from the public while a delay is on (a dict look-up otherwise).
+                if tournament_id in delays.tables or isinstance(rec.event, PublicDelaySet):
+                    delays.record(tournament_id, projection, rec)
+                    held = True
                 deltas.append(delta := projection.apply(rec))
                 if self.feed is not None:
                     self.feed.publish(tournament_id, delta, projection)
+            if held:
+                delays.release(tournament_id, projection)
         except Exception:
             self.projections.pop(tournament_id, None)  # rebuilt from the log on next use
+            delays.drop(tournament_id)
             raise
         return deltas
 
@@ -259,13 +292,17 @@ class TournamentService:
                     asyncio.to_thread(_load_or_none, self.store, tournament_id)
                 )
                 loading.add_done_callback(lambda _: self._loading.pop(tournament_id, None))
-            loaded = await asyncio.shield(loading)
-            if loaded is None:
+            found = await asyncio.shield(loading)
+            if found is None:
                 return None
+            loaded, delayed = found
             projection = self.projections.get(tournament_id)
             # One that went live meanwhile stays (its viewers follow it): the tail catches it up.
             if projection is None or projection.seq == 0:
                 projection = self.projections[tournament_id] = loaded
+                if delayed is not None:
+                    self.delays.install(tournament_id, delayed)
+                    self.delays.release(tournament_id, projection)
         tail = await asyncio.to_thread(_read, self.store, tournament_id, projection.seq)
         if self.projections.get(tournament_id) is projection:  # not dropped meanwhile
             self._apply(tournament_id, projection, tail)
@@ -284,15 +321,30 @@ class TournamentService:
     def _settle(self, tournament_id: str) -> None:
         del self._settling[tournament_id]
         projection = self.projections.get(tournament_id)
-        if projection is not None and projection.unsettled and projection.settle(SETTLE_SLICE):
+        if projection is not None and projection.unsettled and settle_for(projection):
             self._settle_later(tournament_id, 0)
 
 
-def _load_or_none(store: EventStore, tournament_id: str) -> StandingsProjection | None:
+def settle_for(projection: StandingsProjection, seconds: float = SETTLE_SECONDS) -> bool:
+    """One slice of `StandingsProjection.settle`: a few rows at a time until `seconds` have
+    passed (the clock read between them). True while unsettled rows remain."""
+    deadline = time.perf_counter() + seconds
+    while projection.settle(SETTLE_SLICE):
+        if time.perf_counter() >= deadline:
+            return True
+    return False
+
+
+Loaded = tuple[StandingsProjection, "Delayed | None"]
+
+
+def _load_or_none(store: EventStore, tournament_id: str) -> Loaded | None:
+    """The live projection and, under a broadcast delay, the public one (`public_of`)."""
     try:
-        return load(store, tournament_id)
+        live = load(store, tournament_id)
     except UnknownTournament:
         return None
+    return live, public_of(store, tournament_id, live, utc_now())
 
 
 def _read(store: EventStore, tournament_id: str, after: int) -> list[Recorded]:

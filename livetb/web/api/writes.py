@@ -18,6 +18,8 @@ tournament's first arbiter token, shown once: `{"seq": 1, "token": "ltb_…"}`.
     POST  /api/tournaments/{id}/playoffs                   DecidePlayoff              201
     POST  /api/tournaments/{id}/lots                       DrawLots                   201
     PUT   /api/tournaments/{id}/categories                 DefineCategories           200
+    PUT   /api/tournaments/{id}/prizes                     DefinePrizes               200
+    PATCH /api/tournaments/{id}                            SetPublicDelay             200
 
 A body is the command's fields less those the URL gives; pairings may instead be the pairing
 program's TRF or the pairing engine's output (`Content-Type: text/plain`, see
@@ -45,12 +47,14 @@ from livetb.events.commands import (
     CreateTournament,
     DecidePlayoff,
     DefineCategories,
+    DefinePrizes,
     DrawLots,
     PairRound,
     RecordResult,
     RegisterParticipant,
     RegisterTeam,
     RequestBye,
+    SetPublicDelay,
     UpdateParticipant,
     WithdrawParticipant,
 )
@@ -218,6 +222,8 @@ WRITES: list[tuple[str, str, Write]] = [
     ("POST", BASE + "/playoffs", Write(DecidePlayoff)),
     ("POST", BASE + "/lots", Write(DrawLots)),
     ("PUT", BASE + "/categories", Write(DefineCategories, (), 200)),
+    ("PUT", BASE + "/prizes", Write(DefinePrizes, (), 200)),
+    ("PATCH", BASE, Write(SetPublicDelay, (), 200)),
 ]
 
 
@@ -250,6 +256,9 @@ WRITE_SUMMARIES = {
     DecidePlayoff: "Record a playoff's order",
     DrawLots: "Draw lots for the ties left",
     DefineCategories: "Define the categories (all of them, replacing the previous definition)",
+    DefinePrizes: "Define the prize table (all of it, replacing the previous one)",
+    SetPublicDelay: "Set the broadcast delay: public reads lag the log by `public_delay`"
+    " seconds (0 to 3600; 0: none); a token of the tournament reads live",
 }
 
 

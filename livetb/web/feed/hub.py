@@ -21,6 +21,13 @@
   (`livetb/wire/messages.py`).
   Filtered viewers resuming with `since=` get a fresh snapshot.
 
+- A tournament under a broadcast delay (`livetb/app/delay.py`) has two channels: its id, for
+  the readers with one of its tokens, and `public_channel(id)`, fed by the public projection
+  (`publish_public`), for everybody else (`Subscriber.public`). Turning the delay on moves the
+  public viewers to the public channel before the first delayed event is published
+  (`delayed`); once the public projection has caught up with no delay left, they move back
+  (`undelayed`). Each channel keeps its own ring, snapshots and views.
+
 Everything here runs on the event loop; nothing awaits between reading the projection and
 queueing what it produced, so a snapshot and the deltas after it never overlap or leave a hole.
 """
@@ -43,6 +50,7 @@ from websockets.frames import Opcode
 from livetb.projections.categories import Memberships, category_rows
 from livetb.projections.delta import change_of
 from livetb.projections.document import to_json
+from livetb.projections.prizes import PrizeFeed
 from livetb.projections.standings import Delta, StandingsProjection
 from livetb.web.collector import Collector
 from livetb.web.feed.messages import delta_message, snapshot_message
@@ -50,6 +58,13 @@ from livetb.wire.messages import PING, DeltaMessage, encode
 from livetb.wire.standings import Row
 
 log = logging.getLogger(__name__)
+
+_PUBLIC = "\x1fpublic"  # no tournament id holds a control character
+
+
+def public_channel(tournament_id: str) -> str:
+    """The channel of a delayed tournament's public viewers."""
+    return tournament_id + _PUBLIC
 
 
 class Socket(Protocol):
@@ -184,6 +199,8 @@ class Subscriber:
     ) -> None:
         self.socket = socket
         self.view = view  # the key of its filter's View; None: every row
+        self.channel = ""  # the channel it is subscribed to (`Hub.subscribe`)
+        self.public = True  # no token of the tournament: moves to a delay's public channel
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(queue_size)
         self.stale = False
         self.resyncs = 0  # fresh snapshots sent because the viewer fell behind
@@ -281,6 +298,7 @@ class Hub:
         self._weights: dict[str, int] = {}  # bytes held by each ring
         self._snapshots: dict[tuple[str, tuple[str, ...] | None], tuple[int, bytes]] = {}
         self._views: dict[str, dict[tuple[str, ...], View]] = {}
+        self._prizes: dict[str, PrizeFeed] = {}  # the prize list each feed last sent
 
     # --- writing side ---
 
@@ -288,6 +306,9 @@ class Hub:
         """Encode once (and once per filter), remember, offer to every subscriber; never
         awaits a socket."""
         message = delta_message(delta, projection)  # once: every view starts from it
+        prizes = self._prizes.setdefault(tournament_id, PrizeFeed()).changed(projection)
+        if prizes is not None:  # only when the event changed the prize list
+            message = msgspec.structs.replace(message, prizes=prizes)
         data = encode(message)
         gap = self._remember(tournament_id, delta.seq, data)
         frames: dict[tuple[str, ...] | None, Frame] = {None: Frame(data)}
@@ -307,6 +328,46 @@ class Hub:
             if gap:
                 sub.stale = True
             sub.offer(frames[sub.view])
+
+    def publish_public(
+        self, tournament_id: str, delta: Delta, projection: StandingsProjection
+    ) -> None:
+        """A delayed tournament's public delta (`livetb/app/delay.py`), to its public viewers."""
+        self.publish(public_channel(tournament_id), delta, projection)
+
+    def delayed(self, tournament_id: str, projection: StandingsProjection) -> None:
+        """The delay is on: the public viewers follow `projection` on the public channel from
+        its seq on (what they were sent so far is exactly that)."""
+        channel = public_channel(tournament_id)
+        self._forget(channel)
+        self._move(tournament_id, channel, projection)
+
+    def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:
+        """The public projection caught up with the live `projection` and no delay is left:
+        its viewers follow the live channel again."""
+        channel = public_channel(tournament_id)
+        self._move(channel, tournament_id, projection, everyone=True)
+        self._forget(channel)
+
+    def _move(
+        self, src: str, dst: str, projection: StandingsProjection, everyone: bool = False
+    ) -> None:
+        """The public subscribers of `src` (or all of them) to `dst`, with their views."""
+        moving = [s for s in self._subs.get(src, ()) if everyone or s.public]
+        for sub in moving:
+            wanted = None
+            if sub.view is not None:
+                wanted = self._views[src][sub.view].filter
+            self.unsubscribe(src, sub, count=False)
+            sub.view = self.view(dst, wanted, projection)
+            self._add(dst, sub)
+
+    def _forget(self, channel: str) -> None:
+        """A channel's ring and snapshots, before it is used again or once it is left."""
+        self._rings.pop(channel, None)
+        self._weights.pop(channel, None)
+        for key in [k for k in self._snapshots if k[0] == channel]:
+            del self._snapshots[key]
 
     def _remember(self, tournament_id: str, seq: int, frame: bytes) -> bool:
         """Keep `frame` in the ring (at most `ring_size` frames and about `ring_bytes`);
@@ -382,19 +443,25 @@ class Hub:
         return filter.key
 
     def subscribe(self, tournament_id: str, sub: Subscriber) -> None:
-        self._subs.setdefault(tournament_id, set()).add(sub)
-        if sub.view is not None:
-            self._views[tournament_id][sub.view].viewers += 1
+        """`sub` joins channel `tournament_id` (an id or a `public_channel`) and starts."""
+        self._add(tournament_id, sub)
         sub.start()
         if self.collector is not None:
             self.collector.joined()
 
-    def unsubscribe(self, tournament_id: str, sub: Subscriber) -> None:
+    def _add(self, channel: str, sub: Subscriber) -> None:
+        sub.channel = channel
+        self._subs.setdefault(channel, set()).add(sub)
+        if sub.view is not None:
+            self._views[channel][sub.view].viewers += 1
+
+    def unsubscribe(self, tournament_id: str, sub: Subscriber, count: bool = True) -> None:
+        """`sub` leaves channel `tournament_id` (`count`: the viewer left, not moved)."""
         subs = self._subs.get(tournament_id)
         if subs is None or sub not in subs:
             return
         subs.discard(sub)
-        if self.collector is not None:
+        if self.collector is not None and count:
             self.collector.left()
         if not subs:
             del self._subs[tournament_id]

@@ -4,6 +4,8 @@ standings feed over a websocket (`top`/`participants`/`category`: only those row
 
 The first message is a snapshot (or, with `since=`, exactly the deltas missed after SEQ, or a
 snapshot when those are gone or weigh more); then one delta per event, pings when idle.
+Under a broadcast delay a viewer without a token of the tournament follows the public
+projection (`livetb/app/delay.py`): its snapshot, deltas and seqs are the delayed log's.
 Viewers send nothing the server needs; only this handler reads the socket (aiohttp's rule),
 the subscriber's sender task writes to it.
 """
@@ -15,11 +17,12 @@ import logging
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, UnknownTournament
 from livetb.tokens.store import Tokens
-from livetb.web.feed.hub import Filter, Subscriber
+from livetb.web.feed.hub import Filter, Subscriber, public_channel
 from livetb.web.http.auth import check_read, credentials
 from livetb.web.http.limits import int_query, is_number
+from livetb.web.http.public import reads_live
 from livetb.web.http.routing import Endpoint, NotFound, Query, route_defs
 from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
 from livetb.wire.messages import DeltaMessage, PingMessage, SnapshotMessage
@@ -104,6 +107,12 @@ async def feed(request: web.Request) -> web.StreamResponse:
             defined = ", ".join(known) or "none is defined"
             raise NotFound(f"category {wanted.category!r}: no such category (defined: {defined})")
     private = checked.state.created is not None and checked.state.created.private
+    # A token of the tournament follows it live under a broadcast delay; anybody else the
+    # public channel (`livetb/app/delay.py`). Looked up only when a token is offered.
+    live_reader = await reads_live(request, tid)
+    public = None if live_reader else service.public(tid)
+    if public is not None and public.seq == 0:  # nothing public yet
+        raise UnknownTournament(tid)
     ws = web.WebSocketResponse(
         heartbeat=config.heartbeat,
         compress=config.ws_compress,
@@ -112,18 +121,26 @@ async def feed(request: web.Request) -> web.StreamResponse:
     )
     await ws.prepare(request)
     # No await from reading the projection to subscribing: nothing published in between.
-    projection = service.live(tid)
-    view = hub.view(tid, wanted, projection)
+    public = None if live_reader else service.public(tid)  # (the delay may have ended)
+    projection = public or service.live(tid)
+    channel = tid if public is None else public_channel(tid)
+    view = hub.view(channel, wanted, projection)
+
+    def snapshot() -> bytes:  # of the channel the viewer is on now (a delay moves it)
+        seen = service.public(tid) if sub.channel != tid else None
+        return hub.snapshot(sub.channel, seen or service.live(tid), sub.view)
+
     sub = Subscriber(
         AiohttpSocket(ws, request),
-        hub.opening(tid, projection, since, view),
-        lambda: hub.snapshot(tid, service.live(tid), view),
+        hub.opening(channel, projection, since, view),
+        snapshot,
         queue_size=config.queue_size,
         heartbeat=config.heartbeat,
         send_timeout=config.send_timeout,
         view=view,
     )
-    hub.subscribe(tid, sub)
+    sub.public = not live_reader
+    hub.subscribe(channel, sub)
     guard = None
     if private:  # the feed lasts as long as the token that opened it
         token = (credentials(request) or "").partition(" ")[2].strip()
@@ -132,7 +149,7 @@ async def feed(request: web.Request) -> web.StreamResponse:
         async for _ in ws:  # pings, pongs and close frames are handled by aiohttp
             pass
     finally:
-        hub.unsubscribe(tid, sub)
+        hub.unsubscribe(sub.channel, sub)
         if sub.task is not None:
             sub.task.cancel()
         if guard is not None:

@@ -1,0 +1,142 @@
+"""The broadcast delay over HTTP and the feed: a result is absent from every public read
+(standings, card, round, events, list, export, ETags, the feed) until `public_delay` seconds
+after it was recorded, then present; a token of the tournament sees it at once."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import aiohttp
+from websockets.asyncio.client import connect
+
+from livetb.client import feed_url
+from tests.web.conftest import TID, Api, recv
+
+T = f"/api/tournaments/{TID}"
+DELAY = 5
+
+
+async def public_get(api: Api, path: str) -> tuple[int, Any, str]:
+    async with api.session.get(api.base + path) as resp:
+        body = await resp.json() if resp.content_type == "application/json" else await resp.text()
+        return resp.status, body, resp.headers.get("ETag", "")
+
+
+def row_of(doc: dict[str, Any], no: int) -> dict[str, Any]:
+    return next(r for r in doc["standings"] if r["start_no"] == no)
+
+
+async def test_a_result_reaches_the_public_only_after_the_delay(api: Api) -> None:
+    head = await api.start(players=8)  # PTS, BH, FB; round 1: 1-2, 3-4, 5-6, 7-8
+    status, body = await api.call("PATCH", T, {"public_delay": DELAY})
+    assert (status, body) == (200, {"seq": head + 1})
+    arbiter = {"Authorization": f"Bearer {api.token}"}
+    async with (
+        connect(feed_url(api.base, TID)) as public_ws,
+        connect(feed_url(api.base, TID), additional_headers=arbiter) as live_ws,
+    ):
+        assert (await recv(public_ws))["seq"] == head  # the delay's own event is held too
+        assert (await recv(live_ws))["seq"] == head + 1
+        status, body = await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})
+        sent = time.monotonic()
+        assert (status, body) == (201, {"seq": head + 2})
+
+        # The arbiter's token: live at once, on the feed and in the reads.
+        assert (await recv(live_ws, timeout=1))["seq"] == head + 2
+        status, live = await api.call("GET", f"{T}/standings")
+        assert status == 200 and live["seq"] == head + 2 and row_of(live, 4)["values"][0] == "1.0"
+
+        # The public: nothing of it, in any read, nor in a count or an ETag.
+        status, doc, etag = await public_get(api, f"{T}/standings")
+        assert (status, doc["seq"], etag) == (200, head, f'"{head}"')
+        assert row_of(doc, 4)["values"][0] == "0.0" and row_of(doc, 4)["rank"] == 1
+        _, card, etag = await public_get(api, f"{T}/participants/4")
+        assert etag == f'"{head}"' and card["results"][0]["result"] != "1"
+        _, info, _ = await public_get(api, f"{T}/rounds/1")
+        assert info["games"][1]["result"] is None
+        _, info, _ = await public_get(api, T)
+        assert (info["seq"], info["public_delay"]) == (head, DELAY)
+        _, listed, _ = await public_get(api, "/api/tournaments")
+        assert [t["seq"] for t in listed["tournaments"] if t["id"] == TID] == [head]
+        _, page, _ = await public_get(api, f"{T}/events")
+        assert [e["seq"] for e in page["events"]][-1] == head and page["next_after"] is None
+        _, page, _ = await public_get(api, f"{T}/events?after={head}")
+        assert page == {"events": [], "next_after": None}
+        _, past, etag = await public_get(api, f"{T}/standings?at_seq={head + 2}")
+        assert past["seq"] == head and etag == f'"{head}"'
+        _, csv_text, _ = await public_get(api, f"{T}/export?format=csv")
+        assert ",4,Dan,0.0," in csv_text and ",4,Dan,1.0," not in csv_text
+
+        # The public feed: the two held events, one by one, once each is due.
+        first = await recv(public_ws, timeout=DELAY + 2)
+        assert first["seq"] == head + 1 and "rows" not in first
+        second = await recv(public_ws, timeout=DELAY + 2)
+        waited = time.monotonic() - sent
+        assert second["seq"] == head + 2 and second["games"] == [[1, 2, "0-1"]]
+        assert DELAY - 0.5 <= waited <= DELAY + 1.5, waited
+
+    status, doc, etag = await public_get(api, f"{T}/standings")
+    assert (doc["seq"], etag) == (head + 2, f'"{head + 2}"')
+    assert row_of(doc, 4)["values"][0] == "1.0"
+    _, info, _ = await public_get(api, f"{T}/rounds/1")
+    assert info["games"][1]["result"] == "0-1"
+
+
+async def test_turning_the_delay_off_releases_everything_and_goes_live(api: Api) -> None:
+    head = await api.start(players=4)
+    assert (await api.call("PATCH", T, {"public_delay": 3600}))[0] == 200
+    async with connect(feed_url(api.base, TID)) as ws:
+        assert (await recv(ws))["seq"] == head
+        await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
+        assert (await public_get(api, f"{T}/standings"))[1]["seq"] == head
+        assert (await api.call("PATCH", T, {"public_delay": 0}))[0] == 200
+        # Released at once, in order, then the viewer follows the live log again.
+        assert [(await recv(ws, timeout=2))["seq"] for _ in range(3)] == [
+            head + 1, head + 2, head + 3
+        ]  # fmt: skip
+        await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})
+        assert (await recv(ws, timeout=2))["seq"] == head + 4
+    _, doc, etag = await public_get(api, f"{T}/standings")
+    assert doc["seq"] == head + 4 and etag == f'"{head + 4}"'
+    _, info, _ = await public_get(api, T)
+    assert info["public_delay"] == 0
+
+
+async def test_patch_takes_only_a_delay_in_range_from_the_arbiter(api: Api) -> None:
+    head = await api.start(players=2)
+    for body in (
+        {"public_delay": 3601},
+        {"public_delay": -1},
+        {"public_delay": "5"},
+        {"public_delay": 1.5},
+        {"public_delay": True},
+        {"public_delay": 5, "name": "x"},
+        {},
+    ):
+        status, answer = await api.call("PATCH", T, body)
+        assert status == 422, (body, answer)
+        assert ("public_delay" in str(answer)) or ("name" in str(answer)), answer
+    assert (await api.call("PATCH", T, {"public_delay": 5}, token=None))[0] == 401
+    assert (await api.call("PATCH", T, {"public_delay": 5}, token="ltb_nope"))[0] == 401
+    assert (await api.standings())["seq"] == head  # nothing appended by a refusal
+    assert (await api.call("PATCH", T, {"public_delay": 3600}))[0] == 200
+
+
+async def test_a_delayed_tournament_loaded_from_the_log_holds_the_recent_events(
+    api: Api, make_api: Any
+) -> None:
+    head = await api.start(players=4)
+    assert (await api.call("PATCH", T, {"public_delay": 3600}))[0] == 200
+    await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
+    # Another node on the same store: it reads the log and releases by the stored times.
+    other = await make_api()
+    other.token = api.token
+    async with aiohttp.ClientSession() as session:
+        async with session.get(other.base + f"{T}/standings") as resp:
+            got = await resp.json()
+            assert "seq" in got, got
+            assert got["seq"] == head and resp.headers["ETag"] == f'"{head}"', got
+        headers = {"Authorization": f"Bearer {api.token}"}
+        async with session.get(other.base + f"{T}/standings", headers=headers) as resp:
+            assert (await resp.json())["seq"] == head + 2
