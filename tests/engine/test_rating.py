@@ -184,7 +184,9 @@ def test_a_real_tournament_recomputed_from_the_regulations(name: str) -> None:
         k = 40 if junior and p.rating < 2300 else 20 if p.rating < 2400 else 10
         expected_games = []
         for rnd, e in enumerate(p.entries, start=1):
-            score = {Code.WIN: 1, Code.DRAW: Decimal("0.5"), Code.LOSS: 0}.get(e.code)
+            score = {Code.WIN: Decimal(1), Code.DRAW: Decimal("0.5"), Code.LOSS: Decimal(0)}.get(
+                e.code
+            )
             if score is None or e.opponent is None or by_no[e.opponent].rating is None:
                 continue
             other = by_no[e.opponent].rating
