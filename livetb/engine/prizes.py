@@ -170,32 +170,41 @@ def allocate(table: Table, lists: Mapping[str, Sequence[Standing]]) -> list[Awar
     taken: set[int] = set()
     awards: list[Award] = []
     labels = labels_of(table)
+    offers: dict[str, _Offer | None] = {}  # each list's offer, until an award changes it
     while True:
         best: _Offer | None = None
         for index, name in enumerate(order):
             first = next_place[name]
             if first > len(amounts[name]):
                 continue
-            offer = _offer(table.rule, name, (index, first), lists[name], cursor[name],
-                           amounts[name][first - 1 :], taken)  # fmt: skip
+            if name not in offers:
+                offers[name] = _offer(table.rule, name, (index, first), lists[name],
+                                      cursor[name], amounts[name][first - 1 :], taken)  # fmt: skip
+            offer = offers[name]
             if offer is not None and (best is None or offer.key < best.key):
                 best = offer
         if best is None:
             return awards
         first = next_place[best.name]
         last = min(first + len(best.group), len(amounts[best.name]) + 1) - 1
-        paid = _round(
-            best.shares, sum(amounts[best.name][first - 1 : last], Decimal(0)), table.currency
-        )
+        total = sum(amounts[best.name][first - 1 : last], Decimal(0))
+        paid = _round(best.shares, total, table.currency)
         for i, (row, amount) in enumerate(zip(best.group, paid, strict=True)):
             label = labels.get((best.name, first + i), "")
             awards.append(
                 Award(row.start_no, best.name, first, amount, (first, last), len(best.group), label)
             )
-            if exclusive:
-                taken.add(row.start_no)
         next_place[best.name] = first + len(best.group)
         cursor[best.name] = best.end
+        del offers[best.name]
+        if exclusive:
+            won = {row.start_no for row in best.group}
+            taken |= won
+            # An offer reads its list from the cursor to the end of its group: only a group
+            # that lost a member changes.
+            for name, offer in list(offers.items()):
+                if offer is not None and any(r.start_no in won for r in offer.group):
+                    del offers[name]
 
 
 def _offer(

@@ -13,58 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
-from typing import Literal, overload
+from typing import overload
 
 import msgspec
 
 from livetb.engine.catalogue import tiebreak_of
-from livetb.engine.prizes import MAIN, Award, Rule, Standing, Table, allocate, money
+from livetb.engine.prizes import MAIN, Award, Standing, Table, allocate, money
 from livetb.events.schema import PrizesDefined
 from livetb.events.state import TournamentState
 from livetb.projections.categories import Memberships
 from livetb.projections.standings import StandingsProjection
+from livetb.wire.prizes import AwardLine, ListInfo, PrizeLine, PrizeList, Status
 from livetb.wire.standings import Row
-
-Status = Literal["provisional", "final"]
-
-
-class AwardLine(msgspec.Struct):
-    """One prize awarded, or one share of places shared (`places`, `shared` members)."""
-
-    start_no: int
-    name: str
-    list: str
-    place: int
-    amount: str
-    places: tuple[int, int]
-    shared: int
-    label: str
-
-
-class PrizeLine(msgspec.Struct):
-    list: str
-    place: int
-    amount: str
-    label: str
-
-
-class ListInfo(msgspec.Struct):
-    code: str  # "main" or a category's code
-    name: str | None  # the category's name (the arbiter's own text); None for the main list
-
-
-class PrizeList(msgspec.Struct):
-    """`GET /api/tournaments/{id}/prizes`, the feed's `prizes`, the CLI's JSON."""
-
-    seq: int
-    status: Status
-    after_round: int
-    rule: Rule | None  # None: no prize table defined
-    one_prize_per_player: bool
-    currency: str | None
-    lists: list[ListInfo]
-    prizes: list[PrizeLine]
-    awards: list[AwardLine]
 
 
 def table_of(defined: PrizesDefined) -> Table:

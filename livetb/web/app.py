@@ -23,7 +23,7 @@ from livetb.events.open import open_store
 from livetb.events.sqlite import driver_fault
 from livetb.events.target import is_url
 from livetb.tokens.open import open_tokens
-from livetb.web.api import categories, console, files, openapi, reads, sync, writes
+from livetb.web.api import categories, console, files, openapi, prizes, reads, sync, writes
 from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import socket
@@ -63,6 +63,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.add_routes(socket.routes())
     app.add_routes(files.routes())
     app.add_routes(categories.routes())  # the categories and rating change reads
+    app.add_routes(prizes.routes())  # the live prize list
     return app
 
 

@@ -3,7 +3,8 @@ Python client (`livetb/client/follow.py`) and the pages (`livetb/web/pages/stati
 
     {"type": "snapshot", "version": 2, "seq": N,
      "standings": <GET /api/tournaments/{id}/standings>,
-     "round": <GET /api/tournaments/{id}/rounds/{r}> of the last round paired, or null}
+     "round": <GET /api/tournaments/{id}/rounds/{r}> of the last round paired, or null,
+     "prizes": <GET /api/tournaments/{id}/prizes> or null (no prize table)}
     {"type": "delta", "seq": N, "after_round": K, "round_in_progress": R | null,
      "statuses": [...],                      only when they flipped (the same for every row)
      "rows": [{"start_no": 7, "name": "…", "cells": [[0, "4.5"], ["bh_projected", "17.0"]]}],
@@ -16,7 +17,8 @@ Python client (`livetb/client/follow.py`) and the pages (`livetb/web/pages/stati
      "tied": [start_no, …],                  rows that now share the rank of the row above
      "untied": [start_no, …],                rows that no longer do
      "round": <the round, as in the snapshot>,  re-published: pairings or a requested bye
-     "games": [[round, board, result], …]}   results recorded or corrected
+     "games": [[round, board, result], …],   results recorded or corrected
+     "prizes": <GET /api/tournaments/{id}/prizes>}  when the event changed the prize list
     {"type": "ping"}
 
 Every key after `round_in_progress` is left out when empty. A rank is 1 + the position of the
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import msgspec
 
+from livetb.wire.prizes import PrizeList
 from livetb.wire.standings import DbStandings, RowChange, Status
 
 VERSION = 2
@@ -71,6 +74,7 @@ class SnapshotMessage(Message, tag="snapshot", frozen=True):
     standings: DbStandings
     round: RoundInfo | None = None
     version: int = VERSION
+    prizes: PrizeList | None = None  # the live prize list, when the tournament has prizes
 
 
 class DeltaMessage(Message, tag="delta", omit_defaults=True, frozen=True):
@@ -88,6 +92,7 @@ class DeltaMessage(Message, tag="delta", omit_defaults=True, frozen=True):
     drop: tuple[int, ...] = ()
     round: RoundInfo | None = None
     games: tuple[tuple[int, int, str | None], ...] = ()
+    prizes: PrizeList | None = None  # the prize list, when this event changed it
 
 
 class PingMessage(Message, tag="ping", frozen=True):

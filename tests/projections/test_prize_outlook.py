@@ -7,26 +7,21 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import msgspec
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from livetb.engine.prizes import Prize
 from livetb.events.schema import (
     AnyEvent,
-    Board,
     CategoriesDefined,
     Category,
     ParticipantRegistered,
     PrizesDefined,
     ResultCorrected,
     ResultRecorded,
-    RoundClosed,
-    RoundPaired,
     TournamentCreated,
 )
-from livetb.projections import card
-from livetb.projections.prize_outlook import PrizeOutlook, amount_text, ordinal, prize_outlook
+from livetb.projections.prize_outlook import prize_outlook
 from livetb.projections.prizes import prize_list
 from livetb.projections.standings import StandingsProjection
 from tests.projections.test_outlook import (
@@ -119,7 +114,9 @@ def brute_force(case: Running, table: list[AnyEvent]) -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
-def test_every_outcome_of_the_open_boards_pays_within_the_stated_prizes(data: st.DataObject) -> None:
+def test_every_outcome_of_the_open_boards_pays_within_the_stated_prizes(
+    data: st.DataObject,
+) -> None:
     case = data.draw(running())
     n = sum(isinstance(e, ParticipantRegistered) for e in case.events)
     table = data.draw(tables(n))
@@ -136,10 +133,12 @@ def test_all_eight_boards_open_with_overlapping_categories() -> None:
     for rule in ("ranking", "shared", "hort"):
         for opp in (True, False):
             table: list[AnyEvent] = [
-                CategoriesDefined(categories=(
-                    Category(code="ODD", name="Odd", members=odd),
-                    Category(code="U", name="Under", members=low),
-                )),  # fmt: skip
+                CategoriesDefined(
+                    categories=(
+                        Category(code="ODD", name="Odd", members=odd),
+                        Category(code="U", name="Under", members=low),
+                    )
+                ),
                 PrizesDefined(
                     rule=rule,  # type: ignore[arg-type]
                     one_prize_per_player=opp,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from livetb.events.state import BYE_CODES, TournamentState
 from livetb.projections.delta import Delta
+from livetb.projections.prizes import prize_list
 from livetb.projections.standings import StandingsProjection
 from livetb.wire.messages import ByeInfo, DeltaMessage, GameInfo, RoundInfo, SnapshotMessage
 from livetb.wire.standings import DbStandings
@@ -39,7 +40,8 @@ def header(projection: StandingsProjection) -> tuple[int, int | None]:
 def snapshot_message(doc: DbStandings, projection: StandingsProjection) -> SnapshotMessage:
     paired = projection.state.paired
     running = round_info(projection.state, paired) if paired else None
-    return SnapshotMessage(seq=doc.seq, standings=doc, round=running)
+    prizes = None if projection.state.prizes is None else prize_list(projection)
+    return SnapshotMessage(seq=doc.seq, standings=doc, round=running, prizes=prizes)
 
 
 def delta_message(delta: Delta, projection: StandingsProjection) -> DeltaMessage:

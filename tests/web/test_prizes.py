@@ -1,0 +1,123 @@
+"""The prize list over HTTP and the feed: PUT …/prizes (the contract's body; 422 naming the
+field for an unknown list, a negative amount, a place given twice, and nothing logged),
+GET …/prizes provisional then final, and the feed's `prizes` following every change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+from livetb.client import feed_url
+from tests.web.conftest import TID, Api, recv
+
+T = f"/api/tournaments/{TID}"
+CONTRACT = {
+    "rule": "ranking",
+    "one_prize_per_player": True,
+    "currency": "EUR",
+    "prizes": [
+        {"list": "main", "place": 1, "amount": "500"},
+        {"list": "main", "place": 2, "amount": "300"},
+        {"list": "U2000", "place": 1, "amount": "100"},
+    ],
+}
+
+
+async def two_rounds(api: Api) -> None:
+    """8 players rated 2390, 2380, … 2320 (`Api.start`), 2 rounds; U2000: 5-8 by rating."""
+    t = f"/api/tournaments/{TID}"
+    body = {"name": "Club", "rounds": 2, "tiebreaks": ["PTS", "BH"]}
+    assert (await api.call("PUT", t, body))[0] == 201
+    for no in range(1, 9):
+        person = {"start_no": no, "name": f"P{no}", "rating": 2400 - 100 * no}
+        assert (await api.post(f"{t}/participants", person))[0] == 201
+    boards = [{"board": b, "white": 2 * b - 1, "black": 2 * b} for b in range(1, 5)]
+    assert (await api.post(f"{t}/rounds/1/pairings", {"boards": boards}))[0] == 201
+    cats = {"categories": [{"code": "U2000", "name": "Under 2000", "rating_max": 1999}]}
+    assert (await api.call("PUT", f"{t}/categories", cats))[0] == 200
+
+
+def awards(doc: dict[str, Any]) -> list[tuple[int, str, int, str]]:
+    return [(a["start_no"], a["list"], a["place"], a["amount"]) for a in doc["awards"]]
+
+
+async def test_put_prizes_then_the_live_list_provisional_then_final(api: Api) -> None:
+    await two_rounds(api)
+    assert (await api.get(f"{T}/prizes"))["awards"] == []  # no table yet
+    status, body = await api.call("PUT", f"{T}/prizes", CONTRACT)
+    assert status == 200, body
+    # 1-0 on every board: 1, 3, 5, 7 on 1 point; BH all 0: one rank, sharing 1st and 2nd.
+    for board in range(1, 5):
+        await api.post(f"{T}/rounds/1/results", {"board": board, "result": "1-0"})
+    doc = await api.get(f"{T}/prizes")
+    assert doc["status"] == "provisional" and doc["currency"] == "EUR"
+    # Tied on everything: 1, 3, 5, 7 share main 1st+2nd (800 / 4); U2000 (5-8) goes to the
+    # best members without a prize: 6 and 8, tied (0 points, BH 1), share it.
+    assert awards(doc) == [
+        (1, "main", 1, "200.00"), (3, "main", 1, "200.00"),
+        (5, "main", 1, "200.00"), (7, "main", 1, "200.00"),
+        (6, "U2000", 1, "50.00"), (8, "U2000", 1, "50.00"),
+    ]  # fmt: skip
+    assert (await api.post(f"{T}/rounds/1/close"))[0] == 201
+    pairs = [(3, 1), (7, 5), (2, 4), (6, 8)]
+    boards = [{"board": b, "white": w, "black": k} for b, (w, k) in enumerate(pairs, 1)]
+    assert (await api.post(f"{T}/rounds/2/pairings", {"boards": boards}))[0] == 201
+    for board, result in [(1, "0-1"), (2, "0-1"), (3, "1-0"), (4, "0-1")]:
+        await api.post(f"{T}/rounds/2/results", {"board": board, "result": result})
+    assert (await api.post(f"{T}/rounds/2/close"))[0] == 201
+    doc = await api.get(f"{T}/prizes")
+    assert doc["status"] == "final"
+    # 1 and 5 on 2 points; BH: 1 met 2 (1) and 3 (1) = 2, 5 met 6 (0) and 7 (1) = 1. U2000
+    # without 5: 7 and 8 on 1 point, BH 7: 8 (1) + 5 (2) = 3, 8: 7 (1) + 6 (0) = 1.
+    assert awards(doc) == [
+        (1, "main", 1, "500.00"),
+        (5, "main", 2, "300.00"),
+        (7, "U2000", 1, "100.00"),
+    ]
+
+
+async def test_bad_tables_are_refused_naming_the_field_and_nothing_is_logged(api: Api) -> None:
+    await two_rounds(api)
+    head = (await api.standings())["seq"]
+    bad = [
+        ({"list": "U1800", "place": 1, "amount": "10"}, "$.prizes[3].list"),
+        ({"list": "main", "place": 3, "amount": "-5"}, "$.prizes[3].amount"),
+        ({"list": "main", "place": 2, "amount": "50"}, "$.prizes[3].place"),
+        ({"list": "main", "place": 3, "amount": "0.001"}, "$.prizes[3].amount"),
+        ({"list": "main", "place": 5, "amount": "10"}, "$.prizes[3].place"),
+        ({"list": "main", "place": 3, "amount": "400"}, "$.prizes[3].amount"),
+    ]
+    for extra, path in bad:
+        body = CONTRACT | {"prizes": [*CONTRACT["prizes"], extra]}  # type: ignore[list-item]
+        status, err = await api.call("PUT", f"{T}/prizes", body)
+        assert status == 422 and err["path"] == path, (extra, err)
+        assert path in err["message"]
+    status, err = await api.call("PUT", f"{T}/prizes", CONTRACT | {"rule": "lottery"})
+    assert status == 422 and err["path"] == "$.rule"
+    status, err = await api.call("PUT", f"{T}/prizes", CONTRACT, token=None)
+    assert status == 401
+    assert (await api.standings())["seq"] == head
+
+
+async def test_the_feed_carries_the_prize_list_when_it_changes(api: Api) -> None:
+    await two_rounds(api)
+    assert (await api.call("PUT", f"{T}/prizes", CONTRACT))[0] == 200
+    async with connect(feed_url(api.base, TID)) as ws:
+        snapshot = await recv(ws)
+        assert snapshot["type"] == "snapshot"
+        assert snapshot["prizes"] == await api.get(f"{T}/prizes")  # all tied: one share
+        await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
+        delta = await recv(ws)
+        # 1 alone on a point; BH is pending while the round runs (0 for all): 2..8 share the
+        # 2nd place, 300 / 7 = 42.857…: 42.85 each and 5 cents to the first five. U2000's
+        # members all have a prize now: it goes to nobody.
+        assert awards(delta["prizes"]) == [
+            (1, "main", 1, "500.00"),
+            *((no, "main", 2, "42.86") for no in (2, 3, 4, 5, 6)),
+            *((no, "main", 2, "42.85") for no in (7, 8)),
+        ]
+        assert delta["prizes"] == await api.get(f"{T}/prizes")
+        await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "1/2-1/2"})
+        delta = await recv(ws)
+        assert delta["prizes"] == await api.get(f"{T}/prizes")
