@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import datetime as dt
 
+import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from livetb.client import LocalStandings
 from livetb.engine.model import Participant
 from livetb.errors import InvalidInput, UnknownParticipant
 from livetb.events.commands import CategorySpec, DefineCategories, UpdateParticipant, decide
 from livetb.events.schema import (
+    AnyEvent,
     CategoriesDefined,
     Category,
     ParticipantKSet,
@@ -20,12 +25,20 @@ from livetb.events.schema import (
 from livetb.events.state import fold
 from livetb.projections.categories import (
     Memberships,
+    UnknownCategory,
     belongs,
     birth_span,
     category_rows,
+    document_view,
     members,
 )
+from livetb.projections.document import to_json
+from livetb.projections.standings import StandingsProjection
+from livetb.web.feed.hub import Filter, View
+from livetb.web.feed.messages import delta_message, snapshot_message
+from livetb.wire.messages import decode_message, encode
 from livetb.wire.standings import Row
+from tests.projections.test_incremental import recorded, tournaments
 
 PEOPLE = {
     1: Participant(1, "Anna", 2150, federation="ITA", sex="w", birth_date="2010/03/04"),
@@ -166,3 +179,83 @@ def test_k_may_change_after_round_one_the_details_may_not() -> None:
         decide(state, UpdateParticipant(start_no=2, k=40, rating=2000))
     with pytest.raises(InvalidInput, match="k"):
         decide(state, UpdateParticipant(start_no=2, k=0))
+
+
+# --- the feed's category views: snapshot + deltas == GET ?category= after every event ---
+
+CRITERIA = st.fixed_dictionaries(
+    {},
+    optional={
+        "rating_max": st.sampled_from([1800, 2000, 2300]),
+        "rating_min": st.sampled_from([1500, 2000]),
+        "unrated": st.booleans(),
+        "sex": st.sampled_from(["m", "w"]),
+        "federations": st.sampled_from([("ITA",), ("RUS", "SMR")]),
+        "born_from": st.sampled_from([dt.date(2000, 1, 1), dt.date(2010, 6, 1)]),
+        "members": st.lists(st.integers(1, 9), min_size=1, max_size=5, unique=True).map(tuple),
+    },
+)
+
+
+@st.composite
+def with_categories(draw: st.DrawFn) -> list[AnyEvent]:
+    """A generated tournament whose players have federations, sexes and birth dates, with the
+    categories A and B defined, redefined and removed at random points after the creation."""
+    events = draw(tournaments())
+    out: list[AnyEvent] = []
+    for event in events:
+        if isinstance(event, ParticipantRegistered):
+            event = msgspec.structs.replace(
+                event,
+                federation=draw(st.sampled_from(["ITA", "RUS", "SMR", ""])),
+                sex=draw(st.sampled_from(["m", "w", ""])),
+                birth_date=draw(st.sampled_from(["1990/01/01", "2010", "2012-05-05", ""])),
+            )
+        out.append(event)
+        registered = {e.start_no for e in out if isinstance(e, ParticipantRegistered)}
+        if len(out) > 1 and draw(st.integers(0, 7)) == 0:
+            defined = []
+            for code in draw(st.lists(st.sampled_from(["A", "B"]), unique=True)):
+                criteria = draw(CRITERIA)
+                if "members" in criteria:
+                    criteria["members"] = tuple(n for n in criteria["members"] if n in registered)
+                    if not criteria["members"]:
+                        del criteria["members"]
+                defined.append(Category(code=code, name=f"Cat {code}", **criteria))
+            out.append(CategoriesDefined(categories=tuple(defined)))
+    return out
+
+
+def category_doc(projection: StandingsProjection, code: str, top: int | None) -> object:
+    """What GET …/standings?category=CODE answers (no rows once it is not defined)."""
+    doc = to_json(projection)
+    try:
+        document_view(doc, projection.state, code, False)
+    except UnknownCategory:
+        doc.standings = []
+    doc.standings = doc.standings[:top]
+    return msgspec.json.decode(encode(doc))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(with_categories(), st.sampled_from([None, 2]))
+def test_category_feeds_keep_snapshot_plus_deltas_equal_to_get(
+    events: list[AnyEvent], top: int | None
+) -> None:
+    log = recorded(events)
+    live = StandingsProjection()
+    live.apply(log[0])
+    viewers = []
+    for code in ("A", "B"):
+        view = View(Filter(top=top, category=code), live)
+        doc = to_json(live)
+        doc.standings = view.rows(doc.standings, live)
+        local = LocalStandings(filtered=True)
+        local.apply(decode_message(encode(snapshot_message(doc, live))))
+        viewers.append((code, view, local))
+    for rec in log[1:]:
+        delta = live.apply(rec)
+        message = delta_message(delta, live)
+        for code, view, local in viewers:
+            local.apply(decode_message(view.delta(message, live, None)))
+            assert local.as_builtins() == category_doc(live, code, top), (rec.seq, code)
