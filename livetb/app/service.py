@@ -15,7 +15,7 @@ from typing import Literal, Protocol, overload
 
 import msgspec
 
-from livetb.app.delay import Delayed, Delays, PublicFeed, public_head, public_of, utc_now
+from livetb.app.delay import Clock, Delayed, Delays, PublicFeed, public_head, public_of
 from livetb.errors import (
     ConcurrencyConflict,
     IdempotencyKeyReused,
@@ -93,7 +93,7 @@ class TournamentService:
         projection = self.projections.get(tournament_id)
         if projection is None or projection.seq == 0:  # seq 0: a create that was rejected
             projection = self.projections[tournament_id] = load(self.store, tournament_id)
-            delayed = public_of(self.store, tournament_id, projection, utc_now())
+            delayed = public_of(self.store, tournament_id, projection, self.delays.clock())
             if delayed is not None:
                 self.delays.install(tournament_id, delayed)
                 self.delays.release(tournament_id, projection)
@@ -105,7 +105,7 @@ class TournamentService:
         held = self.delays.public(tournament_id)
         if held is not None:
             return held.seq
-        return public_head(self.store, tournament_id, utc_now())
+        return public_head(self.store, tournament_id, self.delays.clock())
 
     def public(self, tournament_id: str) -> StandingsProjection | None:
         """What public reads of a delayed tournament read (None: the live projection, as
@@ -289,7 +289,7 @@ class TournamentService:
             loading = self._loading.get(tournament_id)
             if loading is None:  # one load per tournament, however many readers wait for it
                 loading = self._loading[tournament_id] = asyncio.ensure_future(
-                    asyncio.to_thread(_load_or_none, self.store, tournament_id)
+                    asyncio.to_thread(_load_or_none, self.store, tournament_id, self.delays.clock)
                 )
                 loading.add_done_callback(lambda _: self._loading.pop(tournament_id, None))
             found = await asyncio.shield(loading)
@@ -338,13 +338,13 @@ def settle_for(projection: StandingsProjection, seconds: float = SETTLE_SECONDS)
 Loaded = tuple[StandingsProjection, "Delayed | None"]
 
 
-def _load_or_none(store: EventStore, tournament_id: str) -> Loaded | None:
+def _load_or_none(store: EventStore, tournament_id: str, clock: Clock) -> Loaded | None:
     """The live projection and, under a broadcast delay, the public one (`public_of`)."""
     try:
         live = load(store, tournament_id)
     except UnknownTournament:
         return None
-    return live, public_of(store, tournament_id, live, utc_now())
+    return live, public_of(store, tournament_id, live, clock())
 
 
 def _read(store: EventStore, tournament_id: str, after: int) -> list[Recorded]:
