@@ -207,3 +207,44 @@ def test_the_card_leaves_live_when_the_server_freezes_and_is_back_after_a_restar
         if second is not None:
             second.stop()
         first.stop()
+
+
+def test_a_card_reopened_offline_shows_the_last_card(browser: Any, tmp_path: Path) -> None:
+    server = Server(tmp_path / "away.sqlite").start()
+    try:
+        token = server.tournament("away", ["PTS", "BH"], players=4)
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"{server.base}/t/away/player/2")
+        page.wait_for_selector("details[data-breakdown='BH']")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
+        page.wait_for_function("() => localStorage.getItem('livetb.card.away.2') !== null")
+        page.wait_for_function(
+            """async () => {
+                const cache = await caches.open('livetb-pages-1');
+                return (await cache.keys()).some((r) => r.url.endsWith('/static/player.js'));
+            }"""
+        )
+        page.close()
+
+        context.set_offline(True)
+        again = context.new_page()
+        errors: list[str] = []
+        again.on("pageerror", lambda err: errors.append(str(err)))
+        again.goto(f"{server.base}/t/away/player/2")
+        again.wait_for_selector("details[data-breakdown='BH']", timeout=5000)
+        assert again.locator("h1").inner_text() == "Bianchi, Luca"
+        assert again.locator(".connection .saved").is_visible()
+        assert again.evaluate("document.documentElement.dataset.connection") != "live"
+
+        # Back online: a result written meanwhile reaches the card.
+        path = "/api/tournaments/away/rounds/1/results"
+        status, answer = server.call("POST", path, {"board": 1, "result": "0-1"}, token)
+        assert status == 201
+        context.set_offline(False)
+        again.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=10000)
+        assert again.locator("[data-fact='rank'] dd").inner_text().startswith("1 of 4")
+        assert errors == []
+        context.close()
+    finally:
+        server.stop()

@@ -276,15 +276,41 @@ function render() {
   if (was && was !== card.rank) ui.status.textContent = t("card.rank_now", { rank: card.rank, was });
 }
 
+// The last card seen of a public tournament, shown when the page opens without a network
+// (boot.js shows the standings kept the same way, and the badge says they are not live).
+const keptKey = `livetb.card.${tid}.${no}`;
+
+function keepCard() {
+  if (info.private) return;
+  try {
+    localStorage.setItem(keptKey, JSON.stringify(card));
+  } catch { /* storage full or refused: the page works without it */ }
+}
+
+function keptCard() {
+  try {
+    return JSON.parse(localStorage.getItem(keptKey) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
 async function load() {
   try {
     const next = await getJSON(`/api/tournaments/${encodeURIComponent(tid)}/participants/${no}`, token);
     if (card && next.seq < card.seq) return; // an answer overtaken by a later one
     card = next;
     render();
+    keepCard();
   } catch (err) {
-    // Away from the server, a card already shown stays (the badge says it is not live).
-    if (card && !(err instanceof HttpError)) return;
+    // Away from the server, a card already shown stays, or the last one kept is shown.
+    if (!(err instanceof HttpError)) {
+      card ??= info.private ? null : keptCard();
+      if (card) {
+        render();
+        return;
+      }
+    }
     const text = err.status === 404 ? t("error.player_not_found") : t("error.load", { message: err.message });
     ui.body.replaceChildren(el("p", { class: "error", role: "alert" }, text));
   }
