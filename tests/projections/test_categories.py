@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import msgspec
 import pytest
@@ -216,7 +217,7 @@ def with_categories(draw: st.DrawFn) -> list[AnyEvent]:
         if len(out) > 1 and draw(st.integers(0, 7)) == 0:
             defined = []
             for code in draw(st.lists(st.sampled_from(["A", "B"]), unique=True)):
-                criteria = draw(CRITERIA)
+                criteria: dict[str, Any] = draw(CRITERIA)
                 if "members" in criteria:
                     criteria["members"] = tuple(n for n in criteria["members"] if n in registered)
                     if not criteria["members"]:
