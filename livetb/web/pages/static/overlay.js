@@ -1,94 +1,251 @@
-// /t/{id}/overlay: an OBS browser source — a transparent page with one solid panel, sized to
-// the frame: ?top=N, ?follow=1,5, ?columns=PTS,BH/C1, ?theme=dark|light,
-// ?rows=N&page_seconds=S (pages of a large field in turn).
-import { app, config, el, liveBadge, openOrShow, stateLine } from "./common.js";
-import { t, tbName } from "./i18n.js";
-import { follow } from "./feed.js";
-import { valueCell } from "./rows.js";
+// /t/{id}/overlay: an OBS browser source. A transparent page with one solid panel that fits the
+// source's frame, whatever its shape:
+//   ?layout=panel (a table beside the video) | column (a sidebar: the frame's whole width) |
+//           ticker (one line, for a lower third) | scoreboard (team events: the round's
+//           matches); chosen by the frame's shape when absent
+//   ?position=top-left | top-right | bottom-left | bottom-right | top | bottom | left | right
+//   ?top=N  ?follow=3,17  ?columns=PTS,BH/C1 (any notation the API takes; an unknown code is
+//   named on the overlay)  ?max_rows=N  ?scale=1.2  ?page_seconds=S  ?theme=dark|light
+// The panel never reaches past the frame: the rows page instead (with "2 / 4"), as many a
+// page as the frame shows, measured on the rows themselves. Names wrap, never cut.
+import { app, config, el, stateLine } from "./common.js";
+import { boot } from "./boot.js";
+import { num, t } from "./i18n.js";
+import { clipped, estimateRows, fitRows, outside, throttled } from "./fit.js";
+import "./standings-table.js";
 
-const tid = config.tournament;
 const q = new URLSearchParams(location.search);
 const int = (name) => {
   const n = Number.parseInt(q.get(name), 10);
   return Number.isFinite(n) && n > 0 ? n : null;
 };
-const top = int("top");
-const perPage = int("rows");
-const pageSeconds = int("page_seconds") ?? 10;
-const followed = (q.get("follow") ?? "").split(",").map((x) => Number.parseInt(x, 10)).filter((n) => n > 0);
-const asked = (q.get("columns") ?? "").split(",").map((c) => c.trim().toUpperCase()).filter(Boolean);
-let info, model, page = 0;
+const POSITIONS = ["top-left", "top-right", "bottom-left", "bottom-right", "top", "bottom", "left", "right"];
+const asked = {
+  layout: ["panel", "column", "ticker", "scoreboard"].includes(q.get("layout")) ? q.get("layout") : null,
+  position: POSITIONS.includes(q.get("position")) ? q.get("position") : null,
+  top: int("top"),
+  maxRows: int("max_rows") ?? int("rows"), // `rows` was this parameter's first name
+  scale: Math.min(3, Math.max(0.5, Number.parseFloat(q.get("scale")) || 1)),
+  pageSeconds: int("page_seconds") ?? 10,
+  follow: (q.get("follow") ?? "").split(",").map((x) => Number.parseInt(x, 10)).filter((n) => n > 0),
+  theme: q.get("theme") === "light" ? "light" : "dark",
+};
+// ?columns= as the server read it: each code in the standings' spelling, or null for no
+// tie-break at all (named on the overlay, with the ones the tournament does not have).
+const columns = config.columns ?? [];
 const ui = {};
+let feed = null;
+let shape = null; // the layout in use, and the frame it was fitted to
+let scorePage = 0;
 
-function columns() {
-  const codes = model.doc.tiebreaks;
-  const wanted = asked.length ? asked.filter((c) => codes.includes(c)) : codes.slice(0, 3);
-  return wanted.map((c) => codes.indexOf(c));
+/** The layout for this frame: very short -> ticker; narrow or tall -> column; else panel. */
+function chooseLayout(w, h) {
+  if (asked.layout === "scoreboard") return feed.info.kind === "team" ? "scoreboard" : "panel";
+  if (asked.layout) return asked.layout;
+  if (h <= 260 || w / h >= 4) return "ticker";
+  if (w < 900 || w / h < 1.1) return "column";
+  return "panel";
 }
 
-/** The rows on air now: the top N (or a page of the field), then the followed ones. */
-function onAir() {
-  const all = model.sorted();
-  let shown = top !== null ? all.slice(0, top) : all;
-  if (perPage !== null) {
-    const pages = Math.max(1, Math.ceil(shown.length / perPage));
-    page %= pages;
-    shown = shown.slice(page * perPage, (page + 1) * perPage);
-  } else if (top === null && followed.length) {
-    shown = [];
-  } else if (top === null) {
-    shown = all.slice(0, 10);
+/** Font size (px) from the frame: rows readable on air, several rows in any frame. */
+function fontSize(layout, w, h) {
+  const px = {
+    panel: Math.min(h * 0.032, w * 0.018),
+    column: Math.min(w * 0.04, h * 0.045),
+    ticker: Math.min(h * 0.24, w * 0.02),
+    scoreboard: Math.min(h * 0.04, w * 0.024),
+  }[layout];
+  return Math.max(11, Math.min(44, px)) * asked.scale;
+}
+
+/** The columns shown: those asked for (known to the server's parser), else the first few. */
+function columnCodes(layout) {
+  const known = columns.filter((c) => c.code !== null).map((c) => c.code);
+  if (known.length) return known;
+  const codes = feed.model.doc.tiebreaks;
+  return codes.slice(0, { panel: 3, column: 2, ticker: 1, scoreboard: 1 }[layout]);
+}
+
+/** Codes asked for that this tournament does not have, in words on the panel. */
+function columnsProblem(unknownFromTable = []) {
+  const unknown = [...columns.filter((c) => c.code === null).map((c) => c.asked), ...unknownFromTable];
+  ui.error.hidden = !unknown.length;
+  if (unknown.length) {
+    ui.error.textContent = t("overlay.unknown_columns", {
+      codes: unknown.join(", "), known: feed.model.doc.tiebreaks.join(", "),
+    });
   }
-  const extra = all.filter((r) => followed.includes(r.start_no) && !shown.includes(r));
-  return [...shown, ...extra];
 }
 
-function render() {
-  const cols = columns();
-  const rows = onAir();
-  const n = Math.max(rows.length, 1);
-  // Every row, the title and the state inside the frame: no scrollbars at any size.
-  const size = Math.min(innerHeight * 0.034, (innerHeight * 0.86) / (n + 3.2) / 1.35);
-  ui.panel.style.setProperty("--row-size", `${size}px`);
-  ui.table.replaceChildren(
-    el("thead", {}, el("tr", {},
-      el("th", { class: "rank", scope: "col" }, t("col.rank")),
-      el("th", { class: "name", scope: "col" }, t("col.name")),
-      cols.map((i) => el("th", { scope: "col", class: "tb" }, el("abbr", { title: tbName(model.doc.tiebreaks[i]) }, model.doc.tiebreaks[i]))))),
-    el("tbody", {}, rows.map((r) => {
-      return el("tr", { class: followed.includes(r.start_no) ? "followed" : null, dataset: { startNo: r.start_no, rank: r.rank } },
-        el("td", { class: "rank" }, r.rank),
-        el("td", { class: "name" }, r.name),
-        cols.map((i) => valueCell(model.doc.tiebreaks[i], r.values[i], model.statuses[i])));
-    })));
-  ui.state.textContent = stateLine(model.doc, info.rounds);
+/** "Round 6 · in progress · 23 / 30 games finished · delayed 15 min". */
+function stateText() {
+  const doc = feed.model.doc;
+  const parts = [stateLine(doc, feed.info.rounds)];
+  const round = feed.model.round;
+  if (round && !round.closed && doc.round_in_progress && round.games.length) {
+    const done = round.games.filter((g) => g.result).length;
+    parts.push(t("overlay.progress", { done, total: round.games.length }));
+  }
+  const delay = Number(feed.info.public_delay ?? 0);
+  if (delay > 0) {
+    parts.push(delay >= 60 ? t("overlay.delayed_min", { minutes: Math.round(delay / 60) }) : t("overlay.delayed_s", { seconds: delay }));
+  }
+  return parts.join(" · ");
+}
+
+// --- team events: the round's matches, each board's points summed ---
+
+/** The running round's matches: [{home, away, homePts, awayPts, done, boards}], from the teams'
+ *  players in board order (a match's first board names its home team). */
+function matches() {
+  const round = feed.model.round;
+  const teams = feed.info.teams ?? [];
+  if (!round || !teams.length) return [];
+  const teamOf = new Map();
+  for (const team of teams) for (const no of team.members) teamOf.set(no, team);
+  const byPair = new Map();
+  for (const g of round.games) {
+    const a = teamOf.get(g.white);
+    const b = teamOf.get(g.black);
+    if (!a || !b) continue;
+    const key = [a.number, b.number].sort((x, y) => x - y).join("-");
+    if (!byPair.has(key)) byPair.set(key, { home: a, away: b, home2: 0, away2: 0, done: 0, boards: 0, first: g.board });
+    const m = byPair.get(key);
+    const [w, bl] = halves(g.result);
+    const homeIsWhite = m.home === a;
+    m.home2 += homeIsWhite ? w : bl;
+    m.away2 += homeIsWhite ? bl : w;
+    m.boards += 1;
+    if (g.result) m.done += 1;
+  }
+  return [...byPair.values()].sort((x, y) => x.first - y.first);
+}
+
+/** A result's points for white and black, in half points (a forfeit counts as a game). */
+function halves(result) {
+  return { "1-0": [2, 0], "0-1": [0, 2], "1/2-1/2": [1, 1], "+-": [2, 0], "-+": [0, 2] }[result] ?? [0, 0];
+}
+
+const points = (h) => num(`${Math.floor(h / 2)}${h % 2 ? ".5" : ""}`);
+
+function matchesTable(list) {
+  return el("table", { class: "matches" },
+    el("caption", { class: "sr" }, t("overlay.matches")),
+    el("tbody", {}, list.map((m) => el("tr", { dataset: { match: `${m.home.number}-${m.away.number}` } },
+      el("td", { class: "team home", dataset: { name: "" } }, m.home.name),
+      el("td", { class: "score" }, `${points(m.home2)} – ${points(m.away2)}`),
+      el("td", { class: "team away", dataset: { name: "" } }, m.away.name),
+      el("td", { class: "boards" }, t("overlay.boards_done", { done: m.done, total: m.boards }))))));
+}
+
+/** The scoreboard: as many matches a page as the frame shows, the pages in turn. */
+function renderScoreboard(fitting) {
+  const list = matches();
+  let per = ui.perMatches ?? list.length;
+  const show = (n) => {
+    per = n;
+    const pages = Math.max(1, Math.ceil(list.length / n));
+    scorePage %= pages;
+    ui.matches.replaceChildren(matchesTable(list.slice(scorePage * n, (scorePage + 1) * n)));
+    ui.matchPager.hidden = pages < 2;
+    ui.matchPager.textContent = t("table.page", { page: scorePage + 1, pages });
+  };
+  if (fitting && list.length) {
+    per = fitRows(show, () => outside(ui.panel, ui.margin), list.length, list.length);
+    ui.perMatches = per;
+  } else {
+    show(Math.max(1, per));
+  }
+}
+
+// --- fitting the panel to the frame ---
+
+function rows() {
+  return [...ui.table.querySelectorAll("tr[data-start-no]")];
+}
+
+function tickerOverflows() {
+  const line = ui.table.getBoundingClientRect();
+  return rows().some((r) => !r.hidden && r.getBoundingClientRect().right > line.right + 0.5);
+}
+
+/** Lay the panel out for the frame and find how many rows a page holds. */
+function fit() {
+  if (!feed?.model?.doc) return;
+  const w = innerWidth;
+  const h = innerHeight;
+  const layout = chooseLayout(w, h);
+  const position = asked.position ?? (layout === "ticker" ? "bottom" : "top-left");
+  ui.margin = Math.round(Math.min(w, h) * (layout === "ticker" ? 0.06 : 0.025));
+  ui.panel.className = `overlay ${asked.theme} layout-${layout} at-${position}`;
+  ui.panel.style.setProperty("--ov-font", `${fontSize(layout, w, h).toFixed(2)}px`);
+  ui.panel.style.setProperty("--ov-margin", `${ui.margin}px`);
+  const cols = columnCodes(layout).join(",");
+  if (ui.table.getAttribute("columns") !== cols) ui.table.setAttribute("columns", cols);
+  ui.state.textContent = stateText();
+  const team = feed.info.kind === "team";
+  ui.matchBox.hidden = !(team && (layout === "scoreboard" || layout === "panel") && matches().length);
+  ui.table.hidden = layout === "scoreboard";
+  if (!ui.matchBox.hidden) renderScoreboard(layout === "scoreboard");
+  shape = { layout, w, h, count: feed.model.order.length };
+  if (layout === "scoreboard") return;
+  const total = Math.max(1, Math.min(asked.top ?? Infinity, feed.model.order.length));
+  const cap = Math.min(total, asked.maxRows ?? total);
+  const overflows = layout === "ticker"
+    ? () => outside(ui.panel, ui.margin) || tickerOverflows()
+    : () => outside(ui.panel, ui.margin) || clipped(names());
+  const bottom = innerHeight - ui.margin;
+  ui.table.setAttribute("rows", cap);
+  const guess = layout === "ticker" ? cap : estimateRows(rows(), bottom - (ui.panel.getBoundingClientRect().bottom - ui.table.getBoundingClientRect().bottom));
+  fitRows((n) => ui.table.setAttribute("rows", n), overflows, cap, guess);
+}
+
+function names() {
+  return [...ui.panel.querySelectorAll("[data-name]")].filter((n) => n.getClientRects().length);
+}
+
+const refit = throttled(fit);
+
+/** After a delta: the state line at once; a new fit only when what shapes the panel changed. */
+function onDelta() {
+  ui.state.textContent = stateText();
+  if (feed.info.kind === "team" && !ui.matchBox.hidden) renderScoreboard(false);
+  const changed = !shape || shape.count !== feed.model.order.length || outside(ui.panel, ui.margin);
+  if (changed) refit();
 }
 
 async function main() {
-  const opened = await openOrShow(tid);
-  if (!opened) return;
-  const { token } = opened;
-  info = opened.info;
-  document.title = `${info.name} · livetb`;
-  ui.badge = liveBadge();
-  ui.state = el("span", { class: "state" });
-  ui.table = el("table", { "aria-live": "polite" });
-  const theme = q.get("theme") === "light" ? "light" : "dark";
-  ui.panel = el("section", { class: `overlay ${theme}`, "aria-label": t("overlay.label") },
-    el("h1", {}, el("span", {}, info.name), ui.badge), ui.state, ui.table);
+  ui.state = el("p", { class: "state" });
+  ui.error = el("p", { class: "ov-error", role: "alert", hidden: true });
+  ui.table = document.createElement("standings-table");
+  ui.table.setAttribute("density", "broadcast");
+  ui.table.setAttribute("page-seconds", asked.pageSeconds);
+  if (asked.top) ui.table.setAttribute("top", asked.top);
+  if (asked.follow.length) ui.table.setAttribute("follow", asked.follow.join(","));
+  ui.table.addEventListener("columns-error", (e) => { columnsProblem(e.detail.unknown); refit(); });
+  ui.matches = el("div", {});
+  ui.matchPager = el("p", { class: "pager", hidden: true });
+  ui.matchBox = el("section", { class: "match-board", hidden: true }, ui.matches, ui.matchPager);
+  // A small feed where it is enough: the top N alone, or the followed players alone; the
+  // whole field when paging through it.
+  const filtered = asked.maxRows ? {}
+    : asked.top && !asked.follow.length ? { top: asked.top }
+      : !asked.top && asked.follow.length ? { participants: asked.follow } : {};
+  feed = await boot({ ...filtered, onSnapshot: () => { columnsProblem(ui.table.columnsError?.unknown ?? []); refit(); }, onDelta });
+  if (!feed) return;
+  document.title = `${feed.info.name} · livetb`;
+  ui.panel = el("section", { class: `overlay ${asked.theme}`, "aria-label": t("overlay.label") },
+    el("header", { class: "ov-head" }, el("h1", {}, feed.info.name), feed.badge),
+    ui.state, ui.error, ui.matchBox, ui.table);
   app.replaceChildren(ui.panel);
   app.setAttribute("aria-busy", "false");
-  // A small feed where it is enough: the top N, or the followed players.
-  const filter = perPage === null && top !== null && !followed.length ? { top }
-    : perPage === null && top === null && followed.length ? { participants: followed } : {};
-  follow(tid, { token, ...filter }, {
-    state: (s) => ui.badge.set(s),
-    snapshot: (m) => { model = m; render(); },
-    delta: render,
-    refused: () => location.reload(),
-  });
-  if (perPage !== null) setInterval(() => { page += 1; if (model) render(); }, pageSeconds * 1000);
-  addEventListener("resize", () => model && render());
+  ui.table.attach(feed);
+  setInterval(() => {
+    if (ui.matchBox.hidden || !ui.perMatches) return;
+    scorePage += 1;
+    renderScoreboard(false);
+  }, asked.pageSeconds * 1000);
+  addEventListener("resize", refit);
 }
 
 main();

@@ -1,75 +1,200 @@
-// /t/{id}/screen: the venue's big screen — full screen, alternating pages of the standings
-// and of the running round's pairings with results (?page_seconds=S, default 12).
-import { app, config, el, liveBadge, openOrShow, stateLine } from "./common.js";
-import { t, tbName } from "./i18n.js";
-import { follow } from "./feed.js";
-import { valueCell } from "./rows.js";
-import { pairingsTable, progress } from "./pairings.js";
+// /t/{id}/screen: the venue's big screen. Pages of the standings and of the running round's
+// pairings take turns (standings 1, pairings 1, standings 2, pairings 2, …: the shorter list
+// starts again, so nobody waits a whole cycle of standings for the boards), each page as many
+// rows as the screen shows (measured). A QR code of the phone standings page is on every page.
+// ?page_seconds=S (default 12).
+import { app, config, el, stateLine } from "./common.js";
+import { boot } from "./boot.js";
+import { lang, num, t } from "./i18n.js";
+import { fitRows, estimateRows, throttled } from "./fit.js";
+import { addScores, pairingsTable, progress, scoresBefore, updateGame } from "./pairings.js";
+import "./standings-table.js";
 
 const tid = config.tournament;
 const q = new URLSearchParams(location.search);
 const seconds = Math.max(3, Number.parseInt(q.get("page_seconds"), 10) || 12);
-let info, model, step = 0;
 const ui = {};
+let feed = null;
+let step = 0;
+let perStandings = 1; // rows a standings page holds
+let perPairings = 1; // boards a pairings page holds
+let before = { round: null, scores: null }; // points before the running round, by start no
 
-/** How many rows fit under the title at this screen's size. */
-function perPage() {
-  const row = Number.parseFloat(getComputedStyle(app).fontSize) * 1.75;
-  const free = innerHeight - ui.head.getBoundingClientRect().bottom - row * 2;
-  return Math.max(3, Math.floor(free / row));
-}
+const running = () => {
+  const round = feed?.model?.round;
+  return round && round.paired !== false && !round.closed && round.games.length ? round : null;
+};
 
+/** The pages in turn: [kind, index] for standings and pairings, interleaved. */
 function pages() {
-  const n = perPage();
-  const standings = Math.max(1, Math.ceil(model.order.length / n));
-  const boards = model.round && !model.round.closed ? Math.ceil(model.round.games.length / n) : 0;
-  return { n, standings, boards, total: standings + boards };
+  const standings = Math.max(1, Math.ceil((feed.model?.order.length ?? 0) / perStandings));
+  const round = running();
+  const boards = round ? Math.ceil(round.games.length / perPairings) : 0;
+  if (!boards) return Array.from({ length: standings }, (_, i) => ["standings", i, standings]);
+  const turns = Math.max(standings, boards);
+  const out = [];
+  for (let i = 0; i < turns; i += 1) {
+    out.push(["standings", i % standings, standings], ["pairings", i % boards, boards]);
+  }
+  return out;
 }
 
-function render() {
-  const { n, standings, boards, total } = pages();
-  const at = step % total;
-  const people = (no) => model.rows.get(no);
-  if (at < standings) {
-    const rows = model.sorted().slice(at * n, (at + 1) * n);
-    const codes = model.doc.tiebreaks;
-    ui.title.textContent = t("screen.standings", { page: at + 1, pages: standings });
-    ui.body.replaceChildren(el("table", { class: "standings-screen" },
-      el("thead", {}, el("tr", {},
-        el("th", { scope: "col" }, t("col.rank")), el("th", { scope: "col" }, t("col.name")),
-        codes.map((c) => el("th", { scope: "col", class: "tb" }, el("abbr", { title: tbName(c) }, c))))),
-      el("tbody", {}, rows.map((r) => el("tr", { dataset: { startNo: r.start_no, rank: r.rank } },
-        el("td", {}, r.rank), el("td", {}, r.name),
-        r.values.map((v, i) => valueCell(codes[i], v, model.statuses[i])))))));
-  } else {
-    const k = at - standings;
-    const games = model.round.games.slice(k * n, (k + 1) * n);
-    ui.title.textContent = `${t("pairings.title", { round: model.round.round })} · ${t("screen.pairings", { page: k + 1, pages: boards })} · ${progress(model.round)}`;
-    ui.body.replaceChildren(pairingsTable(model.round, people, games));
+/** The players' points before the round (the standings when the round before closed), read
+ *  once a round; until they come, and if they cannot be read, today's points. */
+function scoreOf(no) {
+  // Not in the earlier standings (nobody before round 1, a late entrant): 0, as the printed
+  // notice has it.
+  if (before.scores) return before.scores.get(no) ?? num("0.0");
+  const row = feed.model.rows.get(no);
+  const at = feed.model.doc.tiebreaks.findIndex((c) => /^(PTS|MPTS|GPTS)\b/.test(c));
+  return row ? num(row.values[Math.max(at, 0)]) : "";
+}
+
+function loadScores(round) {
+  if (before.round === round.round) return;
+  before = { round: round.round, scores: null };
+  scoresBefore(tid, round.round, feed.token).then((scores) => {
+    if (before.round !== round.round) return;
+    before.scores = scores;
+    if (ui.section.dataset.kind === "pairings") show();
+  }, () => { /* today's points stay */ });
+}
+
+function pairingsPage(round, k) {
+  const games = round.games.slice(k * perPairings, (k + 1) * perPairings);
+  const table = pairingsTable(round, (no) => feed.model.rows.get(no), games);
+  addScores(table, new Map(games.flatMap((g) => [[g.white, scoreOf(g.white)], [g.black, scoreOf(g.black)]])));
+  return table;
+}
+
+/** How many boards a pairings page holds at this size: measured on a page of them. */
+function measurePairings(round) {
+  const bottom = ui.pages.getBoundingClientRect().bottom;
+  const total = round.games.length;
+  perPairings = fitRows(
+    (n) => { perPairings = n; ui.pairings.replaceChildren(pairingsPage(round, 0)); },
+    () => ui.pairings.getBoundingClientRect().bottom > bottom + 0.5,
+    total,
+    estimateRows([...ui.pairings.querySelectorAll("tbody tr")], bottom) || total,
+  );
+}
+
+/** How many standings rows a page holds: measured on the component's own rows. */
+function measureStandings() {
+  const bottom = ui.pages.getBoundingClientRect().bottom;
+  const total = Math.max(1, feed.model.order.length);
+  const rows = () => [...ui.table.querySelectorAll("[data-start-no]")];
+  perStandings = fitRows(
+    (n) => { ui.table.setAttribute("rows", n); showStandingsPage(0); },
+    () => ui.table.getBoundingClientRect().bottom > bottom + 0.5,
+    total,
+    estimateRows(rows(), bottom),
+  );
+}
+
+/** The standings component shows page `index` of its rows: the screen, not the component's
+ *  own timer, turns its pages (a day-long interval keeps that timer out of the way). */
+function showStandingsPage(index) {
+  ui.table.page = index;
+  ui.table.layout();
+}
+
+/** Measure both kinds of page for this screen and the running round (a snapshot, a new round,
+ *  a new participant, a resize): how many rows and boards a page holds. */
+function measure() {
+  if (!feed?.model?.doc) return;
+  const round = running();
+  const kind = ui.section.dataset.kind;
+  ui.standings.hidden = false;
+  ui.pairings.hidden = true;
+  measureStandings();
+  if (round) {
+    loadScores(round);
+    ui.standings.hidden = true;
+    ui.pairings.hidden = false;
+    measurePairings(round);
   }
-  ui.state.textContent = stateLine(model.doc, info.rounds);
+  ui.measured = { count: feed.model.order.length, round: round?.round ?? null, boards: round?.games.length ?? 0 };
+  ui.section.dataset.kind = kind ?? "";
+  show();
+}
+
+/** Show the page of this step. */
+function show() {
+  if (!ui.measured) return;
+  const round = running();
+  const all = pages();
+  const [kind, index, count] = all[step % all.length];
+  ui.standings.hidden = kind !== "standings";
+  ui.pairings.hidden = kind !== "pairings";
+  ui.section.dataset.kind = kind;
+  ui.section.dataset.page = index + 1;
+  if (kind === "standings") {
+    showStandingsPage(index);
+    ui.title.textContent = t("screen.standings", { page: index + 1, pages: count });
+  } else {
+    ui.pairingsTable = pairingsPage(round, index);
+    ui.pairings.replaceChildren(ui.pairingsTable);
+    ui.title.textContent = `${t("pairings.title", { round: round.round })} · ${t("screen.pairings", { page: index + 1, pages: count })}`;
+  }
+  header();
+}
+
+/** The state line and the marks' legend. */
+function header() {
+  const round = running();
+  ui.state.textContent = [stateLine(feed.model.doc, feed.info.rounds), round ? progress(round) : null].filter(Boolean).join(" · ");
+  const doc = feed.model.doc;
+  const now = doc.round_in_progress ?? doc.after_round + 1;
+  const present = new Set(feed.model.statuses);
+  const items = ["provisional", "pending", "predicted"].filter((s) => present.has(s))
+    .map((s) => el("li", {}, t(`table.legend.${s}`, { mark: t(`table.mark.${s}`), round: now, before: now - 1 })));
+  ui.legend.replaceChildren(...items);
+  ui.legend.hidden = !items.length;
+}
+
+/** A delta: results written into the board shown, the header; a new measure only when the
+ *  pages change shape. The standings component updates its own rows. */
+function onDelta(change) {
+  const round = running();
+  const m = ui.measured;
+  if (!m || m.count !== feed.model.order.length || m.round !== (round?.round ?? null) || m.boards !== (round?.games.length ?? 0)) {
+    schedule();
+    return;
+  }
+  for (const [rnd, board, result] of change.games) {
+    if (round?.round === rnd) updateGame(ui.pairingsTable, board, result);
+  }
+  header();
 }
 
 async function main() {
-  const opened = await openOrShow(tid);
-  if (!opened) return;
-  const { token } = opened;
-  info = opened.info;
-  ui.badge = liveBadge();
   ui.state = el("span", { class: "state" });
-  ui.title = el("h2", {});
-  ui.body = el("div", { "aria-live": "polite" });
-  ui.head = el("header", {}, el("h1", {}, el("span", {}, info.name), ui.badge), el("p", { class: "sub" }, ui.state), ui.title);
-  app.replaceChildren(el("div", { class: "screen" }, ui.head, ui.body));
+  ui.title = el("h2", { class: "page-title" });
+  ui.table = document.createElement("standings-table");
+  ui.table.setAttribute("density", "screen");
+  ui.table.setAttribute("page-seconds", 86400);
+  ui.standings = el("div", { class: "standings-page" }, ui.table);
+  ui.pairings = el("div", { class: "pairings-page", hidden: true });
+  ui.pages = el("div", { class: "pages" }, ui.standings, ui.pairings);
+  ui.section = el("section", { class: "screen-page" }, ui.title, ui.pages);
+  ui.legend = el("ul", { class: "marks", hidden: true });
+  feed = await boot({ onSnapshot: () => schedule(), onDelta: (_, change) => onDelta(change) });
+  if (!feed) return;
+  document.title = `${feed.info.name} · livetb`;
+  const qr = el("figure", { class: "qr" },
+    el("img", { src: `/t/${encodeURIComponent(tid)}/qr.svg?lang=${lang}`, alt: t("screen.qr_alt"), width: 240, height: 240 }),
+    el("figcaption", {}, t("screen.qr")));
+  const aside = el("aside", { class: "screen-side" }, qr, ui.legend);
+  const head = el("header", { class: "screen-head" },
+    el("h1", {}, feed.info.name), el("p", { class: "sub" }, ui.state, " ", feed.status));
+  app.replaceChildren(el("div", { class: "screen" }, head, ui.section, aside));
   app.setAttribute("aria-busy", "false");
-  follow(tid, { token }, {
-    state: (s) => ui.badge.set(s),
-    snapshot: (m) => { model = m; render(); },
-    delta: () => render(),
-    refused: () => location.reload(),
-  });
-  setInterval(() => { step += 1; if (model) render(); }, seconds * 1000);
-  addEventListener("resize", () => model && render());
+  ui.table.attach(feed);
+  setInterval(() => { step += 1; show(); }, seconds * 1000);
+  addEventListener("resize", schedule);
 }
+
+const schedule = throttled(measure);
 
 main();
