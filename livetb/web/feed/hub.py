@@ -340,6 +340,8 @@ class Hub:
         its seq on (what they were sent so far is exactly that)."""
         channel = public_channel(tournament_id)
         self._forget(channel)
+        for sub in self._subs.get(channel, ()):  # left there by a public view since dropped
+            sub.stale = True
         self._move(tournament_id, channel, projection)
 
     def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:

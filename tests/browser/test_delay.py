@@ -1,0 +1,64 @@
+"""The broadcast delay on air: with `public_delay` 5 s the overlay (no token) shows a result
+only 5 s after it was recorded, while the arbiter's token reads it at once; the overlay says
+that it is delayed."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.browser.conftest import Server
+
+SHOTS = Path("/tmp/shots/delay")
+DELAY = 5
+
+
+def rank_of(page: Any, no: int) -> str | None:
+    value: str | None = page.locator(f".overlay tr[data-start-no='{no}']").get_attribute(
+        "data-rank"
+    )
+    return value
+
+
+def test_the_overlay_shows_a_result_only_after_the_delay(browser: Any, server: Server) -> None:
+    token = server.tournament("delayed", ["PTS", "BH", "FB"], players=8)
+    t = "/api/tournaments/delayed"
+    assert server.call("PATCH", t, {"public_delay": DELAY}, token)[0] == 200
+    time.sleep(DELAY + 0.5)  # the delay's own event public: the overlay starts from it
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(f"{server.base}/t/delayed/overlay?top=8")
+    page.wait_for_selector("html[data-connection='live']")
+    page.wait_for_selector(".overlay tr[data-start-no='4']")
+    assert "delayed 5 s" in page.locator(".overlay").inner_text()
+    pts = page.locator(".overlay tr[data-start-no='4'] [data-tb='PTS']")
+    before = pts.inner_text()
+    assert rank_of(page, 3) == rank_of(page, 4) == "1"  # everyone on 0 points
+
+    status, body = server.call(
+        "POST", f"{t}/rounds/1/results", {"board": 2, "result": "0-1"}, token
+    )
+    sent = time.monotonic()
+    assert status == 201, body
+    # The arbiter's token reads it at once.
+    status, live = server.call("GET", f"{t}/standings", None, token)
+    assert status == 200 and live["seq"] == body["seq"]
+    assert next(r for r in live["standings"] if r["start_no"] == 4)["values"][0] == "1.0"
+    # On air: nothing of it for the first seconds of the delay, whatever the overlay redraws.
+    while time.monotonic() - sent < DELAY - 0.7:
+        assert (rank_of(page, 3), rank_of(page, 4), pts.inner_text()) == ("1", "1", before)
+        page.wait_for_timeout(200)
+    page.screenshot(path=SHOTS / "overlay-1920-held.png")
+    # Then it arrives, within a moment of the delay.
+    page.wait_for_function(
+        "() => document.querySelector(\".overlay tr[data-start-no='3']\").dataset.rank === '2'",
+        timeout=3000,
+    )
+    waited = time.monotonic() - sent
+    assert DELAY - 0.7 <= waited <= DELAY + 2.5, waited
+    assert rank_of(page, 4) == "1" and pts.inner_text() != before
+    page.screenshot(path=SHOTS / "overlay-1920-released.png")
+    assert errors == []
+    page.close()
