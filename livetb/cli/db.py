@@ -70,6 +70,11 @@ def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
     with existing_store(args.db) as store:
         tid = pick_tournament(store, args.tournament)
         if any(getattr(args, name) not in (None, False) for name in COMPUTED):
+            if args.category is not None or args.rating_change:
+                raise UsageError(
+                    "--category, --rating-change: the live standings only, not a table "
+                    "computed with --tiebreaks, --after-round, --edition or --explain"
+                )
             state = fold_at(store, tid, args.at_seq)
             return computed(state, args, out)
         projection = stored.load(store, tid, args.at_seq)
@@ -78,7 +83,7 @@ def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
             "--draw-lots: the live standings break ties by the log's own lots (LotsDrawn); "
             "add --tiebreaks or --after-round to compute a table and draw on it"
         )
-    write(projection, args.format, out, language(args))
+    write(projection, args.format, out, language(args), args.category, args.rating_change)
     return 0
 
 

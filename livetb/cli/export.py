@@ -7,15 +7,22 @@ import io
 from pathlib import Path
 
 from livetb.cli.db import existing_store, pick_tournament
+from livetb.cli.output import UsageError
 from livetb.cli.progress import Tracked, bar
 from livetb.interchange.export import export
+from livetb.projections.categories import UnknownCategory
 
 
 def export_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     with existing_store(args.db) as store:
         tid = pick_tournament(store, args.tournament)
         with bar(f"exporting {tid} as {args.format}", store.head(tid)) as advance:
-            exported = export(Tracked(store, advance), tid, args.format)
+            try:
+                exported = export(
+                    Tracked(store, advance), tid, args.format, args.category, args.rating_change
+                )
+            except UnknownCategory as err:
+                raise UsageError(f"--category: {err}") from None
     if args.output is None:
         out.write(exported.text)  # TRF line ends stay CRLF (TRF.md 9.1)
         return 0

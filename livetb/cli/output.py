@@ -116,12 +116,25 @@ class Table(Protocol):
     def rows(self) -> Sequence[TableRow]: ...
 
 
-def print_table(st: Table, title: str, out: io.TextIOBase, lang: str = "en") -> None:
+def print_table(
+    st: Table,
+    title: str,
+    out: io.TextIOBase,
+    lang: str = "en",
+    extra: Sequence[tuple[str, Sequence[str | None]]] = (),
+) -> None:
     """The table in a heavy-headed box, every column as wide as its widest cell: a standings
     table is read whole, never squeezed. Drawn here rather than with rich, whose layout engine
-    costs more than the tie-breaks for a 150-player table."""
+    costs more than the tie-breaks for a 150-player table. `extra`: more columns after the
+    tie-breaks, each a header and a value per row (exact decimals as text, None: a dash)."""
     words = i18n.catalog(lang)
-    header = (words["cli.rank"], words["cli.no"], words["cli.name"], *st.tiebreaks)
+    header = (
+        words["cli.rank"],
+        words["cli.no"],
+        words["cli.name"],
+        *st.tiebreaks,
+        *(name for name, _ in extra),
+    )
     blank = alone(st.tiebreaks, [r.values for r in st.rows])  # DE of nobody tied: a dash
     body = [
         (
@@ -132,8 +145,9 @@ def print_table(st: Table, title: str, out: io.TextIOBase, lang: str = "en") -> 
                 DASH if i in dashed else "-" if v is None else i18n.number(lang, format_value(v))
                 for i, v in enumerate(r.values)
             ),
+            *("-" if column[k] is None else i18n.number(lang, column[k]) for _, column in extra),
         )
-        for r, dashed in zip(st.rows, blank, strict=True)
+        for k, (r, dashed) in enumerate(zip(st.rows, blank, strict=True))
     ]
     widths = [max(_width(row[i]) for row in [header, *body]) for i in range(len(header))]
 

@@ -88,6 +88,7 @@ def _standings(sub: argparse._SubParsersAction) -> None:
         metavar="SEED",
         help="break the ties left after the whole list by a seeded drawing of lots",
     )
+    add_views(st)
 
 
 def _store(sub: argparse._SubParsersAction) -> None:
@@ -146,6 +147,7 @@ def _export(sub: argparse._SubParsersAction) -> None:
         help="trf26 (default), trf16, csv (the standings) or html (a printable standings page)",
     )
     exp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    add_views(exp, " (csv, html)")
 
 
 def _pgn(sub: argparse._SubParsersAction) -> None:
@@ -278,6 +280,21 @@ def add_served_db(parser: argparse.ArgumentParser, note: str = ", as for serve")
         "--db",
         default=os.environ.get(DB_ENV) or DEFAULT_DB,
         help=f"{STORE} (default: ${DB_ENV}, else {DEFAULT_DB}{note})",
+    )
+
+
+def add_views(parser: argparse.ArgumentParser, note: str = "") -> None:
+    """--category and --rating-change: a category's standings, the rating change column."""
+    parser.add_argument(
+        "--category",
+        metavar="CODE",
+        help=f"only this category's standings, ranks counted inside it{note} (see "
+        "docs/categories.md)",
+    )
+    parser.add_argument(
+        "--rating-change",
+        action="store_true",
+        help=f"add each participant's FIDE rating change so far (Δ){note}",
     )
 
 

@@ -24,6 +24,8 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         from livetb.cli.db import standings_from_db
 
         return standings_from_db(args, out)
+    if args.category is not None:
+        raise UsageError("--category: a TRF file defines no categories (they live in the log)")
     for flag, value in (("--tournament", args.tournament), ("--at-seq", args.at_seq)):
         if value is not None:
             raise UsageError(f"{flag}: only with --db (a TRF file holds one tournament, no log)")
@@ -31,6 +33,13 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     for warning in imported.warnings:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
     live = (args.after_round, args.explain, args.draw_lots) == (None, None, None)
+    if args.rating_change:  # read off the log the file stands for, as the live server does
+        if not live or args.as_final:
+            raise UsageError(
+                "--rating-change: the live standings only, not with --after-round, --explain, "
+                "--draw-lots or --as-final"
+            )
+        return live_table(imported, args, out)
     if live and not args.as_final and running_round(imported.tournament):
         return live_table(imported, args, out)
     return table(imported.tournament, imported.team_event, args, out)
@@ -57,5 +66,5 @@ def live_table(imported: TrfImport, args: argparse.Namespace, out: io.TextIOBase
     with MemoryStore() as store:
         store.append("file", 0, events, actor="import")
         projection = StandingsProjection.rebuild(store.read("file"))
-    write(projection, args.format, out, language(args))
+    write(projection, args.format, out, language(args), rating_change=args.rating_change)
     return 0

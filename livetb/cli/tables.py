@@ -25,6 +25,7 @@ from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import compute, rank
 from livetb.engine.teams import TeamEvent
+from livetb.projections.categories import UnknownCategory, document_view
 from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
 
@@ -49,8 +50,21 @@ def preset(args: argparse.Namespace, team: bool = False) -> str | None:
     return SYSTEMS[args.system]
 
 
-def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase, lang: str = "en") -> None:
+def write(
+    projection: StandingsProjection,
+    fmt: str,
+    out: io.TextIOBase,
+    lang: str = "en",
+    category: str | None = None,
+    rating_change: bool = False,
+) -> None:
+    """The live document as JSON, CSV or a table; only `category`'s rows (ranks counted
+    inside it) and/or each row's rating change (a `Δ` column) when asked."""
     data = to_json(projection)
+    try:
+        document_view(data, projection.state, category, rating_change)
+    except UnknownCategory as err:
+        raise UsageError(f"--category: {err}") from None
     if fmt == "json":
         out.write(msgspec.json.encode(data).decode() + "\n")
         return
@@ -64,8 +78,13 @@ def write(projection: StandingsProjection, fmt: str, out: io.TextIOBase, lang: s
     title = i18n.text(lang, "cli.db_title", name=created.name, seq=data.seq)
     if data.round_in_progress is not None:
         title = i18n.text(lang, "cli.db_running", title=title, round=data.round_in_progress)
+    if category is not None:
+        title = i18n.text(lang, "cat.cli_title", title=title, category=category)
     table = _Document(data.edition, data.after_round, data.tiebreaks, data.standings)
-    print_table(table, title, out, lang)
+    extra = []
+    if rating_change:
+        extra.append(("Δ", [getattr(r, "rating_change", None) for r in data.standings]))
+    print_table(table, title, out, lang, extra)
 
 
 class _Document(NamedTuple):

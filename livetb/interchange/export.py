@@ -15,6 +15,7 @@ import msgspec
 from livetb import i18n
 from livetb.engine.teams import Roster
 from livetb.engine.untied import ASCII_DASH, DASH, alone
+from livetb.errors import InvalidInput
 from livetb.trf.writer import write_trf
 
 if TYPE_CHECKING:  # the store and the projection load when an export runs, not with the CLI
@@ -44,24 +45,50 @@ _MEDIA = {"trf16": "text/plain", "trf26": "text/plain", "csv": "text/csv", "html
 _SUFFIX = {"trf16": "trf", "trf26": "trf", "csv": "csv", "html": "html"}
 
 
-def export(store: EventStore, tournament_id: str, fmt: Format) -> Exported:
+def export(
+    store: EventStore,
+    tournament_id: str,
+    fmt: Format,
+    category: str | None = None,
+    rating_change: bool = False,
+) -> Exported:
     """Tournament `tournament_id` at the log's head as `fmt` (raises UnknownTournament)."""
     from livetb.projections import stored
 
-    return exported(stored.load(store, tournament_id), tournament_id, fmt)
+    projection = stored.load(store, tournament_id)
+    return exported(projection, tournament_id, fmt, category, rating_change)
 
 
-def exported(projection: StandingsProjection, tournament_id: str, fmt: Format) -> Exported:
-    """`projection`'s tournament as `fmt` (the server's exports run it off the event loop)."""
+def exported(
+    projection: StandingsProjection,
+    tournament_id: str,
+    fmt: Format,
+    category: str | None = None,
+    rating_change: bool = False,
+) -> Exported:
+    """`projection`'s tournament as `fmt` (the server's exports run it off the event loop).
+    The standings (csv, html) may be `category`'s only, ranks counted inside it, and carry
+    each participant's rating change (raises `UnknownCategory`; a TRF takes neither:
+    InvalidInput)."""
+    from livetb.projections.categories import document_view
     from livetb.projections.document import to_json
 
     if fmt in ("trf16", "trf26"):
+        if category is not None or rating_change:
+            raise InvalidInput(
+                "category, rating change: the csv and html exports only", path="format"
+            )
         text = trf_text(projection, fmt)
-    elif fmt == "csv":
-        text = standings_csv(to_json(projection))
     else:
-        text = standings_html(to_json(projection), _name(projection.state))
-    suffix = "-trf16" if fmt == "trf16" else ""
+        doc = to_json(projection)
+        document_view(doc, projection.state, category, rating_change)
+        if fmt == "csv":
+            text = standings_csv(doc)
+        else:
+            title = _name(projection.state)
+            cat = next((c for c in projection.state.categories if c.code == category), None)
+            text = standings_html(doc, title if cat is None else f"{title} — {cat.name}")
+    suffix = "-trf16" if fmt == "trf16" else "" if category is None else f"-{category}"
     filename = f"{tournament_id}{suffix}.{_SUFFIX[fmt]}"
     return Exported(text, _MEDIA[fmt], filename)
 
@@ -90,14 +117,21 @@ def standings_csv(doc: DbStandings) -> str:
     "-" (`livetb.engine.untied`), as the tables show it."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["rank", "start_no", "name", *doc.tiebreaks])
+    rated = _rated(doc)  # the rating change asked for: its own column, after the tie-breaks
+    w.writerow(["rank", "start_no", "name", *doc.tiebreaks, *(["rating_change"] if rated else [])])
     blank = alone(doc.tiebreaks, [r.values for r in doc.standings])
     for r, dashed in zip(doc.standings, blank, strict=True):
         cells = (
             ASCII_DASH if i in dashed else "" if v is None else v for i, v in enumerate(r.values)
         )
-        w.writerow([r.rank, r.start_no, r.name, *cells])
+        change = [getattr(r, "rating_change", None) or ""] if rated else []
+        w.writerow([r.rank, r.start_no, r.name, *cells, *change])
     return out.getvalue()
+
+
+def _rated(doc: DbStandings) -> bool:
+    """Whether the rows carry their rating change (`livetb.projections.ratings.RatedRow`)."""
+    return any(hasattr(r, "rating_change") for r in doc.standings)
 
 
 _PAGE = """<!doctype html>
@@ -142,7 +176,9 @@ def standings_html(doc: DbStandings, name: str) -> str:
         f'<th scope="col"{cls}>{esc(text)}</th>'
         for text, cls in [("Rank", ""), ("No", ""), ("Name", ' class="name"')]
         + [(tb, "") for tb in doc.tiebreaks]
+        + ([("Δ", "")] if _rated(doc) else [])
     )
+    rated = _rated(doc)
     blank = alone(doc.tiebreaks, [r.values for r in doc.standings])
     alone_cell = f'<td title="{esc(i18n.text("en", "export.alone"))}">{DASH}</td>'
     rows = "\n".join(
@@ -152,6 +188,7 @@ def standings_html(doc: DbStandings, name: str) -> str:
             alone_cell if i in dashed else f"<td>{'' if v is None else esc(str(v))}</td>"
             for i, v in enumerate(r.values)
         )
+        + (f"<td>{esc(getattr(r, 'rating_change', None) or '')}</td>" if rated else "")
         + "</tr>"
         for r, dashed in zip(doc.standings, blank, strict=True)
     )
