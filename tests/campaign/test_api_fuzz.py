@@ -23,7 +23,7 @@ from tests.campaign.budget import size
 from tests.campaign.server import Server, serving, tournament_steps
 
 TID = "fuzz"
-CASES = size(ci=10, local=80)  # per operation
+CASES = size(ci=10, local=400)  # per operation
 
 
 def events(db: Path) -> int:

@@ -21,7 +21,7 @@ from tests.campaign.budget import size
 
 CORPUS = sorted((Path(__file__).parents[1] / "data" / "conformance").glob("*/*.trf"))
 TEXTS = [p.read_bytes() for p in CORPUS]
-CASES = size(ci=60, local=400)
+CASES = size(ci=60, local=3000)
 
 
 @st.composite
