@@ -24,6 +24,7 @@ from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
 from livetb.projections import card
 from livetb.projections.document import to_json
+from livetb.web.api import categories
 from livetb.web.feed.messages import round_info as round_message
 from livetb.web.http.auth import check_read
 from livetb.web.http.limits import int_query
@@ -150,12 +151,18 @@ async def standings(request: web.Request) -> web.Response:
     after_round = int_query(request, "after_round", low=1)
     if at_seq is not None and after_round is not None:
         raise InvalidInput("give at_seq or after_round, not both", path="at_seq")
+    category, rated = categories.view_queries(request)
     travel = request.app[TIMETRAVEL]  # replays off the loop, bounded, cached
     if after_round is not None:
         at_seq = await travel.round_closed_at(tid, after_round)
     if at_seq is None:
-        return json_response(to_json(live), seq=live.seq)
+        doc = to_json(live)
+        if category is not None or rated:
+            categories.view(doc, live.state, category, rated)
+        return json_response(doc, seq=live.seq)
     seq, body = await travel.standings(tid, at_seq)
+    if category is not None or rated:
+        body = await categories.past_view(request, tid, seq, body, category, rated)
     resp = web.Response(body=body, content_type="application/json")
     resp.headers[hdrs.ETAG] = f'"{seq}"'
     return resp
@@ -221,6 +228,8 @@ ENDPOINTS = [
         query=(
             Query("at_seq", "the standings at this log sequence number", minimum=1),
             Query("after_round", "the standings when this round was closed", minimum=1),
+            categories.CATEGORY_QUERY,
+            categories.WITH_QUERY,
         ),
     ),
     Endpoint(
