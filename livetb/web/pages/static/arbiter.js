@@ -151,7 +151,7 @@ async function start() {
   ui.badge = el("span"); // the feed's badge, once it is open
   ui.state = el("span", { class: "state" });
   // The provisional ranks beside the grid: rank, name and every value with its status.
-  ui.ranks = el("standings-table", { class: "ranks", legend: true });
+  ui.ranks = el("standings-table", { class: "ranks", legend: true, quiet: true });
   ui.roundTitle = el("h2", {});
   const quick = quickEntry(grid, say);
   const close = el("button", { type: "button", dataset: { action: "close-round" }, onclick: async () => {

@@ -24,7 +24,9 @@
 //   details             start number, title, federation and rating columns; links: the
 //                       name links to the player's card; stars: follow buttons (the element
 //                       updates `follow` and dispatches "follow-change", detail: { follow });
-//                       pin: followed rows pinned on top; legend: the marks' legend, one tap away
+//                       pin: followed rows pinned on top; legend: the marks' legend, one tap away;
+//                       quiet: no status of its own (the console, whose one status is the
+//                       arbiter's: moves announced while results are typed would be noise)
 // Methods: attach(feed), filter(predicate | null) -> { shown, total }, setPeople(list).
 //
 // A delta touches only the rows it changed (and the rank cells of those that moved): no row
@@ -176,7 +178,7 @@ class StandingsTable extends HTMLElement {
     this.legendBox = el("details", { class: "legend", hidden: true },
       el("summary", {}, t("table.legend.title")), el("ul", {}));
     this.pager = el("p", { class: "pager", hidden: true });
-    this.live = el("p", { class: "sr", role: "status", "aria-live": "polite" });
+    this.live = this.hasAttribute("quiet") ? el("p", { class: "sr" }) : el("p", { class: "sr", role: "status", "aria-live": "polite" });
     this.append(this.legendBox, this.table, this.pager, this.live);
   }
 
@@ -448,6 +450,7 @@ class StandingsTable extends HTMLElement {
   }
 
   announce(moved) {
+    if (this.hasAttribute("quiet")) return;
     const followed = this.followed;
     const said = [];
     for (const [no, [was, now]] of moved) {
