@@ -134,6 +134,13 @@ def test_numbers_are_labelled_and_byes_are_words(
         "en": ["Win", "Draw", "Loss"], "it": ["Vittoria", "Patta", "Sconfitta"]}[lang]  # fmt: skip
     assert all(len(g.split()) <= 14 for g in goals)
     assert not page.locator("details.method").evaluate("d => d.open")
+    # Type C values while round 3 runs: as of round 2, and the legend says the same words.
+    assert (
+        page.locator("[data-tb='BH'] .badge").inner_text()
+        == {"en": "as of round 2", "it": "al turno 2"}[lang]
+    )
+    page.locator("details.legend summary").click()
+    assert page.locator("details.legend li").count() == 4  # provisional, pending, predicted, –
     # FB prediction and projected BH, each with its sentence.
     explained = page.locator(".projections dd.hint").all_inner_texts()
     assert len(explained) == 2 and all("3" in text for text in explained)

@@ -207,6 +207,22 @@ function alone(line, i) {
   return !((at > 0 && key(rows[at - 1]) === mine) || (at + 1 < rows.length && key(rows[at + 1]) === mine));
 }
 
+/** A value's status in words; a type-C value while a round runs says which round it is at. */
+function badge(status) {
+  return status === "pending" ? t("card.as_of", { before: card.after_round }) : t(`status.${status}`);
+}
+
+/** The labels this card shows, each with its meaning. */
+function legend() {
+  const round = card.round_in_progress;
+  const shown = new Set(card.tiebreaks.filter((line, i) => !alone(line, i)).map((line) => line.status));
+  const items = ["final", "provisional", "pending", "predicted"].filter((s) => shown.has(s))
+    .map((s) => el("li", {}, el("span", { class: "badge", dataset: { status: s } }, badge(s)), " ",
+      t(`card.legend.${s}`, { round })));
+  if (card.tiebreaks.some(alone)) items.push(el("li", {}, el("strong", {}, "–"), " ", t("card.legend.alone")));
+  return el("ul", {}, items);
+}
+
 function tiebreak(line, i) {
   const code = model?.doc.tiebreaks[i] ?? line.name;
   const single = alone(line, i);
@@ -219,7 +235,7 @@ function tiebreak(line, i) {
     el("span", {}, el("strong", {}, code), " ", tbName(code)),
     el("span", { class: "tbv", dataset: { tb: code, status: line.status, alone: single ? "true" : null } },
       single ? el("span", { title: t("card.alone", { code }) }, "–") : num(line.value), " ",
-      single ? null : el("span", { class: "badge", dataset: { status: line.status } }, t(`status.${line.status}`))),
+      single ? null : el("span", { class: "badge", dataset: { status: line.status } }, badge(line.status))),
   ];
   const body = [
     el("p", { class: "hint" }, roundsHint(line)),
@@ -251,7 +267,7 @@ function tiebreaks() {
   return [
     el("h2", {}, t("card.tiebreaks")),
     card.tiebreaks.map(tiebreak),
-    disclosure("legend", { class: "legend", dataset: { key: "legend" } }, t("card.legend_toggle"), el("p", {}, t("status.legend"))),
+    disclosure("legend", { class: "legend", dataset: { key: "legend" } }, t("card.legend_toggle"), legend()),
     projections(),
   ];
 }
