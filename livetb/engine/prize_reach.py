@@ -18,12 +18,18 @@ as large); without it, X takes each list's.
 
 Best: X's group starts at place `1 + above` or after, and a share is never more than the
 prize of the group's first place. With one prize per player, someone surely above X in L can
-leave L's places to X by taking a prize in another list; only those who belong to no other
-list with prizes surely stay: for them, L's groups come before X's and are awarded from L
-first. So the best place of L is `1 + above`, counting only those, and the best is the
-largest such prize over X's lists; without one prize per player, the sum of each list's
-`a(L, 1 + above)`. (Counting also those whose other lists pay less than the place would be
-sound only if offers were never smaller than their places' prizes, which sharing breaks.)
+leave L's places to X by taking a prize in another list:
+
+- under `ranking` (one participant a place, prizes given in decreasing order of amount),
+  someone who left L for another list took a prize at least as large as the one X takes; so
+  for a place p of L worth v, only those of the surely-above who belong to another list
+  paying v or more can have left, and p is reachable when `p ≥ 1 + above(v)` counting the
+  others;
+- under `shared` and `hort`, a group's offer can be smaller than its places' prizes, so only
+  those who belong to no other list with prizes surely stay.
+
+The best is the largest prize so reachable over X's lists; without one prize per player, the
+sum of each list's `a(L, 1 + above)`.
 
 The bounds hold for the prize taken under every rule; `tests/engine/test_prize_reach.py`
 checks them by brute force on small tournaments.
@@ -93,9 +99,11 @@ def bounds(
     fields: Mapping[str, Field],
     amounts: Mapping[str, Sequence[Decimal]],
     one_prize_per_player: bool,
+    ranking: bool,
 ) -> tuple[Bound, Bound]:
     """The best and the worst prize of a participant finishing on `points`, over the lists
-    it belongs to (`fields`, in the lists' order), each list's amounts by place."""
+    it belongs to (`fields`, in the lists' order), each list's amounts by place (`ranking`:
+    the table's rule is `ranking`)."""
     best: list[Place] = []
     worst: list[Place] = []
     for name, field in fields.items():
@@ -103,7 +111,15 @@ def bounds(
         low = 1 + level(points, field)
         if low <= len(paid):
             worst.append(Place(name, low, paid[low - 1]))
-        high = 1 + above(points, field, stay=_ANY if one_prize_per_player else None)
+        if not one_prize_per_player:
+            high = 1 + above(points, field)
+        elif ranking:
+            high = next(
+                (p for p, v in enumerate(paid, 1) if p >= 1 + above(points, field, stay=v)),
+                len(paid) + 1,
+            )
+        else:
+            high = 1 + above(points, field, stay=_ANY)
         if high <= len(paid):
             best.append(Place(name, high, paid[high - 1]))
     if one_prize_per_player:

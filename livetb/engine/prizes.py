@@ -4,8 +4,9 @@ A table has prizes by place for the main list ("main") and for categories (their
 an exact amount in one currency and/or a label (a trophy). Rules (docs/prizes.md says them in
 words, with worked examples):
 
-- `ranking`: places follow the ranking with its tie-breaks. Participants the ranking leaves on
-  one rank (every tie-break equal, no playoff, no lots) share the places they occupy.
+- `ranking`: places follow the ranking with its tie-breaks, one participant a place, in the
+  standings' order (participants every tie-break leaves equal are in start-number order until
+  a playoff or lots order them).
 - `shared`: participants tied on points share the sum of the prizes of the places they occupy.
 - `hort`: of that sum, half is shared equally and half follows the ranking (each member takes
   half of its own place's prize).
@@ -216,22 +217,21 @@ def _offer(
     amounts: list[Decimal],
     taken: set[int],
 ) -> _Offer | None:
-    """List `name`'s offer (`at`: its order among the lists, its next place): its first group
-    without a prize from `start` on (rows tied on rank, or on points under `shared` and
+    """List `name`'s offer (`at`: its order among the lists, its next place): its first row
+    without a prize from `start` on (with the rows tied with it on points under `shared` and
     `hort`) and each member's exact share of the places left (`amounts`, the next first)."""
     i = start
     while (row := _at(rows, i)) is not None and row.start_no in taken:
         i += 1
     if row is None:
         return None
-    same = (lambda r: r.rank) if rule == "ranking" else (lambda r: r.points)
-    head = same(row)
-    group = []
-    j = i
-    while (row := _at(rows, j)) is not None and same(row) == head:
-        if row.start_no not in taken:
-            group.append(row)
-        j += 1
+    group = [row]
+    j = i + 1
+    if rule != "ranking":  # the ranking gives every place to one row, as the standings list it
+        while (row := _at(rows, j)) is not None and row.points == group[0].points:
+            if row.start_no not in taken:
+                group.append(row)
+            j += 1
     worth = [Fraction(a) for a in amounts[: len(group)]]
     worth += [Fraction(0)] * (len(group) - len(worth))
     equal = sum(worth, Fraction(0)) / len(group)

@@ -23,8 +23,11 @@ from livetb.engine.model import Code
 from livetb.engine.spec import Spec
 from livetb.engine.standings import compute
 from livetb.projections.outlook import Outlook, outlook
+from livetb.projections.prize_outlook import PrizeOutlook, prize_outlook
+from livetb.projections.prizes import prize_list
 from livetb.projections.standings import StandingsProjection, fmt
 from livetb.projections.views import view_of
+from livetb.wire.prizes import AwardLine
 from livetb.wire.standings import Row, Status, Value
 
 
@@ -98,6 +101,10 @@ class Card(msgspec.Struct):
     fb_prediction: str | None
     bh_projected: str | None
     outlook: Outlook | None  # while a round runs: the ranks each result of its game leaves open
+    # The prizes it would take if the tournament ended now, and while a round runs the best
+    # and worst prize each result of its game leaves open (`livetb/projections/prizes.py`).
+    prizes: list[AwardLine] = []
+    prize_outlook: PrizeOutlook | None = None
 
 
 class _Sources:
@@ -162,6 +169,8 @@ def build(projection: StandingsProjection, no: int) -> Card:
         row.fb_prediction,
         row.bh_projected,
         outlook(state, no, live),
+        [a for a in prize_list(projection).awards if a.start_no == no] if state.prizes else [],
+        prize_outlook(state, no, live),
     )
 
 

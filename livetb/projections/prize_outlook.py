@@ -126,17 +126,20 @@ def prize_outlook(
 
     options: list[PrizeOption] = []
     opp = table.one_prize_per_player
+    ranking = table.rule == "ranking"
     cur = table.currency
     if game is None or game.result is not None:
         result: Result = "bye" if game is None else FINISHED[state.entry(no, k).code]
         points = live.score(no)
-        best, worst = bounds(points, fields({}), amounts, opp)
+        best, worst = bounds(points, fields({}), amounts, opp, ranking)
         options.append(_option(result, points, best, worst, cur))
     else:
         opponent = game.black if game.white == no else game.white
         for outcome, mine_code, theirs in OUTCOMES:
             points = after(no, mine_code)
-            best, worst = bounds(points, fields({opponent: after(opponent, theirs)}), amounts, opp)
+            best, worst = bounds(
+                points, fields({opponent: after(opponent, theirs)}), amounts, opp, ranking
+            )
             options.append(_option(outcome, points, best, worst, cur))
     last = k == created.rounds
     sentence = _sentence(options, cur) if last else None
@@ -176,9 +179,8 @@ def _sentence(options: list[PrizeOption], currency: str) -> dict[str, str] | Non
     for lang in i18n.LANGUAGES:
         say = _Say(lang, currency)
         if guarantee is not None and reach is not None:
-            text = i18n.text(
-                lang, "prize.need.both", **say.guarantee(guarantee), **say.reach(reach)
-            )
+            key = "prize.need.same" if guarantee.result == reach.result else "prize.need.both"
+            text = i18n.text(lang, key, **say.guarantee(guarantee), **say.reach(reach))
         elif guarantee is not None:
             text = i18n.text(lang, "prize.need.guarantee", **say.guarantee(guarantee))
         else:

@@ -47,18 +47,14 @@ async def test_put_prizes_then_the_live_list_provisional_then_final(api: Api) ->
     assert (await api.get(f"{T}/prizes"))["awards"] == []  # no table yet
     status, body = await api.call("PUT", f"{T}/prizes", CONTRACT)
     assert status == 200, body
-    # 1-0 on every board: 1, 3, 5, 7 on 1 point; BH all 0: one rank, sharing 1st and 2nd.
     for board in range(1, 5):
         await api.post(f"{T}/rounds/1/results", {"board": board, "result": "1-0"})
     doc = await api.get(f"{T}/prizes")
     assert doc["status"] == "provisional" and doc["currency"] == "EUR"
-    # Tied on everything: 1, 3, 5, 7 share main 1st+2nd (800 / 4); U2000 (5-8) goes to the
-    # best members without a prize: 6 and 8, tied (0 points, BH 1), share it.
-    assert awards(doc) == [
-        (1, "main", 1, "200.00"), (3, "main", 1, "200.00"),
-        (5, "main", 1, "200.00"), (7, "main", 1, "200.00"),
-        (6, "U2000", 1, "50.00"), (8, "U2000", 1, "50.00"),
-    ]  # fmt: skip
+    # 1-0 on every board: 1, 3, 5, 7 on 1 point, BH 0 while the round runs (pending): the
+    # ranking places them by start number. U2000 (5-8): 5 is its best without a prize.
+    assert awards(doc) == [(1, "main", 1, "500.00"), (3, "main", 2, "300.00"),
+                           (5, "U2000", 1, "100.00")]  # fmt: skip
     assert (await api.post(f"{T}/rounds/1/close"))[0] == 201
     pairs = [(3, 1), (7, 5), (2, 4), (6, 8)]
     boards = [{"board": b, "white": w, "black": k} for b, (w, k) in enumerate(pairs, 1)]
@@ -102,16 +98,19 @@ async def test_bad_tables_are_refused_naming_the_field_and_nothing_is_logged(api
 
 async def test_the_feed_carries_the_prize_list_when_it_changes(api: Api) -> None:
     await two_rounds(api)
-    assert (await api.call("PUT", f"{T}/prizes", CONTRACT))[0] == 200
+    shared = CONTRACT | {"rule": "shared"}
+    assert (await api.call("PUT", f"{T}/prizes", shared))[0] == 200
     async with connect(feed_url(api.base, TID)) as ws:
         snapshot = await recv(ws)
         assert snapshot["type"] == "snapshot"
-        assert snapshot["prizes"] == await api.get(f"{T}/prizes")  # all tied: one share
+        assert snapshot["prizes"] == await api.get(f"{T}/prizes")
+        # All on 0 points: the 8 share main 1st and 2nd, 100 each; U2000 has nobody left.
+        assert {a["amount"] for a in snapshot["prizes"]["awards"]} == {"100.00"}
         await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
         delta = await recv(ws)
-        # 1 alone on a point; BH is pending while the round runs (0 for all): 2..8 share the
-        # 2nd place, 300 / 7 = 42.857…: 42.85 each and 5 cents to the first five. U2000's
-        # members all have a prize now: it goes to nobody.
+        # 1 alone on a point; 2..8 on 0 share the 2nd place, the last one paid, 300 / 7 =
+        # 42.857…: 42.85 each and 5 cents to the first five. U2000's members all have a
+        # prize now: it goes to nobody.
         assert awards(delta["prizes"]) == [
             (1, "main", 1, "500.00"),
             *((no, "main", 2, "42.86") for no in (2, 3, 4, 5, 6)),
