@@ -191,3 +191,15 @@ async def test_a_past_position_reads_its_own_categories_and_games(api: Api) -> N
     assert all(r["rating_change"] is None for r in past["standings"])
     status, _ = await api.call("GET", f"{T}/standings?category=RUS", token=None)
     assert status == 404  # not defined any more
+
+
+async def test_under_a_broadcast_delay_the_public_sees_no_held_rating_change(api: Api) -> None:
+    await start(api)
+    assert (await api.call("PATCH", T, {"public_delay": 3600}))[0] == 200
+    await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "0-1"})
+    public = await api.get(f"{T}/standings?with=rating_change")
+    assert all(r["rating_change"] is None for r in public["standings"])
+    assert (await api.get(f"{T}/participants/2/rating"))["games"] == []
+    status, live = await api.call("GET", f"{T}/standings?with=rating_change")  # the token
+    assert status == 200
+    assert {r["start_no"]: r["rating_change"] for r in live["standings"]}[2] == "35.6"

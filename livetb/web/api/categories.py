@@ -24,7 +24,7 @@ from livetb.events.store import EventStore
 from livetb.projections import ratings
 from livetb.projections.categories import UnknownCategory, document_view, members
 from livetb.projections.ratings import RatingChange
-from livetb.web.http.auth import check_read
+from livetb.web.http.public import readable
 from livetb.web.http.routing import (
     BASE,
     PARTICIPANT,
@@ -90,7 +90,7 @@ def _info(cat: Category, nos: frozenset[int]) -> CategoryInfo:
 
 async def list_categories(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    projection = await check_read(request, tid)
+    projection = (await readable(request, tid)).projection  # the public one under a delay
     body = CategoryList(category_infos(projection.state))
     return json_response(body, seq=projection.seq)
 
@@ -98,7 +98,7 @@ async def list_categories(request: web.Request) -> web.Response:
 async def rating_change(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     no = int(request.match_info["start_no"])
-    projection = await check_read(request, tid)
+    projection = (await readable(request, tid)).projection  # no held result shown
     if no not in projection.state.participants:
         raise NotFound(f"start_no {no}: no participant with that start number")
     return json_response(ratings.of(projection.state, no), seq=projection.seq)
