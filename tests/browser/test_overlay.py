@@ -203,4 +203,23 @@ def test_a_team_event_shows_its_matches(browser: Any, server: Server) -> None:
     assert first[:3] == ["Alpha", "1.5 – 0.5", "Beta"]
     assert page.evaluate(CHECK.replace("tr[data-start-no]", "tr[data-match]"))["out"] == []
     page.screenshot(path=SHOTS / "overlay-teams-1920-en.png")
+    # The panel of a team event: the matches above the teams' standings, all inside the frame.
+    page.goto(f"{server.base}/t/teams/overlay?lang=it")
+    page.wait_for_selector(".overlay tr[data-start-no]")
+    page.wait_for_timeout(300)
+    assert page.locator(".overlay .matches tr[data-match]").count() == 2
+    assert page.locator(".overlay tr[data-start-no]:not([hidden])").count() == 4
+    assert page.evaluate(CHECK)["out"] == []
+    page.screenshot(path=SHOTS / "overlay-teams-1920-it.png")
+    page.close()
+
+
+def test_a_broadcast_delay_is_said_on_the_overlay(browser: Any, server: Server) -> None:
+    token = server.tournament("delayed", ["PTS", "BH"], players=4)
+    path = "/api/tournaments/delayed"
+    assert server.call("PATCH", path, {"public_delay": 900}, token)[0] == 200
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{server.base}/t/delayed/overlay?lang=it")
+    page.wait_for_selector(".overlay tr[data-start-no]")
+    assert "in differita di 15 min" in page.locator(".overlay .state").inner_text()
     page.close()

@@ -23,7 +23,7 @@ const POSITIONS = ["top-left", "top-right", "bottom-left", "bottom-right", "top"
 const asked = {
   layout: ["panel", "column", "ticker", "scoreboard"].includes(q.get("layout")) ? q.get("layout") : null,
   position: POSITIONS.includes(q.get("position")) ? q.get("position") : null,
-  top: int("top"),
+  top: int("top"),  // none asked: 10, unless the followed players alone or pages of the field
   maxRows: int("max_rows") ?? int("rows"), // `rows` was this parameter's first name
   scale: Math.min(3, Math.max(0.5, Number.parseFloat(q.get("scale")) || 1)),
   pageSeconds: int("page_seconds") ?? 10,
@@ -33,6 +33,7 @@ const asked = {
 // ?columns= as the server read it: each code in the standings' spelling, or null for no
 // tie-break at all (named on the overlay, with the ones the tournament does not have).
 const columns = config.columns ?? [];
+if (asked.top === null && !asked.follow.length && asked.maxRows === null) asked.top = 10;
 const ui = {};
 let feed = null;
 let shape = null; // the layout in use, and the frame it was fitted to
@@ -132,9 +133,9 @@ function matchesTable(list) {
   return el("table", { class: "matches" },
     el("caption", { class: "sr" }, t("overlay.matches")),
     el("tbody", {}, list.map((m) => el("tr", { dataset: { match: `${m.home.number}-${m.away.number}` } },
-      el("td", { class: "team home", dataset: { name: "" } }, m.home.name),
+      el("td", { class: "team home" }, m.home.name),
       el("td", { class: "score" }, `${points(m.home2)} – ${points(m.away2)}`),
-      el("td", { class: "team away", dataset: { name: "" } }, m.away.name),
+      el("td", { class: "team away" }, m.away.name),
       el("td", { class: "boards" }, t("overlay.boards_done", { done: m.done, total: m.boards }))))));
 }
 
