@@ -140,7 +140,7 @@ def test_all_eight_boards_open_with_overlapping_categories() -> None:
                     )
                 ),
                 PrizesDefined(
-                    rule=rule,  # type: ignore[arg-type]
+                    rule=rule,
                     one_prize_per_player=opp,
                     prizes=(
                         Prize("main", 1, Decimal(500)),

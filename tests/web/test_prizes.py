@@ -12,7 +12,7 @@ from livetb.client import feed_url
 from tests.web.conftest import TID, Api, recv
 
 T = f"/api/tournaments/{TID}"
-CONTRACT = {
+CONTRACT: dict[str, Any] = {
     "rule": "ranking",
     "one_prize_per_player": True,
     "currency": "EUR",
@@ -85,7 +85,7 @@ async def test_bad_tables_are_refused_naming_the_field_and_nothing_is_logged(api
         ({"list": "main", "place": 3, "amount": "400"}, "$.prizes[3].amount"),
     ]
     for extra, path in bad:
-        body = CONTRACT | {"prizes": [*CONTRACT["prizes"], extra]}  # type: ignore[list-item]
+        body = CONTRACT | {"prizes": [*CONTRACT["prizes"], extra]}
         status, err = await api.call("PUT", f"{T}/prizes", body)
         assert status == 422 and err["path"] == path, (extra, err)
         assert path in err["message"]
