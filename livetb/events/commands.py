@@ -52,6 +52,7 @@ from livetb.errors import (
     UnknownRound,
     UnknownTournament,
 )
+from livetb.events.categories import CategorySpec, categories_event, check_birth_date
 from livetb.events.prize_table import prizes_defined
 from livetb.events.schema import (
     DEFAULT_TEAM_TIEBREAKS,
@@ -61,8 +62,6 @@ from livetb.events.schema import (
     BoardNo,
     ByePoints,
     ByeRequested,
-    CategoriesDefined,
-    Category,
     EditionName,
     GameResult,
     LotsDrawn,
@@ -158,28 +157,6 @@ class UpdateParticipant(Command, tag="UpdateParticipant", frozen=True):
     sex: Sex | UnsetType = UNSET
     birth_date: BirthDate | UnsetType = UNSET
     k: KFactor | UnsetType | None = UNSET
-
-
-CategoryCode = Annotated[
-    str, msgspec.Meta(min_length=1, max_length=20, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
-]
-Federation = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z]{3}$")]
-Rating = Annotated[int, msgspec.Meta(ge=0, le=4000)]
-
-
-class CategorySpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A category as asked for: `CategoriesDefined`'s `Category`, unknown fields refused."""
-
-    code: CategoryCode
-    name: Name
-    rating_min: Rating | None = None
-    rating_max: Rating | None = None
-    unrated: bool | None = None
-    born_from: dt.date | None = None
-    born_to: dt.date | None = None
-    sex: Literal["m", "w"] | None = None
-    federations: Annotated[tuple[Federation, ...], msgspec.Meta(min_length=1)] | None = None
-    members: Annotated[tuple[StartNo, ...], msgspec.Meta(min_length=1)] | None = None
 
 
 class DefineCategories(Command, tag="DefineCategories", frozen=True):
@@ -361,7 +338,7 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
             return [prizes_defined(state, command.rule, command.one_prize_per_player,
                                    command.currency, command.prizes)]  # fmt: skip
         case DefineCategories():
-            return [_categories(state, command)]
+            return [categories_event(state, command.categories)]
     raise InvalidInput(f"unknown command {type(command).__name__}")  # pragma: no cover
 
 
@@ -406,7 +383,7 @@ def _register(state: TournamentState, c: RegisterParticipant, at: str = "") -> l
         if rnd > state.paired:  # a future round's bye is a RequestBye, once registered
             _in_range(state, rnd, f"{at}missed")
             raise RoundNotPaired(rnd, f"{at}missed.{rnd}")
-    _birth_date(c.birth_date, f"{at}birth_date")
+    check_birth_date(c.birth_date, f"{at}birth_date")
     registered = ParticipantRegistered(
         start_no=c.start_no,
         name=c.name,
@@ -487,67 +464,11 @@ def _update(state: TournamentState, c: UpdateParticipant) -> list[AnyEvent]:
         if state.paired:
             raise TournamentStarted("update a participant", c.start_no)
         if isinstance(birth := changes.get("birth_date"), str):
-            _birth_date(birth, "birth_date")
+            check_birth_date(birth, "birth_date")
         events.append(ParticipantUpdated(start_no=c.start_no, **changes))
     if not isinstance(c.k, UnsetType):
         events.append(ParticipantKSet(start_no=c.start_no, k=c.k))
     return events
-
-
-def _birth_date(text: str, field: str) -> None:
-    """A full date must be a real one (the pattern has checked the shape)."""
-    if len(text) == 10:
-        try:
-            dt.date(int(text[:4]), int(text[5:7]), int(text[8:10]))
-        except ValueError:
-            raise InvalidInput(f"{field} {text!r}: no such date", path=f"$.{field}") from None
-
-
-def _categories(state: TournamentState, c: DefineCategories) -> CategoriesDefined:
-    """Codes unique (and not `main`, the prize table's name for the whole ranking), bands
-    ordered, members registered."""
-    seen: set[str] = set()
-    for i, cat in enumerate(c.categories):
-        at = f"categories[{i}]"
-        if cat.code.lower() == "main":
-            raise InvalidInput(
-                f"{at}.code 'main': names the whole ranking; choose another code",
-                path=f"$.{at}.code",
-            )
-        if cat.code in seen:
-            raise InvalidInput(f"{at}.code {cat.code!r}: defined twice", path=f"$.{at}.code")
-        seen.add(cat.code)
-        lo, hi = cat.rating_min, cat.rating_max
-        if lo is not None and hi is not None and lo > hi:
-            raise InvalidInput(
-                f"{at}.rating_max {hi}: below rating_min {lo}", path=f"$.{at}.rating_max"
-            )
-        if cat.born_from is not None and cat.born_to is not None and cat.born_from > cat.born_to:
-            raise InvalidInput(
-                f"{at}.born_to {cat.born_to}: before born_from {cat.born_from}",
-                path=f"$.{at}.born_to",
-            )
-        for j, no in enumerate(cat.members or ()):
-            _participant(state, no, f"{at}.members[{j}]")
-    return CategoriesDefined(
-        categories=tuple(
-            Category(
-                code=cat.code,
-                name=cat.name,
-                rating_min=cat.rating_min,
-                rating_max=cat.rating_max,
-                unrated=cat.unrated,
-                born_from=cat.born_from,
-                born_to=cat.born_to,
-                sex=cat.sex,
-                federations=None
-                if cat.federations is None
-                else tuple(f.upper() for f in cat.federations),
-                members=cat.members,
-            )
-            for cat in c.categories
-        )
-    )
 
 
 def _withdraw(state: TournamentState, c: WithdrawParticipant) -> list[AnyEvent]:

@@ -1,0 +1,90 @@
+"""A category as a command asks for it (`CategorySpec`, in `DefineCategories`) and the checks
+that make a `CategoriesDefined` of a list of them: codes unique and not `main` (the prize
+table's name for the whole ranking), bands in order, members registered. Who belongs to a
+category is read by `livetb/projections/categories.py`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+import msgspec
+
+from livetb.errors import InvalidInput, UnknownParticipant
+from livetb.events.schema import CategoriesDefined, Category, StartNo
+from livetb.events.state import TournamentState
+
+CategoryCode = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=20, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+]
+Federation = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z]{3}$")]
+Rating = Annotated[int, msgspec.Meta(ge=0, le=4000)]
+
+
+class CategorySpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A category as asked for: `CategoriesDefined`'s `Category`, unknown fields refused."""
+
+    code: CategoryCode
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+    rating_min: Rating | None = None
+    rating_max: Rating | None = None
+    unrated: bool | None = None
+    born_from: dt.date | None = None
+    born_to: dt.date | None = None
+    sex: Literal["m", "w"] | None = None
+    federations: Annotated[tuple[Federation, ...], msgspec.Meta(min_length=1)] | None = None
+    members: Annotated[tuple[StartNo, ...], msgspec.Meta(min_length=1)] | None = None
+
+
+def categories_event(state: TournamentState, specs: tuple[CategorySpec, ...]) -> CategoriesDefined:
+    """The event defining `specs`, or the rejection naming the first field at fault."""
+    seen: set[str] = set()
+    for i, cat in enumerate(specs):
+        at = f"categories[{i}]"
+        if cat.code.lower() == "main":
+            raise InvalidInput(
+                f"{at}.code 'main': names the whole ranking; choose another code",
+                path=f"$.{at}.code",
+            )
+        if cat.code in seen:
+            raise InvalidInput(f"{at}.code {cat.code!r}: defined twice", path=f"$.{at}.code")
+        seen.add(cat.code)
+        lo, hi = cat.rating_min, cat.rating_max
+        if lo is not None and hi is not None and lo > hi:
+            raise InvalidInput(
+                f"{at}.rating_max {hi}: below rating_min {lo}", path=f"$.{at}.rating_max"
+            )
+        if cat.born_from is not None and cat.born_to is not None and cat.born_from > cat.born_to:
+            raise InvalidInput(
+                f"{at}.born_to {cat.born_to}: before born_from {cat.born_from}",
+                path=f"$.{at}.born_to",
+            )
+        for j, no in enumerate(cat.members or ()):
+            if no not in state.participants:
+                raise UnknownParticipant(no, f"{at}.members[{j}]")
+    return CategoriesDefined(categories=tuple(map(_category, specs)))
+
+
+def _category(cat: CategorySpec) -> Category:
+    federations = None if cat.federations is None else tuple(f.upper() for f in cat.federations)
+    return Category(
+        code=cat.code,
+        name=cat.name,
+        rating_min=cat.rating_min,
+        rating_max=cat.rating_max,
+        unrated=cat.unrated,
+        born_from=cat.born_from,
+        born_to=cat.born_to,
+        sex=cat.sex,
+        federations=federations,
+        members=cat.members,
+    )
+
+
+def check_birth_date(text: str, field: str) -> None:
+    """A full date must be a real one (the command's pattern has checked the shape)."""
+    if len(text) == 10:
+        try:
+            dt.date(int(text[:4]), int(text[5:7]), int(text[8:10]))
+        except ValueError:
+            raise InvalidInput(f"{field} {text!r}: no such date", path=f"$.{field}") from None
