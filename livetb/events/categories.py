@@ -38,6 +38,11 @@ class CategorySpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
 def categories_event(state: TournamentState, specs: tuple[CategorySpec, ...]) -> CategoriesDefined:
     """The event defining `specs`, or the rejection naming the first field at fault."""
+    if state.created is not None and state.created.kind == "team" and specs:
+        # A team tournament ranks teams: criteria on a player's record rank nobody.
+        raise InvalidInput(
+            "categories: individual tournaments only (this one ranks teams)", path="$.categories"
+        )
     seen: set[str] = set()
     for i, cat in enumerate(specs):
         at = f"categories[{i}]"

@@ -260,3 +260,11 @@ def test_category_feeds_keep_snapshot_plus_deltas_equal_to_get(
         for code, view, local in viewers:
             local.apply(decode_message(view.delta(message, live, None)))
             assert local.as_builtins() == category_doc(live, code, top), (rec.seq, code)
+
+
+def test_a_team_tournament_takes_no_categories() -> None:
+    state = fold([TournamentCreated(name="t", rounds=3, kind="team")])
+    command = DefineCategories(categories=(CategorySpec(code="A", name="a"),))
+    with pytest.raises(InvalidInput, match="individual tournaments only"):
+        decide(state, command)
+    assert decide(state, DefineCategories(categories=())) == [CategoriesDefined()]
