@@ -28,6 +28,7 @@ COMMANDS = {
     "rebuild": ("db", "rebuild_command"),
     "replay": ("db", "replay_command"),
     "export": ("export", "export_command"),
+    "prizes": ("prizes", "prizes_command"),
     "pgn": ("pgn", "pgn_command"),
     "sync": ("sync", "sync_command"),
     **dict.fromkeys(("serve", "demo", "watch", "token"), ("server", "run")),

@@ -34,6 +34,7 @@ def build_parser(description: str) -> argparse.ArgumentParser:
     _standings(sub)
     _store(sub)  # import, rebuild, replay
     _export(sub)
+    _prizes(sub)
     _pgn(sub)
     _sync(sub)
     _server(sub)  # serve, demo, watch, token
@@ -148,6 +149,16 @@ def _export(sub: argparse._SubParsersAction) -> None:
     )
     exp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     add_views(exp, " (csv, html)")
+
+
+def _prizes(sub: argparse._SubParsersAction) -> None:
+    pz = sub.add_parser(
+        "prizes", help="the prize list now: provisional while rounds remain, final after the last"
+    )
+    add_db(pz)
+    pz.add_argument("--tournament", metavar="ID", help="the tournament (if several)")
+    pz.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    add_lang(pz)
 
 
 def _pgn(sub: argparse._SubParsersAction) -> None:

@@ -1,0 +1,88 @@
+"""`livetb prizes --db DB --tournament ID [--format table|json|csv]`: the prize list now, as
+`GET /api/tournaments/{id}/prizes` answers it (`livetb/projections/prizes.py`): provisional
+while rounds remain, final after the last round is closed."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+
+import msgspec
+
+from livetb import i18n
+from livetb.cli.db import existing_store, pick_tournament
+from livetb.cli.output import language
+from livetb.projections import stored
+from livetb.projections.prizes import prize_list
+from livetb.wire.prizes import PrizeList
+
+CSV_COLUMNS = ("list", "place", "last_place", "shared", "amount", "currency", "start_no", "name",
+               "label")  # fmt: skip
+
+
+def prizes_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
+    with existing_store(args.db) as store:
+        tid = pick_tournament(store, args.tournament)
+        projection = stored.load(store, tid, None)
+    doc = prize_list(projection)
+    if args.format == "json":
+        out.write(msgspec.json.format(msgspec.json.encode(doc)).decode() + "\n")
+    elif args.format == "csv":
+        write_csv(doc, out)
+    else:
+        out.write(table(doc, language(args)))
+    return 0
+
+
+def write_csv(doc: PrizeList, out: io.TextIOBase) -> None:
+    """One line per award (a share of places is one line per participant)."""
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for a in doc.awards:
+        w.writerow((a.list, a.places[0], a.places[1], a.shared, a.amount, doc.currency,
+                    a.start_no, a.name, a.label))  # fmt: skip
+
+
+def table(doc: PrizeList, lang: str) -> str:
+    """Every prize of the table by list and place, with who takes it now (a shared place: one
+    line per participant); a place nobody takes says so."""
+    say = i18n.catalog(lang)
+    status = say[f"prize.status.{doc.status}"]
+    if doc.rule is None:
+        return f"{say['prize.title']} · {status}\n{say['prize.none']}\n"
+    names = {info.code: say["prize.list.main"] if info.name is None else info.name
+             for info in doc.lists}  # fmt: skip
+    header = (say["prize.cli.list"], say["prize.col.place"], say["prize.col.amount"],
+              say["prize.cli.no"], say["prize.cli.name"])  # fmt: skip
+    body: list[tuple[str, ...]] = []
+    for p in doc.prizes:
+        mine = [a for a in doc.awards if a.list == p.list and a.places[0] == p.place]
+        covered = any(a.list == p.list and a.places[0] < p.place <= a.places[1]
+                      for a in doc.awards)  # fmt: skip
+        if covered:
+            continue  # in the share of an earlier place's line
+        if not mine:
+            body.append((names.get(p.list, p.list), str(p.place), _money(lang, p.amount, doc),
+                         "", say["prize.unawarded"]))  # fmt: skip
+        for a in mine:
+            place = str(a.place) if a.places[0] == a.places[1] else f"{a.places[0]}-{a.places[1]}"
+            name = a.name + (f" ({a.label})" if a.label else "")
+            body.append((names.get(a.list, a.list), place, _money(lang, a.amount, doc),
+                         str(a.start_no), name))  # fmt: skip
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(
+            c.ljust(w) if i in (0, 4) else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    lines = [f"{say['prize.title']} · {status}", line(header)]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += [line(row) for row in body]
+    return "\n".join(lines) + "\n"
+
+
+def _money(lang: str, amount: str, doc: PrizeList) -> str:
+    return f"{i18n.number(lang, amount)} {doc.currency}"

@@ -1,0 +1,91 @@
+"""`livetb prizes --db DB --tournament ID [--format table|json|csv]`: the prize list of a
+stored tournament, as the API answers it, in a table (English and Italian), JSON and CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+from pathlib import Path
+
+from livetb.engine.prizes import Prize
+from livetb.events.schema import (
+    AnyEvent,
+    Board,
+    CategoriesDefined,
+    Category,
+    ParticipantRegistered,
+    PrizesDefined,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+    TournamentCreated,
+)
+from livetb.events.sqlite import SqliteStore
+from tests.cli.test_cli import run
+
+
+def stored(tmp_path: Path, close: bool) -> str:
+    """4 players, 1 round: 1 beats 2, 3 and 4 draw. Prizes: main 100, 60 (shared rule);
+    U (3 and 4) 70.50 with a cup."""
+    db = str(tmp_path / "p.sqlite")
+    events: list[AnyEvent] = [
+        TournamentCreated(name="Cup", rounds=1, tiebreaks=("PTS",)),
+        *(ParticipantRegistered(start_no=n, name=f"Player {n}") for n in range(1, 5)),
+        CategoriesDefined(categories=(Category(code="U", name="Juniors", members=(3, 4)),)),
+        PrizesDefined(
+            rule="shared",
+            prizes=(
+                Prize("main", 1, Decimal(100)),
+                Prize("main", 2, Decimal(60)),
+                Prize("U", 1, Decimal("70.50"), "Cup"),
+            ),
+        ),
+        RoundPaired(round=1, boards=(Board(1, 1, 2), Board(2, 3, 4))),
+        ResultRecorded(round=1, board=1, result="1-0"),
+        ResultRecorded(round=1, board=2, result="1/2-1/2"),
+    ]
+    if close:
+        events.append(RoundClosed(round=1))
+    with SqliteStore(db) as store:
+        store.append("cup", 0, events, actor="test")
+    return db
+
+
+def test_json_is_the_api_document_and_final_after_the_last_close(tmp_path: Path) -> None:
+    db = stored(tmp_path, close=True)
+    code, out, err = run("prizes", "--db", db, "--tournament", "cup", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["status"] == "final" and doc["currency"] == "EUR"
+    # 1 alone on 1 point: 100. 3 and 4, tied on ½, would share main 2nd and 3rd (60 / 2 =
+    # 30 each) or U's 1st (70.50 / 2 = 35.25 each): they take the larger, U, and leave main
+    # 2nd to its next participant, 2 (on 0).
+    assert [(a["start_no"], a["list"], a["amount"]) for a in doc["awards"]] == [
+        (1, "main", "100.00"), (3, "U", "35.25"), (4, "U", "35.25"),
+        (2, "main", "60.00"),
+    ]  # fmt: skip
+    (tmp_path / "open").mkdir()
+    db = stored(tmp_path / "open", close=False)
+    code, out, _ = run("prizes", "--db", db, "--format", "json")
+    assert code == 0 and json.loads(out)["status"] == "provisional"
+
+
+def test_table_in_both_languages_and_csv(tmp_path: Path) -> None:
+    db = stored(tmp_path, close=True)
+    code, out, _ = run("prizes", "--db", db)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Prizes · Final"
+    assert lines[3].split() == ["Overall", "1", "100.00", "EUR", "1", "Player", "1"]
+    assert lines[4].split() == ["Overall", "2", "60.00", "EUR", "2", "Player", "2"]
+    assert lines[5].split() == ["Juniors", "1", "35.25", "EUR", "3", "Player", "3", "(Cup)"]
+    code, out, _ = run("prizes", "--db", db, "--lang", "it")
+    assert out.splitlines()[0] == "Premi · Definitivi" and "35,25 EUR" in out
+    code, out, _ = run("prizes", "--db", db, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["start_no"], r["list"], r["amount"], r["label"]) for r in rows] == [
+        ("1", "main", "100.00", ""), ("3", "U", "35.25", "Cup"),
+        ("4", "U", "35.25", ""), ("2", "main", "60.00", ""),
+    ]  # fmt: skip
