@@ -37,46 +37,11 @@
 // print rules) styles the table, and tests read it as the page's own.
 import { config, el } from "./common.js";
 import { href, num, t, tbName } from "./i18n.js";
+import { GROUP, familyOf, pickColumns } from "./codes.js";
 
 const NOT_FINAL = ["provisional", "pending", "predicted"];
 const ANIMATED_MOST = 150; // rows measured for a move's animation; beyond, the rows just jump
 const reduced = matchMedia("(prefers-reduced-motion: reduce)");
-
-// --- tie-break codes in any notation (as livetb/engine/spec.py reads them) ---
-
-const ALIASES = config.tiebreak_aliases ?? {};
-const GROUP = new Set(config.group_tiebreaks ?? []);
-
-/** A code's family, point type and modifiers, in one canonical string: "BH/C1", "KS/L+1". */
-function canonical(raw, families) {
-  const text = raw.trim().toUpperCase().replace(/\s+/g, "");
-  let [head, ...mods] = text.split("/");
-  let points = "";
-  [head, points = ""] = head.split(":");
-  const known = [...families, ...Object.keys(ALIASES)].sort((a, b) => b.length - a.length);
-  const family = known.find((c) => head.startsWith(c));
-  if (!family) return null;
-  const rest = head.slice(family.length).replace(/^-/, "");
-  if (rest) mods.unshift(rest);
-  const base = ALIASES[family] ?? family;
-  return `${base}${points ? `:${points}` : ""}${mods.length ? `/${[...mods].sort().join("/")}` : ""}`;
-}
-
-const familyOf = (code) => code.split("/")[0].split(":")[0];
-
-/** The indexes of the tournament's tie-breaks asked for, and the codes it does not have. */
-export function pickColumns(asked, tiebreaks) {
-  const families = [...new Set(tiebreaks.map(familyOf))];
-  const mine = tiebreaks.map((c) => canonical(c, families));
-  const picked = [];
-  const unknown = [];
-  for (const code of asked) {
-    const at = mine.indexOf(canonical(code, families));
-    if (at < 0) unknown.push(code);
-    else if (!picked.includes(at)) picked.push(at);
-  }
-  return { picked, unknown };
-}
 
 const list = (text) => (text ?? "").split(",").map((x) => x.trim()).filter(Boolean);
 const positive = (text) => {
@@ -193,7 +158,8 @@ class StandingsTable extends HTMLElement {
   statusText(status) {
     const doc = this.model.doc;
     const round = doc.round_in_progress ?? doc.after_round + 1;
-    return t(`table.status.${status}`, { round, before: round - 1 });
+    const first = status === "pending" && round <= 1 ? "_first" : ""; // no round before to be "as of"
+    return t(`table.status.${status}${first}`, { round, before: round - 1 });
   }
 
   renderAll() {
@@ -578,7 +544,9 @@ class StandingsTable extends HTMLElement {
     const round = doc.round_in_progress ?? doc.after_round + 1;
     const items = [el("li", {}, t("table.legend.final"))];
     for (const s of NOT_FINAL) {
-      if (present.has(s)) items.push(el("li", {}, t(`table.legend.${s}`, { mark: t(`table.mark.${s}`), round, before: round - 1 })));
+      if (!present.has(s)) continue;
+      const key = s === "pending" && round <= 1 ? "table.legend.pending_first" : `table.legend.${s}`;
+      items.push(el("li", {}, t(key, { mark: t(`table.mark.${s}`), round, before: round - 1 })));
     }
     const groups = this.cols.map((i) => doc.tiebreaks[i]).filter((c) => GROUP.has(familyOf(c)));
     if (groups.length) items.push(el("li", {}, t("table.legend.alone", { codes: groups.join(", ") })));
