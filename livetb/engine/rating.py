@@ -32,13 +32,19 @@ RATED_SCORE: dict[Code, Decimal] = {
 }
 
 
+_LAST = len(DIFF_TO_PD) - 1  # 800: every larger difference reads as it does
+
+
 def expected(own: int, opponent: int) -> int:
     """The player's expected score against `opponent` in hundredths (8.1(b), 8.3.1)."""
     diff = own - opponent
-    if own < UNCAPPED_FROM:
-        diff = max(-CAP, min(CAP, diff))
-    pd = DIFF_TO_PD[min(abs(diff), len(DIFF_TO_PD) - 1)]
-    return pd if diff >= 0 else 100 - pd
+    weaker = diff < 0
+    if weaker:
+        diff = -diff
+    if diff > CAP and own < UNCAPPED_FROM:
+        diff = CAP
+    pd = DIFF_TO_PD[diff if diff < _LAST else _LAST]
+    return 100 - pd if weaker else pd
 
 
 def default_k(rating: int, birth_date: str = "", year: int | None = None) -> int:
@@ -60,6 +66,13 @@ def birth_year(birth_date: str) -> int | None:
 def game_change(k: int, own: int, opponent: int, score: Decimal) -> Decimal:
     """Δ = K × (score − PD) for one rated game."""
     return k * (score - Decimal(expected(own, opponent)) / 100)
+
+
+def hundredths_text(value: int) -> str:
+    """A change given in hundredths as `text` writes it: 720 -> `7.2`, -15 -> `-0.15`."""
+    whole, cents = divmod(abs(value), 100)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole}.{cents // 10}" if cents % 10 == 0 else f"{sign}{whole}.{cents:02d}"
 
 
 def text(value: Decimal) -> str:

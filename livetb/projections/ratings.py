@@ -59,7 +59,39 @@ def k_of(state: TournamentState, no: int) -> int | None:
 
 def totals(state: TournamentState) -> dict[int, Decimal | None]:
     """Each participant's total change over its rated games (None: none rated)."""
-    return {no: _total(state, no) for no in state.participants}
+    return {no: None if h is None else Decimal(h).scaleb(-2) for no, h in hundredths(state).items()}
+
+
+def hundredths(state: TournamentState) -> dict[int, int | None]:
+    """Each participant's total change in hundredths (None: no rated game), read off the
+    rounds' games once in integers, K × (100 × score − PD): every row's change of a GET at
+    2,000 players in a few milliseconds."""
+    own = {no: p.rating for no, p in state.participants.items()}
+    ks = {no: k_of(state, no) for no in state.participants}
+    sums: dict[int, int] = {}
+    expected = rating.expected
+    for rnd in range(1, state.paired + 1):
+        for game in state.rounds[rnd].games.values():
+            scores = _SCORES.get(game.result) if game.result is not None else None
+            if scores is None:
+                continue  # unfinished or unplayed (a forfeit)
+            white, black = own[game.white], own[game.black]
+            if white is None or black is None:
+                continue  # against an unrated opponent: no change for either
+            kw, kb = ks[game.white], ks[game.black]
+            assert kw is not None and kb is not None  # rated players have a K
+            sums[game.white] = sums.get(game.white, 0) + kw * (scores[0] - expected(white, black))
+            sums[game.black] = sums.get(game.black, 0) + kb * (scores[1] - expected(black, white))
+    return {no: sums.get(no) for no in state.participants}
+
+
+# A result's score for white and black in hundredths, when the game is rated.
+_SCORES: dict[str, tuple[int, int]] = {
+    "1-0": (100, 0),
+    "0-1": (0, 100),
+    "1/2-1/2": (50, 50),
+    "0-0": (0, 0),  # played, lost by both
+}
 
 
 def _total(state: TournamentState, no: int) -> Decimal | None:
@@ -123,10 +155,12 @@ class RatedRow(Row, frozen=True, gc=False):
 def with_rating_change(rows: Iterable[Row], state: TournamentState) -> list[Row]:
     """`rows` each with its participant's `rating_change`."""
     out: list[Row] = []
+    # A team tournament's rows are teams: no rating of their own.
     teams = state.created is not None and state.created.kind == "team"
+    found = {} if teams else hundredths(state)
     for row in rows:
-        # A team tournament's rows are teams: no rating of their own.
-        total = None if teams else _total(state, row.start_no)
+        total = found.get(row.start_no)
         fields = {f: getattr(row, f) for f in row.__struct_fields__}
-        out.append(RatedRow(**fields, rating_change=None if total is None else rating.text(total)))
+        change = None if total is None else rating.hundredths_text(total)
+        out.append(RatedRow(**fields, rating_change=change))
     return out
