@@ -109,23 +109,13 @@ export async function openTournament(tid) {
   }
 }
 
-/** `openTournament`, or null with the error shown in place of the page. */
-export async function openOrShow(tid) {
-  try {
-    return await openTournament(tid);
-  } catch (err) {
-    showError(err);
-    return null;
-  }
-}
-
 /** The page's error, in words, in place of the page. */
 export function showError(err) {
   app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error.load", { message: err.message })));
   app.setAttribute("aria-busy", "false");
 }
 
-/** "Round 6 — live, provisional" / "After round 5 — final". */
+/** The round's state, apart from the connection's: "Round 6 · in progress" / "After round 5". */
 export function stateLine(header, rounds) {
   if (header.round_in_progress) return t("state.running", { round: header.round_in_progress });
   if (header.after_round >= rounds && rounds) return t("state.final");
@@ -145,7 +135,7 @@ export function statusLine(attrs = {}) {
   return line;
 }
 
-/** The small live / reconnecting badge every page shows. */
+/** The small live / reconnecting / offline badge every page shows (kept by boot.js). */
 export function liveBadge() {
   const badge = el("span", { class: "live", role: "status", dataset: { state: "connecting" } }, t("live.connecting"));
   badge.set = (state) => {
