@@ -145,7 +145,8 @@ def _export(sub: argparse._SubParsersAction) -> None:
         "--format",
         choices=FORMATS,
         default="trf26",
-        help="trf26 (default), trf16, csv (the standings) or html (a printable standings page)",
+        help="trf26 (default), trf16, csv (the standings), html (a printable standings page, "
+        "with the prizes) or prizes (the prize list as CSV)",
     )
     exp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     add_views(exp, " (csv, html)")

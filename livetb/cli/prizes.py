@@ -5,7 +5,6 @@ while rounds remain, final after the last round is closed."""
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 
 import msgspec
@@ -13,12 +12,10 @@ import msgspec
 from livetb import i18n
 from livetb.cli.db import existing_store, pick_tournament
 from livetb.cli.output import language
+from livetb.interchange.prize_export import prizes_csv
 from livetb.projections import stored
 from livetb.projections.prizes import prize_list
 from livetb.wire.prizes import PrizeList
-
-CSV_COLUMNS = ("list", "place", "last_place", "shared", "amount", "currency", "start_no", "name",
-               "label")  # fmt: skip
 
 
 def prizes_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
@@ -29,19 +26,10 @@ def prizes_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     if args.format == "json":
         out.write(msgspec.json.format(msgspec.json.encode(doc)).decode() + "\n")
     elif args.format == "csv":
-        write_csv(doc, out)
+        out.write(prizes_csv(doc))
     else:
         out.write(table(doc, language(args)))
     return 0
-
-
-def write_csv(doc: PrizeList, out: io.TextIOBase) -> None:
-    """One line per award (a share of places is one line per participant)."""
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    for a in doc.awards:
-        w.writerow((a.list, a.places[0], a.places[1], a.shared, a.amount, doc.currency,
-                    a.start_no, a.name, a.label))  # fmt: skip
 
 
 def table(doc: PrizeList, lang: str) -> str:

@@ -1,7 +1,8 @@
 """A tournament out of the event log, in the formats arbiters exchange (`livetb export`,
 `GET /api/tournaments/{id}/export?format=…`): TRF-16 or TRF-2026 (players, every round's
 pairings and results, byes, withdrawals, tie-break list, dates, teams), the live standings as
-CSV, or a printable HTML standings page."""
+CSV, or a printable HTML standings page (with the prize list when the tournament has prizes);
+`prizes`: the prize list as CSV (`livetb/interchange/prize_export.py`)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # the store and the projection load when an export runs, not 
     from livetb.projections.standings import StandingsProjection
     from livetb.wire.standings import DbStandings
 
-Format = Literal["trf16", "trf26", "csv", "html"]
+Format = Literal["trf16", "trf26", "csv", "html", "prizes"]
 FORMATS: tuple[str, ...] = get_args(Format)
 
 
@@ -43,6 +44,7 @@ class Exported(msgspec.Struct, frozen=True):
 
 _MEDIA = {"trf16": "text/plain", "trf26": "text/plain", "csv": "text/csv", "html": "text/html"}
 _SUFFIX = {"trf16": "trf", "trf26": "trf", "csv": "csv", "html": "html"}
+_MEDIA["prizes"], _SUFFIX["prizes"] = "text/csv", "csv"  # the prize list
 
 
 def export(
@@ -70,8 +72,10 @@ def exported(
     The standings (csv, html) may be `category`'s only, ranks counted inside it, and carry
     each participant's rating change (raises `UnknownCategory`; a TRF takes neither:
     InvalidInput)."""
+    from livetb.interchange.prize_export import prizes_csv, prizes_html
     from livetb.projections.categories import document_view
     from livetb.projections.document import to_json
+    from livetb.projections.prizes import prize_list
 
     if fmt in ("trf16", "trf26"):
         if category is not None or rating_change:
@@ -79,6 +83,10 @@ def exported(
                 "category, rating change: the csv and html exports only", path="format"
             )
         text = trf_text(projection, fmt)
+    elif fmt == "prizes":
+        if category is not None or rating_change:
+            raise InvalidInput("category, rating change: not for the prize list", path="format")
+        text = prizes_csv(prize_list(projection))
     else:
         doc = to_json(projection)
         document_view(doc, projection.state, category, rating_change)
@@ -88,7 +96,10 @@ def exported(
             title = _name(projection.state)
             cat = next((c for c in projection.state.categories if c.code == category), None)
             text = standings_html(doc, title if cat is None else f"{title} — {cat.name}")
+            if projection.state.prizes is not None and category is None:
+                text = text.replace("</body>", prizes_html(prize_list(projection)) + "</body>")
     suffix = "-trf16" if fmt == "trf16" else "" if category is None else f"-{category}"
+    suffix = "-prizes" if fmt == "prizes" else suffix
     filename = f"{tournament_id}{suffix}.{_SUFFIX[fmt]}"
     return Exported(text, _MEDIA[fmt], filename)
 

@@ -89,3 +89,19 @@ def test_table_in_both_languages_and_csv(tmp_path: Path) -> None:
         ("1", "main", "100.00", ""), ("3", "U", "35.25", "Cup"),
         ("4", "U", "35.25", ""), ("2", "main", "60.00", ""),
     ]  # fmt: skip
+
+
+def test_exports_carry_the_prize_list(tmp_path: Path) -> None:
+    db = stored(tmp_path, close=True)
+    code, out, err = run("export", "--db", db, "--format", "prizes")
+    assert code == 0, err
+    _, listed, _ = run("prizes", "--db", db, "--format", "csv")
+    assert out == listed and out.startswith("list,place,last_place,shared,amount,currency,")
+    code, page, _ = run("export", "--db", db, "--format", "html")
+    assert code == 0
+    section = page[page.index("<h2>Prizes</h2>") : page.index("</body>")]
+    assert "<p>Final</p>" in section
+    assert '<td class="name">Juniors</td><td>1</td><td>35.25 EUR</td><td>3</td>' in section
+    assert '<td class="name">Player 3 (Cup)</td>' in section
+    code, _, err = run("export", "--db", db, "--format", "prizes", "--category", "U")
+    assert code == 2 and "category" in err
