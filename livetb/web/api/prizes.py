@@ -14,14 +14,14 @@ from __future__ import annotations
 from aiohttp import web
 
 from livetb.projections.prizes import prize_list
-from livetb.web.http.auth import check_read
+from livetb.web.http.public import readable
 from livetb.web.http.routing import BASE, READ_ERRORS, Endpoint, json_response, route_defs
 from livetb.wire.prizes import PrizeList
 
 
 async def prizes(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    projection = await check_read(request, tid)
+    projection = (await readable(request, tid)).projection
     return json_response(prize_list(projection), seq=projection.seq)
 
 
