@@ -89,16 +89,24 @@ async def test_turning_the_delay_off_releases_everything_and_goes_live(api: Api)
     async with connect(feed_url(api.base, TID)) as ws:
         assert (await recv(ws))["seq"] == head
         await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
+        await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})
+        assert (await api.post(f"{T}/rounds/1/close"))[0] == 201  # head + 4
         assert (await public_get(api, f"{T}/standings"))[1]["seq"] == head
+        # A round whose close is held is not closed for the public's time travel.
+        status, body, _ = await public_get(api, f"{T}/standings?after_round=1")
+        assert status == 422 and "after_round" in str(body), body
+        status, body = await api.call("GET", f"{T}/standings?after_round=1")
+        assert status == 200 and body["seq"] == head + 4
         assert (await api.call("PATCH", T, {"public_delay": 0}))[0] == 200
         # Released at once, in order, then the viewer follows the live log again.
-        assert [(await recv(ws, timeout=2))["seq"] for _ in range(3)] == [
-            head + 1, head + 2, head + 3
+        assert [(await recv(ws, timeout=2))["seq"] for _ in range(5)] == [
+            head + 1, head + 2, head + 3, head + 4, head + 5
         ]  # fmt: skip
-        await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})
-        assert (await recv(ws, timeout=2))["seq"] == head + 4
+        await api.post(f"{T}/withdrawals", {"start_no": 4, "from_round": 2})
+        assert (await recv(ws, timeout=2))["seq"] == head + 6
     _, doc, etag = await public_get(api, f"{T}/standings")
-    assert doc["seq"] == head + 4 and etag == f'"{head + 4}"'
+    assert doc["seq"] == head + 6 and etag == f'"{head + 6}"' and doc["after_round"] == 1
+    assert (await public_get(api, f"{T}/standings?after_round=1"))[1]["seq"] == head + 4
     _, info, _ = await public_get(api, T)
     assert info["public_delay"] == 0
 
