@@ -6,6 +6,7 @@ everywhere: a delta rewrites the rows it changed, not the others."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -139,4 +140,56 @@ def test_a_group_tie_break_shows_a_dash_for_a_player_nobody_is_tied_with(
         for r in server.get("/api/tournaments/dash/standings")["standings"]
     }
     assert json_values[1] is not None  # the JSON keeps its value
+    page.close()
+
+
+def test_moves_leave_the_rows_in_order_without_overlap(
+    browser: Any, server: Server, forty: str
+) -> None:
+    page = open_page(browser, server, FULL_HD)
+    # Three results in a burst: each delta lands while the previous slide is still running.
+    for board, result in [(11, "0-1"), (12, "0-1"), (13, "0-1")]:
+        body = {"board": board, "result": result}
+        assert server.call("POST", "/api/tournaments/forty/rounds/1/results", body, forty)[0] == 201
+    page.wait_for_selector("tr[data-start-no='26'] td[data-tb='PTS']:has-text('1.0')")
+    page.wait_for_timeout(800)  # the slides (500 ms) are over
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('tbody.rows tr[data-start-no]')]
+            .filter((tr) => !tr.hidden)
+            .map((tr) => {
+                const box = tr.getBoundingClientRect();
+                const moved = getComputedStyle(tr).transform;
+                return [Number(tr.dataset.rank), box.top, box.bottom, moved];
+            })"""
+    )
+    ranks = [rank for rank, *_ in boxes]
+    assert ranks == sorted(ranks)
+    for (_, _, bottom, _), (_, top, _, _) in pairwise(boxes):
+        assert top >= bottom - 0.5  # each row below the one before it, none on top of another
+    assert {transform for *_, transform in boxes} == {"none"}
+    assert page.errors == []
+    page.close()
+
+
+def test_columns_in_any_notation_and_an_unknown_code_said(
+    browser: Any, server: Server, forty: str
+) -> None:
+    page = open_page(browser, server, FULL_HD)
+    found = page.evaluate(
+        """() => new Promise((done) => {
+            const table = document.createElement('standings-table');
+            table.setAttribute('columns', 'pts, bhc1, BH-C1, SB, XYZ');
+            table.setAttribute('top', '3');
+            table.setAttribute('tournament', 'forty');
+            table.addEventListener('columns-error', (e) => {
+                requestAnimationFrame(() => done({
+                    unknown: e.detail.unknown,
+                    heads: [...table.querySelectorAll('thead th.tb')].map((th) => th.dataset.tb),
+                    shown: table.querySelectorAll('tbody tr[data-start-no]:not([hidden])').length,
+                }));
+            });
+            document.body.append(table);
+        })"""
+    )
+    assert found == {"unknown": ["XYZ"], "heads": ["PTS", "BH/C1", "SB"], "shown": 3}
     page.close()
