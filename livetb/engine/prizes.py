@@ -151,11 +151,14 @@ def labels_of(table: Table) -> dict[tuple[str, int], str]:
     return {(p.list, p.place): p.label for p in table.prizes if p.label}
 
 
+Share = int | Fraction  # in the currency's minor unit: exact (ints while nothing is split)
+
+
 class _Offer(NamedTuple):
-    key: tuple[Fraction, int, int]  # (-worth, list order, first place): the smallest goes first
+    key: tuple[Share, int, int]  # (-worth, list order, first place): the smallest goes first
     name: str
     group: list[Standing]
-    shares: list[Fraction]
+    shares: list[Share]
     end: int  # the index in the list's rows after the group
 
 
@@ -163,8 +166,12 @@ def allocate(table: Table, lists: Mapping[str, Sequence[Standing]]) -> list[Awar
     """The awards of `table` over `lists` (the main list first, then the categories in their
     order; each list's rows best first). A list the table names but `lists` lacks awards
     nothing. Awards come in the order given: the best offer first."""
-    amounts = amounts_of(table)
-    order = [name for name in lists if name in amounts]
+    unit = minor_unit(table.currency)
+    units = {  # each list's amounts by place, in minor units (the table's checks: exact)
+        name: [int((a / unit).to_integral_value(ROUND_FLOOR)) for a in paid]
+        for name, paid in amounts_of(table).items()
+    }
+    order = [name for name in lists if name in units]
     exclusive = table.one_prize_per_player
     next_place = dict.fromkeys(order, 1)
     cursor = dict.fromkeys(order, 0)  # rows before it have a prize (from this list or another)
@@ -176,26 +183,26 @@ def allocate(table: Table, lists: Mapping[str, Sequence[Standing]]) -> list[Awar
         best: _Offer | None = None
         for index, name in enumerate(order):
             first = next_place[name]
-            if first > len(amounts[name]):
+            if first > len(units[name]):
                 continue
             if name not in offers:
                 offers[name] = _offer(table.rule, name, (index, first), lists[name],
-                                      cursor[name], amounts[name][first - 1 :], taken)  # fmt: skip
+                                      cursor[name], units[name][first - 1 :], taken)  # fmt: skip
             offer = offers[name]
             if offer is not None and (best is None or offer.key < best.key):
                 best = offer
         if best is None:
             return awards
         first = next_place[best.name]
-        last = min(first + len(best.group), len(amounts[best.name]) + 1) - 1
-        total = sum(amounts[best.name][first - 1 : last], Decimal(0))
-        paid = _round(best.shares, total, table.currency)
+        size = len(best.group)
+        last = min(first + size, len(units[best.name]) + 1) - 1
+        paid = _round(best.shares, sum(units[best.name][first - 1 : last]))
         for i, (row, amount) in enumerate(zip(best.group, paid, strict=True)):
             label = labels.get((best.name, first + i), "")
             awards.append(
-                Award(row.start_no, best.name, first, amount, (first, last), len(best.group), label)
+                Award(row.start_no, best.name, first, amount * unit, (first, last), size, label)
             )
-        next_place[best.name] = first + len(best.group)
+        next_place[best.name] = first + size
         cursor[best.name] = best.end
         del offers[best.name]
         if exclusive:
@@ -214,12 +221,12 @@ def _offer(
     at: tuple[int, int],
     rows: Sequence[Standing],
     start: int,
-    amounts: list[Decimal],
+    units: list[int],
     taken: set[int],
 ) -> _Offer | None:
     """List `name`'s offer (`at`: its order among the lists, its next place): its first row
     without a prize from `start` on (with the rows tied with it on points under `shared` and
-    `hort`) and each member's exact share of the places left (`amounts`, the next first)."""
+    `hort`) and each member's exact share of the places left (`units`, the next first)."""
     i = start
     while (row := _at(rows, i)) is not None and row.start_no in taken:
         i += 1
@@ -232,10 +239,11 @@ def _offer(
             if row.start_no not in taken:
                 group.append(row)
             j += 1
-    worth = [Fraction(a) for a in amounts[: len(group)]]
-    worth += [Fraction(0)] * (len(group) - len(worth))
-    equal = sum(worth, Fraction(0)) / len(group)
-    shares = _hort(group, worth, equal) if rule == "hort" else [equal] * len(group)
+    if len(group) == 1:
+        return _Offer((-units[0], *at), name, group, [units[0]], j)
+    worth = units[: len(group)] + [0] * (len(group) - len(units))
+    equal = Fraction(sum(worth), len(group))
+    shares: list[Share] = _hort(group, worth, equal) if rule == "hort" else [equal] * len(group)
     return _Offer((-min(shares), *at), name, group, shares, j)
 
 
@@ -247,28 +255,25 @@ def _at(rows: Sequence[Standing], i: int) -> Standing | None:
         return None
 
 
-def _hort(group: list[Standing], worth: list[Fraction], equal: Fraction) -> list[Fraction]:
+def _hort(group: list[Standing], worth: list[int], equal: Fraction) -> list[Share]:
     """Half of the group's sum equally, half by the ranking: each member half of its own
     place's prize (members the ranking leaves on one rank share their places' halves)."""
-    shares: list[Fraction] = []
+    shares: list[Share] = []
     i = 0
     while i < len(group):
         j = i
         while j < len(group) and group[j].rank == group[i].rank:
             j += 1
-        own = sum(worth[i:j], Fraction(0)) / (j - i)
+        own = Fraction(sum(worth[i:j]), j - i)
         shares += [own / 2 + equal / 2] * (j - i)
         i = j
     return shares
 
 
-def _round(shares: list[Fraction], total: Decimal, currency: str) -> list[Decimal]:
+def _round(shares: list[Share], total: int) -> list[int]:
     """Each exact share rounded down to the minor unit; the remainder, unit by unit, to the
     first members (the best-ranked)."""
-    unit = minor_unit(currency)
-    per_unit = 1 / Fraction(unit)
-    paid = [math.floor(s * per_unit) * unit for s in shares]
-    left = int((total - sum(paid, Decimal(0))) / unit)
-    for i in range(left):
-        paid[i] += unit
+    paid = [math.floor(s) for s in shares]
+    for i in range(total - sum(paid)):
+        paid[i] += 1
     return paid

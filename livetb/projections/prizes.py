@@ -37,6 +37,10 @@ def status(state: TournamentState) -> Status:
     return "final" if state.closed >= created.rounds else "provisional"
 
 
+_ZERO = Decimal(0)
+_POINTS: dict[object, Decimal] = {}  # a score as the standings write it ("4.5"): few distinct
+
+
 class _Order(Sequence[Standing]):
     """The standings, best first, read from the projection in growing prefixes; a category's
     rows are the members' rows in that order. Indexing past the end raises IndexError."""
@@ -50,16 +54,20 @@ class _Order(Sequence[Standing]):
     def _grow(self) -> bool:
         if self._done:
             return False
-        want = max(32, 2 * len(self._rows))
+        want = max(64, 4 * len(self._rows))
         rows = self._projection.standings(want)
         self._done = len(rows) < want
-        self._rows = [self._standing(r) for r in rows]
+        self._rows += [self._standing(r) for r in rows[len(self._rows) :]]
         return True
 
     def _standing(self, row: Row) -> Standing:
         if self._score is None:
-            return Standing(row.start_no, row.rank, Decimal(0))
-        return Standing(row.start_no, row.rank, Decimal(str(row.values[self._score])))
+            return Standing(row.start_no, row.rank, _ZERO)
+        text = row.values[self._score]
+        points = _POINTS.get(text)
+        if points is None:
+            points = _POINTS[text] = Decimal(str(text))
+        return Standing(row.start_no, row.rank, points)
 
     def rows(self) -> Iterator[Standing]:
         i = 0
@@ -148,8 +156,12 @@ def prize_list(
     table = table_of(defined)
     currency = table.currency
     awards = allocate(table, lists_of(projection, memberships or Memberships()))
-    names = {no: p.name for no, p in state.participants.items()}
-    teams = {number: t.name for number, t in state.teams.items()}
+    people, teams = state.participants, state.teams
+
+    def name(no: int) -> str:
+        p = people.get(no)
+        return p.name if p is not None else teams[no].name if no in teams else ""
+
     return PrizeList(
         projection.seq,
         status(state),
@@ -162,7 +174,7 @@ def prize_list(
             PrizeLine(p.list, p.place, money(p.amount, currency), p.label)
             for p in sorted(table.prizes, key=lambda p: (_list_index(lists, p.list), p.place))
         ],
-        [_line(a, names.get(a.start_no) or teams.get(a.start_no, ""), currency) for a in awards],
+        [_line(a, name(a.start_no), currency) for a in awards],
     )
 
 
@@ -185,6 +197,10 @@ class PrizeFeed:
     def __init__(self) -> None:
         self.memberships = Memberships()
         self._last: bytes | None = None
+
+    def forget(self) -> None:
+        """The next `changed` returns the list whatever it is (nobody has seen the last)."""
+        self._last = None
 
     def changed(self, projection: StandingsProjection) -> PrizeList | None:
         """The prize list if it differs from the last one returned, else None. Nothing is

@@ -306,8 +306,10 @@ class Hub:
         """Encode once (and once per filter), remember, offer to every subscriber; never
         awaits a socket."""
         message = delta_message(delta, projection)  # once: every view starts from it
-        prizes = self._prizes.setdefault(tournament_id, PrizeFeed()).changed(projection)
-        if prizes is not None:  # only when the event changed the prize list
+        feed = self._prizes.setdefault(tournament_id, PrizeFeed())
+        if not self._subs.get(tournament_id):
+            feed.forget()  # nobody to tell: a new viewer's snapshot carries the list
+        elif (prizes := feed.changed(projection)) is not None:  # the event changed the list
             message = msgspec.structs.replace(message, prizes=prizes)
         data = encode(message)
         gap = self._remember(tournament_id, delta.seq, data)
