@@ -13,9 +13,11 @@ from aiohttp import hdrs, web
 
 from livetb.errors import InvalidInput, LivetbError
 from livetb.interchange import pgn
-from livetb.interchange.export import FORMATS, export, is_format
-from livetb.web.http.auth import authorize, check_read
+from livetb.interchange.export import FORMATS, exported, is_format
+from livetb.projections.stored import load
+from livetb.web.http.auth import authorize
 from livetb.web.http.limits import read_body
+from livetb.web.http.public import readable
 from livetb.web.http.routing import (
     ARBITER,
     BASE,
@@ -35,13 +37,14 @@ async def export_file(request: web.Request) -> web.Response:
     fmt = request.query.get("format", "trf26")
     if not is_format(fmt):
         raise InvalidInput(f"format={fmt!r}: expected one of {', '.join(FORMATS)}", path="format")
-    await check_read(request, tid)
-    exported = await asyncio.to_thread(export, request.app[STORE], tid, fmt)
+    seen = await readable(request, tid)  # under a delay: the public log's head
+    at, store = seen.projection.seq, request.app[STORE]
+    made = await asyncio.to_thread(lambda: exported(load(store, tid, at), tid, fmt))
     return web.Response(
-        body=exported.text.encode("utf-8"),
-        content_type=exported.media_type,
+        body=made.text.encode("utf-8"),
+        content_type=made.media_type,
         charset="utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{exported.filename}"'},
+        headers={"Content-Disposition": f'attachment; filename="{made.filename}"'},
     )
 
 

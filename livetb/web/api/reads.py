@@ -26,8 +26,8 @@ from livetb.projections import card
 from livetb.projections.document import to_json
 from livetb.web.api import categories
 from livetb.web.feed.messages import round_info as round_message
-from livetb.web.http.auth import check_read
 from livetb.web.http.limits import int_query
+from livetb.web.http.public import delay_of, public_at, public_heads, readable
 from livetb.web.http.routing import (
     BASE,
     PARTICIPANT,
@@ -87,6 +87,7 @@ class TournamentInfo(msgspec.Struct):
     closed: int
     participants: list[ParticipantInfo]
     teams: list[TeamInfo] = []  # team tournaments only
+    public_delay: int = 0  # seconds: the broadcast delay (`livetb/app/delay.py`)
 
 
 class EventPage(msgspec.Struct):
@@ -101,6 +102,7 @@ class TournamentList(msgspec.Struct):
 async def list_tournaments(request: web.Request) -> web.Response:
     """Every tournament but the private ones."""
     shown = await asyncio.to_thread(summaries, request.app[STORE])
+    await public_heads(request, shown)  # a delayed tournament's public head
     return json_response(TournamentList(shown))
 
 
@@ -123,8 +125,10 @@ def public_creation(store: EventStore, tid: str) -> TournamentCreated | None:
 
 async def tournament(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    projection = await check_read(request, tid)
-    return json_response(tournament_info(tid, projection.seq, projection.state), seq=projection.seq)
+    projection = (await readable(request, tid)).projection
+    info = tournament_info(tid, projection.seq, projection.state)
+    info.public_delay = delay_of(request, tid)
+    return json_response(info, seq=projection.seq)
 
 
 def tournament_info(tid: str, seq: int, state: TournamentState) -> TournamentInfo:
@@ -146,11 +150,13 @@ def tournament_info(tid: str, seq: int, state: TournamentState) -> TournamentInf
 
 async def standings(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    live = await check_read(request, tid)
+    seen = await readable(request, tid)
+    live = seen.projection
     at_seq = int_query(request, "at_seq", low=1)
     after_round = int_query(request, "after_round", low=1)
     if at_seq is not None and after_round is not None:
         raise InvalidInput("give at_seq or after_round, not both", path="at_seq")
+    at_seq = public_at(seen, at_seq, after_round)
     category, rated = categories.view_queries(request)
     travel = request.app[TIMETRAVEL]  # replays off the loop, bounded, cached
     if after_round is not None:
@@ -171,7 +177,7 @@ async def standings(request: web.Request) -> web.Response:
 async def round_info(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     rnd = int(request.match_info["round"])
-    projection = await check_read(request, tid)
+    projection = (await readable(request, tid)).projection
     state = projection.state
     assert state.created is not None
     if not 1 <= rnd <= state.created.rounds:
@@ -183,7 +189,7 @@ async def round_info(request: web.Request) -> web.Response:
 async def participant_card(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     no = int(request.match_info["start_no"])
-    projection = await check_read(request, tid)
+    projection = (await readable(request, tid)).projection
     if no not in projection.state.participants:
         raise NotFound(f"start_no {no}: no participant with that start number")
     return json_response(card.build(projection, no), seq=projection.seq)
@@ -191,11 +197,13 @@ async def participant_card(request: web.Request) -> web.Response:
 
 async def events(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    await check_read(request, tid)  # (404 for a tournament with no log)
+    seen = await readable(request, tid)  # (404 for a tournament with no log)
     after = int_query(request, "after") or 0
     limit = min(int_query(request, "limit", low=1) or 100, 1000)
     read = request.app[STORE].read
     page = await asyncio.to_thread(lambda: list(itertools.islice(read(tid, after), limit + 1)))
+    if seen.public:  # under a broadcast delay: the public part of the log only
+        page = [rec for rec in page if rec.seq <= seen.projection.seq]
     more = len(page) > limit
     page = page[:limit]
     return json_response(EventPage(page, page[-1].seq if more else None))
