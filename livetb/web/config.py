@@ -17,6 +17,10 @@ class Config:
     # Seconds of silence before a viewer gets {"type": "ping"}: pages leave "live" after twice
     # this without a frame, so a frozen server is seen within 10 s.
     heartbeat: float = 3.0
+    # Seconds between the websocket's own pings, which find viewers gone without a word (no
+    # pong within half of it closes the socket): longer than `heartbeat`, so that a phone on
+    # a slow Wi-Fi is not dropped for a pong late by a second or two.
+    ws_heartbeat: float = 20.0
     queue_size: int = 64  # frames a viewer may lag behind before it is stale
     ring_size: int = 1024  # recent deltas kept per tournament for `since=` resumes
     ring_bytes: int = 8 << 20  # and at most about this many bytes of them

@@ -114,7 +114,7 @@ async def feed(request: web.Request) -> web.StreamResponse:
     if public is not None and public.seq == 0:  # nothing public yet
         raise UnknownTournament(tid)
     ws = web.WebSocketResponse(
-        heartbeat=config.heartbeat,
+        heartbeat=config.ws_heartbeat,
         compress=config.ws_compress,
         max_msg_size=4096,
         protocols=("livetb",),  # chosen when offered, with `bearer.<token>` (the pages)
