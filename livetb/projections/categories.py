@@ -86,10 +86,14 @@ def find(state: TournamentState, code: str) -> Category | None:
     return next((cat for cat in state.categories if cat.code == code), None)
 
 
-def category_rows(rows: Iterable[Row], member_set: frozenset[int] | set[int]) -> list[Row]:
+def category_rows(
+    rows: Iterable[Row], member_set: frozenset[int] | set[int], ordered: bool = False
+) -> list[Row]:
     """The members' rows, best first, with their ranks counted inside the category. `rows`
-    carry their main ranks, in any order."""
-    mine = sorted((r for r in rows if r.start_no in member_set), key=_main_order)
+    carry their main ranks, in any order (`ordered`: already in the standings order)."""
+    mine = [r for r in rows if r.start_no in member_set]
+    if not ordered:
+        mine.sort(key=_main_order)
     out: list[Row] = []
     rank, main = 0, None
     for position, row in enumerate(mine, start=1):

@@ -258,7 +258,7 @@ def test_category_feeds_keep_snapshot_plus_deltas_equal_to_get(
         delta = live.apply(rec)
         message = delta_message(delta, live)
         for code, view, local in viewers:
-            local.apply(decode_message(view.delta(message, live, None)))
+            local.apply(decode_message(view.delta(message, live, live.standings())))
             assert local.as_builtins() == category_doc(live, code, top), (rec.seq, code)
 
 

@@ -129,10 +129,8 @@ class View:
         self.filter = filter
         self.viewers = 0
         self.members = Memberships()  # a category's, read again when the roster changes
-        if filter.category is not None:
-            rows = self._category(projection)
-        else:
-            rows = self.rows(projection.standings(filter.top), projection)
+        whole = filter.category is not None  # a category's members are anywhere in the order
+        rows = self.rows(projection.standings(None if whole else filter.top), projection)
         self.ranks = {r.start_no: r.rank for r in rows}
 
     def rows(self, order: list[Row], projection: StandingsProjection) -> list[Row]:
@@ -140,27 +138,18 @@ class View:
         a top-N view)."""
         if self.filter.category is not None:
             nos = self.members.of(projection.state).get(self.filter.category, frozenset())
-            return category_rows(order, nos)[: self.filter.top]
+            return category_rows(order, nos, ordered=True)[: self.filter.top]
         if self.filter.top is not None:
             return order[: self.filter.top]
         wanted = self.filter.participants or frozenset()
         return [r for r in order if r.start_no in wanted]
-
-    def _category(self, projection: StandingsProjection) -> list[Row]:
-        """The category's rows as of now: its members' rows (read from the order, not the
-        whole standings), ranked inside it."""
-        assert self.filter.category is not None
-        nos = self.members.of(projection.state).get(self.filter.category, frozenset())
-        return category_rows(projection.ranked(nos), nos)[: self.filter.top]
 
     def delta(
         self, message: DeltaMessage, projection: StandingsProjection, order: list[Row] | None
     ) -> bytes:
         """The view's part of the full feed's `message`: its rows' changed cells (all of a row
         that entered), their changed ranks, the rows that left."""
-        if self.filter.category is not None:
-            now = {r.start_no: r for r in self._category(projection)}
-        elif order is None:  # a fixed set of participants
+        if order is None:  # a fixed set of participants
             now = {r.start_no: r for r in projection.ranked(self.filter.participants or ())}
         else:
             now = {r.start_no: r for r in self.rows(order, projection)}
@@ -316,15 +305,18 @@ class Hub:
         frames: dict[tuple[str, ...] | None, Frame] = {None: Frame(data)}
         views = self._views.get(tournament_id)
         if views:
-            # Only as many rows as the longest top-N view shows: not the whole field per event.
+            # Only as many rows as the longest top-N view shows: not the whole field per event,
+            # unless a category's view is watched (its members are anywhere in the order: one
+            # pass over the rows read once, cheaper than looking each member up).
             tops = [
                 top
                 for v in views.values()
                 if v.filter.category is None and (top := v.filter.top) is not None
             ]
-            order = projection.standings(max(tops)) if tops else None
+            whole = any(v.filter.category is not None for v in views.values())
+            order = projection.standings(None if whole else max(tops)) if whole or tops else None
             for key, view in views.items():
-                rows = order if view.filter.leading else None
+                rows = order if view.filter.leading or view.filter.category else None
                 frames[key] = Frame(view.delta(message, projection, rows))
         for sub in self._subs.get(tournament_id, ()):
             if gap:
