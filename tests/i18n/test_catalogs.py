@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 import string
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from livetb import i18n
 from livetb.engine.catalogue import TIEBREAKS
+from livetb.wire.standings import Status
 
 STATIC = Path(i18n.__file__).parent.parent / "web" / "pages" / "static"
 
@@ -34,7 +36,8 @@ def test_every_tiebreak_and_category_has_a_name() -> None:
         names = i18n.catalog(lang)
         assert {code for code in TIEBREAKS if f"tb.{code}" not in names} == set()
         assert all(f"cat.{n}" in names for n in range(1, 6))
-        assert all(f"status.{s}" in names for s in ("final", "provisional", "predicted"))
+        statuses = get_args(Status)  # every status the wire carries is named, short and long
+        assert all(f"status.{s}" in names and f"status.short.{s}" in names for s in statuses)
 
 
 def test_every_key_the_pages_name_exists() -> None:
