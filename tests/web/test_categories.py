@@ -203,3 +203,20 @@ async def test_under_a_broadcast_delay_the_public_sees_no_held_rating_change(api
     status, live = await api.call("GET", f"{T}/standings?with=rating_change")  # the token
     assert status == 200
     assert {r["start_no"]: r["rating_change"] for r in live["standings"]}[2] == "35.6"
+
+
+async def test_a_participants_ranks_in_its_categories(api: Api) -> None:
+    await start(api)
+    await api.call("PUT", f"{T}/categories", CONTRACT)
+    for board, result in [(1, "0-1"), (2, "1/2-1/2"), (3, "1-0")]:
+        await api.post(f"{T}/rounds/1/results", {"board": board, "result": result})
+    three = await api.get(f"{T}/participants/3/categories")
+    # Cid shares the main 3rd with Dan: 2nd of U2000 (after Eve), 3rd of RUS (after Bob, Eve).
+    assert three == {
+        "start_no": 3,
+        "categories": [
+            {"code": "U2000", "name": "Under 2000", "rank": 2, "members": 3},
+            {"code": "RUS", "name": "Russia", "rank": 3, "members": 3},
+        ],
+    }
+    assert (await api.get(f"{T}/participants/1/categories"))["categories"] == []

@@ -3,6 +3,7 @@
 
     GET /api/tournaments/{id}/categories                          each category and its members
     GET /api/tournaments/{id}/participants/{start_no}/rating      the participant's rating change
+    GET /api/tournaments/{id}/participants/{start_no}/categories  its rank in each category
     GET /api/tournaments/{id}/standings?category=CODE&with=rating_change   (`reads.standings`)
 
 The categories are set with `PUT /api/tournaments/{id}/categories` (`DefineCategories`,
@@ -22,8 +23,14 @@ from livetb.events.schema import Category
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
 from livetb.projections import ratings
-from livetb.projections.categories import UnknownCategory, document_view, members
+from livetb.projections.categories import (
+    UnknownCategory,
+    category_rows,
+    document_view,
+    members,
+)
 from livetb.projections.ratings import RatingChange
+from livetb.projections.standings import StandingsProjection
 from livetb.web.http.public import readable
 from livetb.web.http.routing import (
     BASE,
@@ -36,7 +43,7 @@ from livetb.web.http.routing import (
     route_defs,
 )
 from livetb.web.keys import STORE
-from livetb.wire.standings import DbStandings
+from livetb.wire.standings import DbStandings, Row
 
 RATING_CHANGE = "rating_change"
 CATEGORY_QUERY = Query(
@@ -65,6 +72,37 @@ class CategoryInfo(msgspec.Struct, omit_defaults=True):
 
 class CategoryList(msgspec.Struct):
     categories: list[CategoryInfo]
+
+
+class CategoryRank(msgspec.Struct):
+    """A participant's place in one of its categories: the rank counted inside it, and how
+    many members the category has."""
+
+    code: str
+    name: str
+    rank: int
+    members: int
+
+
+class CategoryRanks(msgspec.Struct):
+    start_no: int
+    categories: list[CategoryRank]
+
+
+def category_ranks(projection: StandingsProjection, no: int) -> list[CategoryRank]:
+    """Participant `no`'s rank in each category it belongs to, in the categories' order."""
+    state = projection.state
+    found = members(state.categories, state.participants)
+    order: list[Row] | None = None
+    out = []
+    for cat in state.categories:
+        nos = found[cat.code]
+        if no not in nos:
+            continue
+        order = projection.standings() if order is None else order
+        rank = next(r.rank for r in category_rows(order, nos, ordered=True) if r.start_no == no)
+        out.append(CategoryRank(cat.code, cat.name, rank, len(nos)))
+    return out
 
 
 def category_infos(state: TournamentState) -> list[CategoryInfo]:
@@ -102,6 +140,16 @@ async def rating_change(request: web.Request) -> web.Response:
     if no not in projection.state.participants:
         raise NotFound(f"start_no {no}: no participant with that start number")
     return json_response(ratings.of(projection.state, no), seq=projection.seq)
+
+
+async def participant_categories(request: web.Request) -> web.Response:
+    tid = request.match_info["tid"]
+    no = int(request.match_info["start_no"])
+    projection = (await readable(request, tid)).projection
+    if no not in projection.state.participants:
+        raise NotFound(f"start_no {no}: no participant with that start number")
+    body = CategoryRanks(no, category_ranks(projection, no))
+    return json_response(body, seq=projection.seq)
 
 
 def view_queries(request: web.Request) -> tuple[str | None, bool]:
@@ -160,6 +208,14 @@ ENDPOINTS = [
         handler=rating_change,
         summary="A participant's rating change: K, each rated game, the total, the running game",
         response=RatingChange,
+        errors=READ_ERRORS,
+    ),
+    Endpoint(
+        method="GET",
+        path=PARTICIPANT + "/categories",
+        handler=participant_categories,
+        summary="A participant's rank in each of its categories (counted inside it)",
+        response=CategoryRanks,
         errors=READ_ERRORS,
     ),
 ]
