@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import aiohttp
+import pytest
 from websockets.asyncio.client import connect
 
 from livetb.client import feed_url
@@ -148,3 +149,25 @@ async def test_a_delayed_tournament_loaded_from_the_log_holds_the_recent_events(
         headers = {"Authorization": f"Bearer {api.token}"}
         async with session.get(other.base + f"{T}/standings", headers=headers) as resp:
             assert (await resp.json())["seq"] == head + 2
+
+
+async def test_a_filtered_viewer_moves_to_the_delayed_stream_and_back(api: Api) -> None:
+    head = await api.start(players=8)
+    async with connect(feed_url(api.base, TID) + "&top=3") as ws:
+        snapshot = await recv(ws)
+        assert snapshot["seq"] == head and len(snapshot["standings"]["standings"]) == 3
+        assert (await api.call("PATCH", T, {"public_delay": 1}))[0] == 200
+        await api.post(f"{T}/rounds/1/results", {"board": 4, "result": "0-1"})  # 8 leads
+        sent = time.monotonic()
+        with pytest.raises(TimeoutError):
+            await recv(ws, timeout=0.6)  # held: neither the delay's event nor the result
+        assert (await recv(ws, timeout=2))["seq"] == head + 1
+        delta = await recv(ws, timeout=2)
+        assert time.monotonic() - sent >= 0.9
+        assert delta["seq"] == head + 2 and [r["start_no"] for r in delta["rows"]] == [8]
+        assert dict(delta["ranks"])[8] == 1 and delta["drop"] == [3]
+        assert (await api.call("PATCH", T, {"public_delay": 0}))[0] == 200
+        assert (await recv(ws, timeout=2))["seq"] == head + 3
+        await api.post(f"{T}/rounds/1/results", {"board": 3, "result": "1-0"})  # live again
+        delta = await recv(ws, timeout=1)
+        assert delta["seq"] == head + 4 and [r["start_no"] for r in delta["rows"]] == [5]
