@@ -258,6 +258,9 @@ def _server(sub: argparse._SubParsersAction) -> None:
     watch.add_argument("--follow", type=int, metavar="START_NO", help="highlight this participant")
     watch.add_argument("--top", type=int, default=20, metavar="N", help="rows shown (default 20)")
     watch.add_argument("--count", type=int, metavar="N", help="exit after N updates")
+    watch.add_argument(
+        "--category", metavar="CODE", help="only this category's standings, ranks counted inside it"
+    )
     add_lang(watch)
     watch.add_argument(
         "--token",

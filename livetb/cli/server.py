@@ -289,7 +289,10 @@ def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
     token = args.token or os.environ.get(TOKEN_ENV) or None
     lang = language(args)
-    view = live_view(args.url, args.tournament, args.follow, args.top, args.count, out, token, lang)
+    view = live_view(
+        args.url, args.tournament, args.follow, args.top, args.count, out, token, lang,
+        category=args.category,
+    )  # fmt: skip
     try:
         asyncio.run(view)
     except InvalidStatus as err:

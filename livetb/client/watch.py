@@ -82,17 +82,19 @@ async def watch(
     out: io.TextIOBase | None = None,
     token: str | None = None,
     lang: str = "en",
+    category: str | None = None,
 ) -> LocalStandings:
     """Redraw on every snapshot and delta; stop after `count` of them (None: never).
 
-    `token`: one of the tournament's tokens, needed if it is private; `lang`: the catalog."""
+    `token`: one of the tournament's tokens, needed if it is private; `lang`: the catalog;
+    `category`: only that category's standings, ranks counted inside it."""
     local = LocalStandings()
     # The text streams given (sys.stdout, StringIO) are IO[str]; typeshed's TextIOBase is not.
     console = Console(file=cast(IO[str], out)) if out is not None else Console()
     first = render(local, tournament, set(), lang=lang)
     with Live(first, console=console, auto_refresh=False) as live:
         seen = 0
-        async for msg in follow(url, tournament, local, token=token):
+        async for msg in follow(url, tournament, local, token=token, category=category):
             if not isinstance(msg, SnapshotMessage | DeltaMessage):
                 continue
             changed = {r.start_no for r in msg.rows} if isinstance(msg, DeltaMessage) else set()

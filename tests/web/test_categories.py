@@ -220,3 +220,16 @@ async def test_a_participants_ranks_in_its_categories(api: Api) -> None:
         ],
     }
     assert (await api.get(f"{T}/participants/1/categories"))["categories"] == []
+
+
+async def test_watch_shows_one_category(api: Api) -> None:
+    import io
+
+    from livetb.client.watch import watch
+
+    await start(api)
+    await api.call("PUT", f"{T}/categories", CONTRACT)
+    out = io.StringIO()
+    local = await watch(api.base, TID, top=10, count=1, out=out, category="RUS")
+    assert [r.start_no for r in local.rows()] == [2, 3, 5]
+    assert "Cid" in out.getvalue() and "Ann" not in out.getvalue()
