@@ -233,3 +233,20 @@ async def test_watch_shows_one_category(api: Api) -> None:
     local = await watch(api.base, TID, top=10, count=1, out=out, category="RUS")
     assert [r.start_no for r in local.rows()] == [2, 3, 5]
     assert "Cid" in out.getvalue() and "Ann" not in out.getvalue()
+
+
+async def test_exports_of_a_category_with_the_rating_change(api: Api) -> None:
+    await start(api)
+    await api.call("PUT", f"{T}/categories", CONTRACT)
+    await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "0-1"})
+    url = f"{api.base}{T}/export?format=csv&category=RUS&with=rating_change"
+    async with api.session.get(url) as resp:
+        assert resp.status == 200
+        assert 'filename="t1-RUS.csv"' in resp.headers["Content-Disposition"]
+        lines = (await resp.text()).splitlines()
+    assert lines[0] == "rank,start_no,name,PTS,BH,rating_change"
+    assert lines[1].startswith("1,2,Bob,") and lines[1].endswith(",35.6")
+    assert [line.split(",")[1] for line in lines[1:]] == ["2", "3", "5"]
+    for query, status in [("format=trf26&category=RUS", 422), ("format=csv&category=X", 404)]:
+        async with api.session.get(f"{api.base}{T}/export?{query}") as resp:
+            assert resp.status == status, query

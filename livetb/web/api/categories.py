@@ -27,6 +27,7 @@ from livetb.projections.categories import (
     UnknownCategory,
     category_rows,
     document_view,
+    find,
     members,
 )
 from livetb.projections.ratings import RatingChange
@@ -170,6 +171,18 @@ def view(doc: DbStandings, state: TournamentState, category: str | None, rated: 
         document_view(doc, state, category, rated)
     except UnknownCategory as err:
         raise NotFound(str(err)) from None
+
+
+def export_views(state: TournamentState, fmt: str, category: str | None, rated: bool) -> None:
+    """An export's `category=` and `with=rating_change`: the csv and html standings only (422),
+    a category the tournament defines (404)."""
+    if (category is not None or rated) and fmt not in ("csv", "html"):
+        raise InvalidInput(
+            f"format={fmt}: category= and with=rating_change are for the csv and html standings",
+            path="format",
+        )
+    if category is not None and find(state, category) is None:
+        raise NotFound(str(UnknownCategory(category, state)))
 
 
 async def state_at(store: EventStore, tid: str, seq: int) -> TournamentState:

@@ -15,6 +15,7 @@ from livetb.errors import InvalidInput, LivetbError
 from livetb.interchange import pgn
 from livetb.interchange.export import FORMATS, exported, is_format
 from livetb.projections.stored import load
+from livetb.web.api import categories
 from livetb.web.http.auth import authorize
 from livetb.web.http.limits import read_body
 from livetb.web.http.public import readable
@@ -38,8 +39,12 @@ async def export_file(request: web.Request) -> web.Response:
     if not is_format(fmt):
         raise InvalidInput(f"format={fmt!r}: expected one of {', '.join(FORMATS)}", path="format")
     seen = await readable(request, tid)  # under a delay: the public log's head
+    category, rated = categories.view_queries(request)
+    categories.export_views(seen.projection.state, fmt, category, rated)
     at, store = seen.projection.seq, request.app[STORE]
-    made = await asyncio.to_thread(lambda: exported(load(store, tid, at), tid, fmt))
+    made = await asyncio.to_thread(
+        lambda: exported(load(store, tid, at), tid, fmt, category, rated)
+    )
     return web.Response(
         body=made.text.encode("utf-8"),
         content_type=made.media_type,
@@ -109,7 +114,11 @@ ENDPOINTS = [
         summary="The tournament as a file: TRF-2026, TRF-16, CSV standings or a printable page",
         errors=(*READ_ERRORS, 422),
         media="text/plain",
-        query=(Query("format", "trf26 (default), trf16, csv or html", "string", enum=FORMATS),),
+        query=(
+            Query("format", "trf26 (default), trf16, csv or html", "string", enum=FORMATS),
+            categories.CATEGORY_QUERY,
+            categories.WITH_QUERY,
+        ),
     ),
     Endpoint(
         method="POST",
