@@ -1,5 +1,5 @@
-"""The pages: `/`, `/t/{id}`, `/t/{id}/player/{no}`, `/t/{id}/overlay`, `/t/{id}/screen`,
-the arbiters' console `/t/{id}/arbiter` and `/new`, which creates a tournament.
+"""The pages: `/`, `/t/{id}`, `/t/{id}/player/{no}`, `/t/{id}/prizes`, `/t/{id}/overlay`,
+`/t/{id}/screen`, the arbiters' console `/t/{id}/arbiter` and `/new`, which creates a tournament.
 
 Each page is one HTML shell (`static/page.html`) filled in the language negotiated from
 `?lang=`, then `Accept-Language`, then English: `<html lang>`, the title, the language's whole
@@ -146,6 +146,7 @@ def routes() -> list[web.AbstractRouteDef]:
         web.get("/", tournaments),
         web.get("/t/{tid}", tournament_page("standings", "nav.standings")),
         web.get("/t/{tid}/player/{no}", tournament_page("player", "nav.standings")),
+        web.get("/t/{tid}/prizes", tournament_page("prizes", "prize.title")),
         web.get("/t/{tid}/overlay", tournament_page("overlay", "overlay.label")),
         web.get("/t/{tid}/screen", tournament_page("screen", "nav.screen")),
         web.get("/t/{tid}/arbiter", tournament_page("arbiter", "arbiter.title")),

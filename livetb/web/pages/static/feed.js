@@ -13,6 +13,7 @@ export class Standings {
     this.shares = new Set(); // rows sharing the rank of the row above
     this.statuses = [];
     this.round = null; // the last round paired, results filling in
+    this.prizes = null; // the live prize list (GET …/prizes), when the tournament has prizes
   }
 
   snapshot(msg) {
@@ -23,6 +24,7 @@ export class Standings {
     this.shares = new Set(standings.filter((r, i) => i > 0 && r.rank === standings[i - 1].rank).map((r) => r.start_no));
     this.statuses = standings.length ? standings[0].statuses : [];
     this.round = msg.round;
+    this.prizes = msg.prizes ?? null;
   }
 
   /** Apply one delta; what it changed: rows with new content, rank moves, finished games. */
@@ -60,7 +62,8 @@ export class Standings {
       const game = round && round.round === rnd ? round.games.find((g) => g.board === board) : null;
       if (game) game.result = result;
     }
-    return { changed, moved, games: msg.games ?? [], round: Boolean(msg.round) };
+    if (msg.prizes) this.prizes = msg.prizes;
+    return { changed, moved, games: msg.games ?? [], round: Boolean(msg.round), prizes: Boolean(msg.prizes) };
   }
 
   /** Ranks from the order and the ties (or as given, for a filtered view); the moved rows. */
@@ -90,7 +93,7 @@ export class Standings {
   /** The standings as a snapshot message again (what boot.js keeps for an offline reopen). */
   message() {
     const standings = this.sorted().map((row) => ({ ...row, statuses: this.statuses }));
-    return { type: "snapshot", seq: this.doc.seq, standings: { ...this.doc, standings }, round: this.round };
+    return { type: "snapshot", seq: this.doc.seq, standings: { ...this.doc, standings }, round: this.round, prizes: this.prizes };
   }
 
   column(code) {

@@ -32,6 +32,7 @@ function header() {
     el("nav", { class: "links", "aria-label": t("nav.standings") },
       el("a", { href: href("/") }, t("nav.tournaments")),
       el("a", { href: "#pairings" }, t("nav.pairings")),
+      el("a", { href: href(`/t/${tid}/prizes`) }, t("prize.nav")),
       el("a", { href: href(`/t/${tid}/overlay`) }, t("nav.overlay")),
       el("a", { href: href(`/t/${tid}/screen`) }, t("nav.screen"))),
     languageSwitch());
