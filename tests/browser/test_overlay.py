@@ -104,7 +104,7 @@ def test_the_overlay_fits_the_frame(
     assert 1 <= shown <= top
     if shown < top:
         assert got["pager"] == f"1 / {math.ceil(top / shown)}"
-        assert page.evaluate(ONE_MORE), "a page holds every row the frame shows"
+        assert page.evaluate(ONE_MORE), f"a page holds every row the frame shows: {got}"
     else:
         assert got["pager"] is None
     assert page.errors == []

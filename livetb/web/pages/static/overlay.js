@@ -11,7 +11,7 @@
 import { app, config, el, stateLine } from "./common.js";
 import { boot } from "./boot.js";
 import { num, t } from "./i18n.js";
-import { clipped, estimateRows, fitRows, outside, throttled } from "./fit.js";
+import { clipped, fitRows, outside, throttled } from "./fit.js";
 import "./standings-table.js";
 
 const q = new URLSearchParams(location.search);
@@ -181,6 +181,7 @@ function fit() {
   ui.panel.className = `overlay ${asked.theme} layout-${layout} at-${position}`;
   ui.panel.style.setProperty("--ov-font", `${fontSize(layout, w, h).toFixed(2)}px`);
   ui.panel.style.setProperty("--ov-margin", `${ui.margin}px`);
+  ui.panel.style.setProperty("--ov-scale", asked.scale);
   const cols = columnCodes(layout).join(",");
   if (ui.table.getAttribute("columns") !== cols) ui.table.setAttribute("columns", cols);
   ui.state.textContent = stateText();
@@ -189,16 +190,78 @@ function fit() {
   ui.table.hidden = layout === "scoreboard";
   if (!ui.matchBox.hidden) renderScoreboard(layout === "scoreboard");
   shape = { layout, w, h, count: feed.model.order.length };
+  ui.overflows = null;
   if (layout === "scoreboard") return;
   const total = Math.max(1, Math.min(asked.top ?? Infinity, feed.model.order.length));
   const cap = Math.min(total, asked.maxRows ?? total);
   const overflows = layout === "ticker"
     ? () => outside(ui.panel, ui.margin) || tickerOverflows()
     : () => outside(ui.panel, ui.margin) || clipped(names());
-  const bottom = innerHeight - ui.margin;
+  ui.overflows = overflows;
+  const page = ui.table.page ?? 0; // measuring turns to the first page: come back after
+  if (layout !== "ticker") surnamesOnOneLine(layout, cap, fontSize(layout, w, h));
+  // The header's words (full or codes) settle for this width before anything is measured.
+  ui.table.fitHeader?.();
+  const n = rowsAPage(layout, cap, overflows);
+  fitRows((k) => ui.table.setAttribute("rows", k), overflows, n, n);
+  ui.table.page = page;
+  ui.table.layout?.();
+}
+
+/** Smaller type, down to 70 %, while the longest surname of the list would wrap: rows of one
+ *  height, so every page holds as many rows as the first. */
+function surnamesOnOneLine(layout, cap, px) {
   ui.table.setAttribute("rows", cap);
-  const guess = layout === "ticker" ? cap : estimateRows(rows(), bottom - (ui.panel.getBoundingClientRect().bottom - ui.table.getBoundingClientRect().bottom));
-  fitRows((n) => ui.table.setAttribute("rows", n), overflows, cap, guess);
+  let size = px;
+  for (let i = 0; i < 3; i += 1) {
+    ui.panel.classList.add("measuring"); // surnames on one line, however long
+    const short = Math.min(...[...ui.table.querySelectorAll("tr[data-start-no]:not([hidden]) [data-name] .sn")]
+      .map((sn) => sn.closest("[data-name]").clientWidth / Math.max(sn.scrollWidth, 1)));
+    ui.panel.classList.remove("measuring");
+    if (!(short < 1) || size <= px * 0.7) return;
+    size = Math.max(px * 0.7, size * short * 0.99);
+    ui.panel.style.setProperty("--ov-font", `${size.toFixed(2)}px`);
+  }
+}
+
+/** Rows a page so that every page fits, not only the first: room for the largest rows of the
+ *  whole list (a longer name on a later page), and for the followed rows, which every page
+ *  shows besides its own. The frame's room is measured with the page indicator showing. */
+function rowsAPage(layout, cap, overflows) {
+  const table = ui.table;
+  table.setAttribute("rows", cap);
+  if (!overflows()) return cap; // one page: no indicator, nothing to page
+  table.setAttribute("rows", 1);
+  const inner = table.querySelector("table.standings");
+  const shown = () => rows().filter((r) => !r.hidden);
+  const ticker = layout === "ticker";
+  const size = (r) => (ticker ? r.getBoundingClientRect().width : r.getBoundingClientRect().height);
+  let room;
+  if (ticker) {
+    room = inner.getBoundingClientRect().width;
+  } else {
+    const used = shown().reduce((sum, r) => sum + size(r), 0);
+    room = innerHeight - 2 * ui.margin - (ui.panel.getBoundingClientRect().height - used);
+  }
+  table.setAttribute("rows", cap);
+  if (ticker) {
+    // Every item as wide as the widest: each page then holds the same number, and exactly
+    // as many as the line shows.
+    ui.panel.style.removeProperty("--ov-item");
+    const widest = Math.max(...shown().map(size));
+    ui.panel.style.setProperty("--ov-item", `${Math.ceil(widest)}px`);
+  }
+  const sizes = shown().map(size).sort((x, y) => y - x);
+  const gap = ticker ? Number.parseFloat(getComputedStyle(inner.tBodies[0]).columnGap) || 0 : 0;
+  const reserved = asked.follow.length;
+  let n = 0;
+  let used = 0;
+  for (let i = 0; i < sizes.length; i += 1) {
+    used += sizes[i] + (i ? gap : 0);
+    if (used > room) break;
+    n = i + 1;
+  }
+  return Math.max(1, Math.min(cap, n - reserved));
 }
 
 function names() {
@@ -211,7 +274,7 @@ const refit = throttled(fit);
 function onDelta() {
   ui.state.textContent = stateText();
   if (feed.info.kind === "team" && !ui.matchBox.hidden) renderScoreboard(false);
-  const changed = !shape || shape.count !== feed.model.order.length || outside(ui.panel, ui.margin);
+  const changed = !shape || shape.count !== feed.model.order.length || ui.overflows?.();
   if (changed) refit();
 }
 
