@@ -1,6 +1,7 @@
 // /t/{id}/player/{no}: the participant's card — who they are (every number labelled), what
 // they need in the running round, why they stand where they stand, the results strip and every
-// tie-break with its parts and cuts.
+// tie-break with its parts and cuts; the participant's category ranks, provisional prize and
+// the prizes each result of the running game leaves open, and the live rating change.
 //
 // Live updates patch the card in place (`place`): the disclosures the reader opened (a
 // tie-break's breakdown, "How is this computed?") are the same elements after an update, so
@@ -8,11 +9,17 @@
 import { app, config, el, getJSON, HttpError, languageSwitch, stateLine } from "./common.js";
 import { href, num, t, tbName } from "./i18n.js";
 import { boot } from "./boot.js";
-import { capital, categoryArticle, categoryText, cutText, listing, noteText, ordinal, outcome } from "./words.js";
+import {
+  capital, categoryArticle, categoryText, compareDecimal, cutText, listing, money, noteText, ordinal, outcome,
+  prizeName, prizeSentence, signed,
+} from "./words.js";
 
 const tid = config.tournament;
 const no = config.start_no;
 let info, token, model, card;
+// Beside the card, from their own endpoints: the rating change (…/participants/{no}/rating),
+// the prize list (…/prizes: status, currency, awards) and the categories with their members.
+let extra = { rating: null, prizes: null, categories: null };
 const ui = {};
 const kept = new Map(); // disclosures by key, reused by every render
 let timer = null;
@@ -84,13 +91,36 @@ function facts() {
     card.federation ? fact("federation", card.federation) : null);
 }
 
+/** The participant's rank inside each category it belongs to, counted from the standings'
+ * ranks as the server counts them: one more than the members ranked strictly above. */
+function categoryRanks() {
+  const mine = (extra.categories?.categories ?? []).filter((c) => c.start_nos.includes(no));
+  if (!mine.length || !model || model.filtered) return null;
+  const own = model.rows.get(no)?.rank ?? card.rank;
+  const items = mine.map((c) => {
+    const ranks = c.start_nos.map((n) => model.rows.get(n)?.rank).filter((r) => r !== undefined);
+    const rank = 1 + ranks.filter((r) => r < own).length;
+    const shared = ranks.filter((r) => r === own).length;
+    const params = { rank: ordinal(rank), total: ranks.length, n: shared };
+    return el("div", { dataset: { category: c.code, rank } },
+      el("dt", { title: c.name }, c.code),
+      el("dd", {}, t(shared > 1 ? "card.cat_rank_shared" : "card.cat_rank", params)));
+  });
+  return el("dl", { class: "facts cats", "aria-label": t("card.categories") }, items);
+}
+
 // --- what I need: one goal a line, the method behind a disclosure ---
 
+/** A result of the running game as a goal line starts: "Draw", or "Game over, win". */
+function resultLabel(opt, over, round) {
+  const mine = card.results.find((r) => r.round === round);
+  if (opt.result === "bye" && mine) return capital(outcome(mine.outcome.toUpperCase()));
+  if (over) return t("card.goal_done", { outcome: outcome(opt.result.toUpperCase()) });
+  return t(`outlook.result.${opt.result}`);
+}
+
 function goal(opt, over) {
-  let result = t(`outlook.result.${opt.result}`);
-  const mine = card.results.find((r) => r.round === card.outlook.round);
-  if (opt.result === "bye" && mine) result = capital(outcome(mine.outcome.toUpperCase()));
-  else if (over) result = t("card.goal_done", { outcome: outcome(opt.result.toUpperCase()) });
+  const result = resultLabel(opt, over, card.outlook.round);
   const params = { result, points: num(opt.points), best: ordinal(opt.best), worst: ordinal(opt.worst) };
   return el("li", { dataset: { result: opt.result, best: opt.best, worst: opt.worst } },
     t(opt.best === opt.worst ? "card.goal_one" : "card.goal", params));
@@ -107,6 +137,105 @@ function need() {
     disclosure("method", { class: "method", dataset: { key: "method" } }, t("card.method"),
       el("p", {}, t(o.ties_share_rank ? "outlook.sentence_pts" : "outlook.sentence", { round: o.round }))),
   ];
+}
+
+// --- prizes: what the participant takes if the tournament ended now, and what each result of
+// the running game leaves open ---
+
+const paid = (amount) => Boolean(amount) && compareDecimal(amount, "0") > 0;
+
+function award(a, currency) {
+  const value = [paid(a.amount) ? money(a.amount, currency) : null, a.label || null].filter(Boolean).join(" · ");
+  const share = a.shared > 1 ? t("card.prize.shared", { n: a.shared, first: a.places[0], last: a.places[1] }) : null;
+  return el("li", { dataset: { list: a.list, place: a.place, amount: a.amount } },
+    t("card.prize.award", { prize: prizeName(a.list, a.place), value }),
+    share ? el("div", { class: "sub-line" }, share) : null);
+}
+
+/** "U1800 2nd prize (€80)", several prizes listed when one player may take more than one,
+ * or "no prize". */
+function reachable(amount, refs, currency) {
+  if (!paid(amount)) return t("card.prize.nothing");
+  if (!refs.length) return money(amount, currency);
+  const names = listing(refs.map((r) => prizeName(r.list, r.place)));
+  return t("card.prize.with_amount", { prize: names, amount: money(amount, currency) });
+}
+
+function prizeGoal(opt, over, outlook) {
+  const best = reachable(opt.best, opt.best_prizes, outlook.currency);
+  const worst = reachable(opt.worst, opt.worst_prizes, outlook.currency);
+  const params = { result: resultLabel(opt, over, outlook.round), best, worst };
+  return el("li", { dataset: { result: opt.result, best: opt.best, worst: opt.worst } },
+    t(best === worst ? "card.prize.range_one" : "card.prize.range", params));
+}
+
+function prizes() {
+  const list = extra.prizes;
+  if (!list || list.rule === null) return [];
+  const final = list.status === "final";
+  const mine = card.prizes ?? list.awards.filter((a) => a.start_no === no);
+  const out = [
+    el("h2", {}, t("card.prize.title"), " ",
+      el("span", { class: "badge", dataset: { status: list.status } }, t(`card.prize.${list.status}`))),
+    mine.length
+      ? el("ul", { class: "awards" }, mine.map((a) => award(a, list.currency)))
+      : el("p", { class: "awards none" }, t(final ? "card.prize.none_final" : "card.prize.none")),
+  ];
+  const o = card.prize_outlook;
+  if (!o) return out;
+  const over = o.options.length === 1; // the game is over (or a bye): its one range
+  const sentence = o.last_round ? prizeSentence(o.options, o.currency) : null;
+  out.push(
+    el("p", { class: "hint" }, t(over ? "card.prize.need_intro_done" : "card.prize.need_intro", { round: o.round })),
+    el("ul", { class: "prize-goals" }, o.options.map((opt) => prizeGoal(opt, over, o))),
+    sentence ? el("p", { class: "sentence", dataset: { round: o.round } }, sentence) : null,
+    disclosure("prize-method", { class: "prize-method", dataset: { key: "prize-method" } }, t("card.method"),
+      el("p", {}, t("card.prize.method", { round: o.round }))));
+  return out;
+}
+
+// --- rating change: per game, the total so far, and the running game ---
+
+/** The performance rating when the tournament ranks by it (a TPR tie-break), else null. */
+function performanceRating() {
+  const line = card.tiebreaks.find((x) => x.name.split("/")[0] === "TPR");
+  return line && line.value !== null ? num(line.value) : null;
+}
+
+function ratingChange() {
+  const r = extra.rating;
+  if (!r) return [];
+  const head = el("h2", {}, t("card.rating.title"));
+  if (r.rating === null || r.k === null) return [head, el("p", { class: "hint" }, t("card.rating.unrated"))];
+  const fact = (key, value) => (value === null ? null : el("div", { dataset: { rating: key } },
+    el("dt", {}, t(`card.rating.${key}`)), el("dd", {}, value)));
+  const out = [
+    head,
+    el("dl", { class: "rfacts" },
+      fact("total", r.total === null ? t("card.rating.no_games") : signed(r.total)),
+      fact("games", String(r.games.length)),
+      fact("k", String(r.k)),
+      fact("performance", performanceRating())),
+  ];
+  if (r.running_round !== null && r.if_win !== null) {
+    const options = [["win", r.if_win], ["draw", r.if_draw], ["loss", r.if_loss]];
+    out.push(
+      el("p", { class: "hint" }, t("card.rating.running", { round: r.running_round })),
+      el("ul", { class: "rating-goals" }, options.map(([result, change]) => el("li", { dataset: { result, change } },
+        t("card.rating.if", { result: t(`outlook.result.${result}`), change: signed(change) })))));
+  }
+  out.push(disclosure("rating-method", { class: "rating-method", dataset: { key: "rating-method" } }, t("card.method"),
+    el("p", {}, t("card.rating.explain", { k: r.k }))));
+  return out;
+}
+
+/** A round's rating change in the strip: signed, or why it counts for nothing. */
+function deltaCell(line) {
+  if (line.outcome === "pending") return "–";
+  const game = extra.rating?.games.find((g) => g.round === line.round);
+  if (!game) return el("span", { class: "sub-line" }, t("card.rating.not_rated"));
+  const title = t("card.rating.game_title", { rating: game.opponent_rating, expected: num(game.expected), score: num(game.score) });
+  return el("span", { title, dataset: { change: game.change } }, signed(game.change));
 }
 
 // --- why here: the neighbours, never contradicting the rank ---
@@ -176,12 +305,14 @@ function strip() {
         el("th", { scope: "col" }, t("card.round")),
         el("th", { scope: "col" }, t("card.opponent")),
         el("th", { scope: "col" }, t("card.colour")),
-        el("th", { scope: "col" }, t("card.result")))),
+        el("th", { scope: "col" }, t("card.result")),
+        extra.rating ? el("th", { scope: "col", title: t("card.rating.title") }, t("card.delta")) : null)),
       el("tbody", {}, card.results.map((r) => el("tr", { dataset: { round: r.round } },
         el("td", {}, r.round),
         el("td", {}, opponentCell(r.opponent)),
         el("td", {}, r.colour ? t(`colour.${r.colour}`) : "–"),
-        el("td", {}, resultCell(r))))))),
+        el("td", {}, resultCell(r)),
+        extra.rating ? el("td", { class: "delta" }, deltaCell(r)) : null))))),
   ];
 }
 
@@ -281,10 +412,15 @@ function render() {
   place(ui.head, [
     el("h1", { dataset: { startNo: no, rank: card.rank } }, card.name),
     facts(),
+    categoryRanks(),
     p.withdrawn_from ? el("p", { class: "hint" }, t("card.withdrawn", { round: p.withdrawn_from })) : null,
   ]);
   place(ui.need, need());
   ui.need.hidden = !card.outlook;
+  place(ui.prizes, prizes());
+  ui.prizes.hidden = !ui.prizes.firstChild;
+  place(ui.rating, ratingChange());
+  ui.rating.hidden = !ui.rating.firstChild;
   place(ui.why, why());
   place(ui.results, strip());
   place(ui.tbs, tiebreaks());
@@ -299,23 +435,37 @@ const keptKey = `livetb.card.${tid}.${no}`;
 function keepCard() {
   if (info.private) return;
   try {
-    localStorage.setItem(keptKey, JSON.stringify(card));
+    localStorage.setItem(keptKey, JSON.stringify({ card, extra }));
   } catch { /* storage full or refused: the page works without it */ }
 }
 
 function keptCard() {
   try {
-    return JSON.parse(localStorage.getItem(keptKey) ?? "null");
+    const kept = JSON.parse(localStorage.getItem(keptKey) ?? "null");
+    if (kept?.card) extra = kept.extra;
+    return kept?.card ?? kept; // a card kept alone, before the documents beside it were
   } catch {
     return null;
   }
 }
 
+const api = `/api/tournaments/${encodeURIComponent(tid)}`;
+
+/** A document beside the card; null when the server has none to give (the card still shows). */
+const beside = (path) => getJSON(`${api}${path}`, token).catch((err) => {
+  if (err instanceof HttpError) return null;
+  throw err;
+});
+
 async function load() {
   try {
-    const next = await getJSON(`/api/tournaments/${encodeURIComponent(tid)}/participants/${no}`, token);
+    const [next, rating, prizeList, categories] = await Promise.all([
+      getJSON(`${api}/participants/${no}`, token),
+      beside(`/participants/${no}/rating`), beside("/prizes"), beside("/categories"),
+    ]);
     if (card && next.seq < card.seq) return; // an answer overtaken by a later one
     card = next;
+    extra = { rating, prizes: prizeList, categories };
     render();
     keepCard();
   } catch (err) {
@@ -348,10 +498,15 @@ async function main() {
   ui.status = el("p", { class: "sr", role: "status", "aria-live": "polite" });
   ui.head = el("section", { class: "who" });
   ui.need = el("section", { class: "outlook", hidden: true });
+  ui.prizes = el("section", { class: "prizes", hidden: true, dataset: { key: "prizes" } });
+  ui.rating = el("section", { class: "rating", hidden: true });
   ui.why = el("section", { class: "why" });
   ui.results = el("section", { class: "results" });
   ui.tbs = el("section", { class: "tbs" });
-  ui.body = el("div", { class: "card" }, ui.head, ui.need, ui.why, ui.results, ui.tbs, ui.status);
+  // Two columns on wide screens: what the participant follows, and the tie-breaks beside it.
+  ui.body = el("div", { class: "card" }, ui.head,
+    el("div", { class: "main-col" }, ui.need, ui.prizes, ui.rating, ui.why, ui.results),
+    el("div", { class: "side-col" }, ui.tbs), ui.status);
   app.replaceChildren(
     el("header", { class: "top" },
       el("nav", { class: "links" }, el("a", { href: href(`/t/${tid}`) }, `← ${t("card.back")}`)),

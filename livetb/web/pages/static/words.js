@@ -1,6 +1,6 @@
 // The engine's explanations (tie-break parts, cuts, unplayed rounds) in the page's language:
 // each known phrase of the card API mapped to its catalog message.
-import { lang, t } from "./i18n.js";
+import { lang, num, t } from "./i18n.js";
 
 const OUTCOMES = new Set(["WIN", "DRAW", "LOSS", "SHORT_WIN", "SHORT_DRAW", "SHORT_LOSS", "FORFEIT_WIN",
   "FORFEIT_LOSS", "HALF_BYE", "FULL_BYE", "PAB", "ZERO_BYE", "UNKNOWN", "PENDING"]);
@@ -70,3 +70,83 @@ export function ordinal(n) {
 
 /** The first letter in capitals: a catalog's lower-case word at the start of a line. */
 export const capital = (text) => text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
+
+// --- money and rating changes: exact decimal strings from the API, formatted, never computed
+// in floating point (Intl.NumberFormat reads a string as the exact decimal it writes).
+
+const moneyFormats = new Map();
+
+/** An amount ("80.00", "80.50") in the tournament's currency as the page's language writes
+ * it: "€80", "€80.50" in English, "80 €", "80,50 €" in Italian; whole amounts without cents. */
+export function money(amount, currency) {
+  const whole = /^\d+(\.0*)?$/.test(amount);
+  const key = `${currency}:${whole}`;
+  if (!moneyFormats.has(key)) {
+    let format;
+    try {
+      format = new Intl.NumberFormat(lang, { style: "currency", currency, ...(whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}) });
+    } catch { // not an ISO 4217 code: the number and the code as given
+      format = { format: (text) => `${new Intl.NumberFormat(lang, whole ? { maximumFractionDigits: 0 } : { minimumFractionDigits: 2 }).format(text)} ${currency}` };
+    }
+    moneyFormats.set(key, format);
+  }
+  return moneyFormats.get(key).format(amount);
+}
+
+/** Two exact decimal strings compared: negative, zero or positive, like a sort's. */
+export function compareDecimal(a, b) {
+  const scale = (text) => (text.split(".")[1] ?? "").length;
+  const digits = Math.max(scale(a), scale(b));
+  const big = (text) => {
+    const [whole, frac = ""] = text.split(".");
+    const negative = whole.startsWith("-");
+    const value = BigInt(whole.replace("-", "") + frac.padEnd(digits, "0"));
+    return negative ? -value : value;
+  };
+  const d = big(a) - big(b);
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+
+/** A rating change ("7.2", "-3.6", "0.0") signed for reading: +7.2, −3.6, 0.0 (7,2 in Italian). */
+export function signed(change) {
+  if (change.startsWith("-")) return `\u2212${num(change.slice(1))}`;
+  return compareDecimal(change, "0") === 0 ? num(change) : `+${num(change)}`;
+}
+
+/** A prize of the card's lists: "3rd overall", "U1800 2nd prize" (`article`: as inside a
+ * sentence, "the 3rd overall"). */
+export function prizeName(list, place, article = false) {
+  const at = ordinal(place);
+  if (article) return list === "main" ? t("prize.phrase.main", { place: at }) : t("prize.phrase.list", { place: at, list });
+  return list === "main" ? t("card.prize.main", { place: at }) : t("card.prize.list", { place: at, list });
+}
+
+/** In the last round, the sentence a player wants: "A draw guarantees at least the U1800 2nd
+ * prize (€80); a win can reach the 3rd overall (€200)". The weakest result that guarantees a
+ * prize, and the strongest result's best when it is more than that guarantee: the rule of the
+ * server's `prize_outlook.sentence`, here with the page's money. Null when no prize is open. */
+export function prizeSentence(options, currency) {
+  const by = new Map(options.map((o) => [o.result, o]));
+  const paid = (amount) => compareDecimal(amount, "0") > 0;
+  let guarantee = ["loss", "draw", "win"].map((r) => by.get(r)).find((o) => o && paid(o.worst)) ?? null;
+  let strongest = ["win", "draw", "loss"].map((r) => by.get(r)).find(Boolean) ?? null;
+  if (!strongest) { // no game of its own this round: its one result
+    strongest = options[0];
+    if (paid(strongest.worst)) guarantee = strongest;
+  }
+  let reach = paid(strongest.best) ? strongest : null;
+  if (reach && guarantee && compareDecimal(reach.best, guarantee.worst) <= 0) reach = null;
+  if (!guarantee && !reach) return null;
+  const say = (side, o, amount, refs) => ({
+    [`${side}_result`]: t(`prize.result.${o.result}`),
+    [`${side}_prize`]: listing(refs.map((r) => prizeName(r.list, r.place, true))),
+    [`${side}_amount`]: money(amount, currency),
+  });
+  const g = guarantee && say("guarantee", guarantee, guarantee.worst, guarantee.worst_prizes);
+  const r = reach && say("reach", reach, reach.best, reach.best_prizes);
+  let text;
+  if (g && r) text = t(guarantee.result === reach.result ? "prize.need.same" : "prize.need.both", { ...g, ...r });
+  else if (g) text = t("prize.need.guarantee", g);
+  else text = t("prize.need.reach", r);
+  return capital(text);
+}
