@@ -14,8 +14,7 @@ from livetb.cli.db import existing_store, pick_tournament
 from livetb.cli.output import language
 from livetb.interchange.prize_export import prizes_csv
 from livetb.projections import stored
-from livetb.projections.prizes import prize_list
-from livetb.wire.prizes import PrizeList
+from livetb.projections.prizes import PrizeList, prize_list
 
 
 def prizes_command(args: argparse.Namespace, out: io.TextIOBase) -> int:

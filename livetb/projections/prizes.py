@@ -23,7 +23,8 @@ from livetb.events.schema import PrizesDefined
 from livetb.events.state import TournamentState
 from livetb.projections.categories import Memberships
 from livetb.projections.standings import StandingsProjection
-from livetb.wire.prizes import AwardLine, ListInfo, PrizeLine, PrizeList, Status
+from livetb.wire.prizes import AwardLine, ListInfo, PrizeLine, Status
+from livetb.wire.prizes import PrizeList as PrizeList  # the list's type, for the CLI
 from livetb.wire.standings import Row
 
 
