@@ -234,3 +234,42 @@ def test_an_unrated_opponent_and_an_unrated_player_are_said_not_rated(
     assert page.errors == [] and six.errors == []
     page.close()
     six.close()
+
+
+def test_categories_and_prizes_redefined_mid_event_reach_an_open_card(
+    browser: Any, server: Server
+) -> None:
+    token = build(server, "redefined")
+    base = T.format("redefined")
+    page = open_card(browser, server, "redefined", 4, PHONE, "en")
+    page.locator("details.prize-method summary").click()
+    cats = {
+        "categories": [
+            {"code": "U2200", "name": "Under 2200", "rating_max": 2199},
+            {"code": "RATED", "name": "Rated players", "unrated": False},
+        ]
+    }
+    status, answer = server.call("PUT", f"{base}/categories", cats, token)
+    assert status in (200, 201), answer
+    page.wait_for_selector(".cats [data-category='RATED']", timeout=5000)
+    # Five rated players: 4 and 3 on 0.5 behind 1 and 5 and ahead of 2 (both 3rd of 5).
+    assert page.locator(".cats [data-category='RATED'] dd").inner_text() == "3rd of 5, shared by 2"
+    prizes = {
+        "rule": "ranking",
+        "one_prize_per_player": True,
+        "currency": "EUR",
+        "prizes": [
+            {"list": "U2200", "place": 1, "amount": "120"},
+            {"list": "U2200", "place": 2, "amount": "99.90"},
+        ],
+    }
+    status, answer = server.call("PUT", f"{base}/prizes", prizes, token)
+    assert status in (200, 201), answer
+    # 5 leads the category on 1 point: 4 takes its 2nd prize.
+    page.wait_for_function(
+        "() => document.querySelector('section.prizes .awards')?.textContent.includes('€99.90')",
+        timeout=5000,
+    )
+    assert page.locator("details.prize-method").evaluate("d => d.open")
+    assert page.errors == []
+    page.close()
