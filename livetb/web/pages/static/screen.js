@@ -92,11 +92,9 @@ function measureStandings() {
   );
 }
 
-/** The standings component shows page `index` of its rows: the screen, not the component's
- *  own timer, turns its pages (a day-long interval keeps that timer out of the way). */
+/** The standings component shows page `index` of its rows: the screen turns its pages. */
 function showStandingsPage(index) {
-  ui.table.page = index;
-  ui.table.layout();
+  ui.table.setAttribute("page", index + 1);
 }
 
 /** Measure both kinds of page for this screen and the running round (a snapshot, a new round,
@@ -173,7 +171,7 @@ async function main() {
   ui.title = el("h2", { class: "page-title" });
   ui.table = document.createElement("standings-table");
   ui.table.setAttribute("density", "screen");
-  ui.table.setAttribute("page-seconds", 86400);
+  ui.table.setAttribute("page", 1);
   ui.standings = el("div", { class: "standings-page" }, ui.table);
   ui.pairings = el("div", { class: "pairings-page", hidden: true });
   ui.pages = el("div", { class: "pages" }, ui.standings, ui.pairings);

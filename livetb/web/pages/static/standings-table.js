@@ -16,6 +16,8 @@
 //                       and a "columns-error" CustomEvent says which (detail: { unknown, known })
 //   rows="N"            rows per page; the pages follow each other every `page-seconds` (10)
 //                       with a "2 / 4" indicator; rows not on the page shown carry `hidden`
+//   page="N"            with `rows`: show page N (from 1) and turn none: the page that holds
+//                       the table turns them (the venue screen, between its pairings pages)
 //   density="comfortable" | "dense" (phones: rank, name, points and the first tie-break, the
 //                       rest behind a button) | "broadcast" (no underlines or tooltips, header
 //                       words in full where they fit) | "screen"
@@ -56,7 +58,7 @@ function nameParts(name) {
 }
 
 class StandingsTable extends HTMLElement {
-  static observedAttributes = ["top", "follow", "columns", "rows", "page-seconds", "density"];
+  static observedAttributes = ["top", "follow", "columns", "rows", "page-seconds", "density", "page"];
 
   constructor() {
     super();
@@ -91,7 +93,7 @@ class StandingsTable extends HTMLElement {
     if (was === now || !this.model?.doc) return;
     if (name === "columns" || name === "density") this.renderAll();
     else {
-      if (name === "page-seconds" || name === "rows") this.startPaging();
+      if (name === "page-seconds" || name === "rows" || name === "page") this.startPaging();
       if (name === "follow") {
         this.syncStars();
         this.reorder();
@@ -488,7 +490,7 @@ class StandingsTable extends HTMLElement {
   startPaging() {
     clearInterval(this.timer);
     this.timer = null;
-    if (!positive(this.getAttribute("rows")) || !this.isConnected) return;
+    if (!positive(this.getAttribute("rows")) || this.hasAttribute("page") || !this.isConnected) return;
     const seconds = positive(this.getAttribute("page-seconds")) ?? 10;
     this.timer = setInterval(() => {
       this.page += 1;
@@ -513,6 +515,8 @@ class StandingsTable extends HTMLElement {
     let pages = 1;
     if (per !== null) {
       pages = Math.max(1, Math.ceil(candidates.length / per));
+      const asked = positive(this.getAttribute("page")); // the holder turns the pages
+      if (asked !== null) this.page = asked - 1;
       this.page %= pages;
       onPage = candidates.slice(this.page * per, (this.page + 1) * per);
     }
