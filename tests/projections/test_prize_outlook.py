@@ -13,12 +13,15 @@ from hypothesis import strategies as st
 from livetb.engine.prizes import Prize
 from livetb.events.schema import (
     AnyEvent,
+    Board,
     CategoriesDefined,
     Category,
     ParticipantRegistered,
     PrizesDefined,
     ResultCorrected,
     ResultRecorded,
+    RoundClosed,
+    RoundPaired,
     TournamentCreated,
 )
 from livetb.projections.prize_outlook import prize_outlook
@@ -153,3 +156,68 @@ def test_all_eight_boards_open_with_overlapping_categories() -> None:
                 ),
             ]
             brute_force(full_field(("PTS", "BH")), table)
+
+
+def test_the_last_round_sentence_by_hand() -> None:
+    """Ratings 2300, 2200, … 2000 for 1-4; 1750, 1700, 1650, 1600 for 5-8 (U1800). Prizes by
+    the ranking, one each: main 500, 300, 200; U1800 100, 80. Two rounds.
+
+    R1: 6-3 ½, 4-2 0-1, 8-5 ½, 7-1 1-0. R2 (the last): 8-7 0-1 and 2-6 1-0 in (7 and 2 on 2
+    points), 4-3 and 1-5 open; 3, 5, 6, 8 on ½, 1 and 4 on 0.
+
+    5 (U1800) draws: 1 point. Only 7 of U1800 can finish on 1 or more: U1800 2nd (80) is
+    sure. 5 wins: 1½. Only 2 and 7 surely finish above it; 7 could leave main for U1800, but
+    U1800 pays at most 100, less than main 3rd (200): main 3rd is in reach, 2nd is not (a
+    draw too may reach it: 4-3 can leave nobody else above 1 point). A loss: ½, tied with 6 and
+    8; if 7 takes a main prize, U1800 1st (100) is still possible, nothing is sure."""
+    ratings = [2300, 2200, 2100, 2000, 1750, 1700, 1650, 1600]
+    events: list[AnyEvent] = [
+        TournamentCreated(name="last", rounds=2, tiebreaks=("PTS", "BH")),
+        *(
+            ParticipantRegistered(start_no=n, name=f"P{n}", rating=ratings[n - 1])
+            for n in range(1, 9)
+        ),
+        RoundPaired(
+            round=1, boards=(Board(1, 6, 3), Board(2, 4, 2), Board(3, 8, 5), Board(4, 7, 1))
+        ),
+        *(
+            ResultRecorded(round=1, board=b, result=r)
+            for b, r in enumerate(("1/2-1/2", "0-1", "1/2-1/2", "1-0"), start=1)
+        ),
+        RoundClosed(round=1),
+        RoundPaired(
+            round=2, boards=(Board(1, 8, 7), Board(2, 2, 6), Board(3, 4, 3), Board(4, 1, 5))
+        ),
+        ResultRecorded(round=2, board=1, result="0-1"),
+        ResultRecorded(round=2, board=2, result="1-0"),
+        CategoriesDefined(categories=(Category(code="U1800", name="Under 1800", rating_max=1799),)),
+        PrizesDefined(
+            prizes=(
+                Prize("main", 1, Decimal(500)),
+                Prize("main", 2, Decimal(300)),
+                Prize("main", 3, Decimal(200)),
+                Prize("U1800", 1, Decimal(100)),
+                Prize("U1800", 2, Decimal(80)),
+            )
+        ),
+    ]
+    state = StandingsProjection.rebuild(recorded(events)).state
+    o = prize_outlook(state, 5)
+    assert o is not None and o.last_round and o.round == 2
+    assert [(x.result, x.points, x.worst, x.best) for x in o.options] == [
+        ("win", "1.5", "80.00", "200.00"),
+        ("draw", "1.0", "80.00", "200.00"),
+        ("loss", "0.5", "0.00", "100.00"),
+    ]
+    assert o.sentence == {
+        "en": "A draw guarantees at least the U1800 2nd prize (€80); "
+        "a win can reach the 3rd overall (€200)",
+        "it": "Con una patta ti assicuri almeno il 2º premio U1800 (80 €); "
+        "con una vittoria puoi ottenere il 3º premio assoluto (200 €)",
+    }
+    # Not the last round: the same ranges, no sentence; no prize table: no outlook.
+    first = [e if not isinstance(e, TournamentCreated) else TournamentCreated(
+        name="last", rounds=3, tiebreaks=("PTS", "BH")) for e in events]  # fmt: skip
+    o3 = prize_outlook(StandingsProjection.rebuild(recorded(first)).state, 5)
+    assert o3 is not None and not o3.last_round and o3.sentence is None
+    assert prize_outlook(StandingsProjection.rebuild(recorded(events[:-1])).state, 5) is None
