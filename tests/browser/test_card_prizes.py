@@ -164,6 +164,7 @@ def test_the_card_shows_category_rank_prize_ranges_and_rating_change(
     title = {"en": "Rating change", "it": "Variazione Elo"}[lang]
     assert page.locator("section.rating h2").inner_text() == title
 
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     for size, name in ((PHONE, "390x844"), (FULL_HD, "1920x1080")):
         page.set_viewport_size(size)
         page.screenshot(path=SHOTS / f"card-prizes-{name}-{lang}.png", full_page=True)

@@ -152,12 +152,12 @@ function award(a, currency) {
     share ? el("div", { class: "sub-line" }, share) : null);
 }
 
-/** "U1800 2nd prize (€80)", several prizes listed when one player may take more than one,
- * or "no prize". */
+/** "the U1800 2nd prize (€80)", several prizes listed when one player may take more than
+ * one, or "no prize". */
 function reachable(amount, refs, currency) {
   if (!paid(amount)) return t("card.prize.nothing");
   if (!refs.length) return money(amount, currency);
-  const names = listing(refs.map((r) => prizeName(r.list, r.place)));
+  const names = listing(refs.map((r) => prizeName(r.list, r.place, true)));
   return t("card.prize.with_amount", { prize: names, amount: money(amount, currency) });
 }
 
