@@ -93,6 +93,10 @@ class Delays:
             )
             if self.feed is not None:
                 self.feed.delayed(tournament_id, delayed.projection)
+        elif isinstance(rec.event, PublicDelaySet):
+            # What the delay in force made due by the change is out before it takes over,
+            # whenever a timer fired: the rule a node loading the log applies (`public_of`).
+            self._release_due(tournament_id, delayed, live.state.public_delay, rec.at)
         delayed.pending.append(rec)
 
     def install(self, tournament_id: str, delayed: Delayed) -> None:
@@ -117,16 +121,9 @@ class Delays:
         if delayed.timer is not None:
             delayed.timer.cancel()
             delayed.timer = None
-        delay = dt.timedelta(seconds=live.state.public_delay)
         now = self.clock()
+        self._release_due(tournament_id, delayed, live.state.public_delay, now)
         pending, public = delayed.pending, delayed.projection
-        while pending and pending[0].at + delay <= now:
-            rec = pending.popleft()
-            if rec.seq <= public.seq:
-                continue
-            delta = public.apply(rec)
-            if self.feed is not None:
-                self.feed.publish_public(tournament_id, delta, public)
         if not pending:
             if live.state.public_delay == 0 and public.seq == live.seq:
                 del self.tables[tournament_id]
@@ -137,8 +134,23 @@ class Delays:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # a command-line write: nobody watches, the next read releases
             return
+        delay = dt.timedelta(seconds=live.state.public_delay)
         wait = (pending[0].at + delay - now).total_seconds()
         delayed.timer = loop.call_later(max(wait, 0.0), self._due, tournament_id)
+
+    def _release_due(
+        self, tournament_id: str, delayed: Delayed, seconds: int, until: dt.datetime
+    ) -> None:
+        """Apply and publish, in order, the held events due by `until` under `seconds`."""
+        delay = dt.timedelta(seconds=seconds)
+        pending, public = delayed.pending, delayed.projection
+        while pending and pending[0].at + delay <= until:
+            rec = pending.popleft()
+            if rec.seq <= public.seq:
+                continue
+            delta = public.apply(rec)
+            if self.feed is not None:
+                self.feed.publish_public(tournament_id, delta, public)
 
     def _due(self, tournament_id: str) -> None:
         delayed, live = self.tables.get(tournament_id), self.lives.get(tournament_id)
@@ -205,7 +217,7 @@ def _released(
     after it, was due by `now`: due under one delay before the next change took over."""
     since = rec.at
     for _, at, seconds in later:
-        if max(rec.at + dt.timedelta(seconds=delay), since) < at:
+        if max(rec.at + dt.timedelta(seconds=delay), since) <= at:
             return True
         since, delay = at, seconds
     return max(rec.at + dt.timedelta(seconds=delay), since) <= now

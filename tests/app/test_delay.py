@@ -5,10 +5,15 @@ loaded it later, and nothing at all for a tournament without a delay."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from livetb.app.delay import public_head, public_of
 from livetb.app.service import TournamentService
 from livetb.events.commands import (
+    CorrectResult,
     CreateTournament,
     PairRound,
     RecordResult,
@@ -17,6 +22,7 @@ from livetb.events.commands import (
 )
 from livetb.events.schema import Board
 from livetb.events.store import MemoryStore
+from livetb.projections.document import to_json
 from livetb.projections.standings import Delta, StandingsProjection
 
 
@@ -136,6 +142,12 @@ def test_turning_the_delay_on_hides_nothing_already_seen() -> None:
     # An hour after the change every event is public whatever the delay.
     clock.tick(3600)
     assert public_head(service.store, "t1", clock.now) == head + 1
+    # Released, the public projection is the live one, row for row (the delay stays on).
+    service.execute("t1", RecordResult(round=1, board=2, result="1/2-1/2"))
+    clock.tick(3601)
+    service.delays.release("t1", service.live("t1"))
+    assert service.public("t1") is public and public.seq == service.live("t1").seq == head + 2
+    assert to_json(public) == to_json(service.live("t1"))
 
 
 def test_a_tournament_without_a_delay_has_no_public_projection() -> None:
@@ -148,3 +160,58 @@ def test_a_tournament_without_a_delay_has_no_public_projection() -> None:
     assert feed.public == [] and feed.moves == []
     assert public_of(service.store, "t1", service.live("t1"), clock.now) is None
     assert public_head(service.store, "t1", clock.now) == head + 2
+
+
+Step = tuple[str, int]
+steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("tick"), st.integers(0, 150)),
+        st.tuples(st.just("delay"), st.sampled_from([0, 20, 45, 100])),
+        st.tuples(st.just("result"), st.integers(1, 2)),
+        st.tuples(st.just("release"), st.just(0)),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(steps)
+def test_a_node_loading_the_log_agrees_with_one_that_followed_it(plan: list[Step]) -> None:
+    """Whatever the delays set, the results and the moments the timers fire: the public head
+    never moves backwards, and a node that loads the log at any moment releases exactly as
+    far as the node that followed it (and builds the same public standings)."""
+    clock = Clock()
+    service, _ = service_with(clock)
+    started(service)
+    outcomes = itertools.cycle(["1-0", "0-1", "1/2-1/2"])
+    last = public_seq(service)
+    for op, arg in plan:
+        if op == "tick":
+            clock.tick(arg)
+        elif op == "delay":
+            service.execute("t1", SetPublicDelay(public_delay=arg))
+        elif op == "result":
+            now = service.live("t1").state.rounds[1].games[arg].result
+            result = next(r for r in outcomes if r != now)
+            if now is None:
+                service.execute("t1", RecordResult(round=1, board=arg, result=result))
+            else:
+                service.execute("t1", CorrectResult(round=1, board=arg, result=result, reason="x"))
+        else:  # a timer firing now (a write releases what is due too)
+            service.delays.release("t1", service.live("t1"))
+        seq = public_seq(service)
+        assert seq >= last
+        last = seq
+        if op != "release":  # the timers not fired yet: the follower may lag what is due
+            continue
+        assert public_head(service.store, "t1", clock.now) == seq
+        loaded = public_of(service.store, "t1", service.live("t1"), clock.now)
+        if loaded is None:
+            assert service.public("t1") is None
+        else:
+            followed = service.public("t1")
+            assert followed is not None and loaded.projection.seq == seq
+            assert to_json(loaded.projection) == to_json(followed)
+            assert [r.seq for r in loaded.pending] == list(
+                range(seq + 1, service.live("t1").seq + 1)
+            )
