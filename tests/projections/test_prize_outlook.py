@@ -24,6 +24,7 @@ from livetb.events.schema import (
     RoundPaired,
     TournamentCreated,
 )
+from livetb.projections import card
 from livetb.projections.prize_outlook import prize_outlook
 from livetb.projections.prizes import prize_list
 from livetb.projections.standings import StandingsProjection
@@ -201,8 +202,12 @@ def test_the_last_round_sentence_by_hand() -> None:
             )
         ),
     ]
-    state = StandingsProjection.rebuild(recorded(events)).state
+    projection = StandingsProjection.rebuild(recorded(events))
+    state = projection.state
     o = prize_outlook(state, 5)
+    shown = card.build(projection, 5)  # the card's JSON carries it, and the prizes now
+    assert shown.prize_outlook == o
+    assert shown.prizes == [a for a in prize_list(projection).awards if a.start_no == 5]
     assert o is not None and o.last_round and o.round == 2
     assert [(x.result, x.points, x.worst, x.best) for x in o.options] == [
         ("win", "1.5", "80.00", "200.00"),
