@@ -11,8 +11,8 @@ of the machine only ever adds time). A reference loop timed before and after tel
 the machine was meanwhile. `--scratch-samples` adds recomputing from scratch.
 
 Between events the projection is settled as the server settles it once a tournament is quiet
-(`StandingsProjection.settle`, `SETTLE_SLICE` rows a slice, each slice timed and its maximum
-printed); `--no-settle` measures every event with nothing settled before it.
+(`settle_for`: rows taken a few at a time until `SETTLE_SECONDS` have passed, each slice timed
+and its maximum printed); `--no-settle` measures every event with nothing settled before it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 
 from bench.generate import as_log, swiss_events
-from livetb.app.service import SETTLE_SLICE
+from livetb.app.service import SETTLE_SECONDS, settle_for
 from livetb.events.schema import ResultRecorded, RoundClosed, RoundPaired
 from livetb.projections.standings import StandingsProjection
 
@@ -88,7 +88,7 @@ def measure(players: int, rounds: int, repeat: int, scratch_samples: int, settle
             best[i] = min(best[i], (time.perf_counter() - t0) * 1000)
             while settle and live.unsettled:
                 t0 = time.perf_counter()
-                live.settle(SETTLE_SLICE)
+                settle_for(live)
                 settle_ms.append((time.perf_counter() - t0) * 1000)
     kinds = [type(rec.event) for rec in log]
 
@@ -157,7 +157,7 @@ def main() -> None:
     for m in done:
         if m.settle_ms:
             print(
-                f"{m.players:,}: settling, {SETTLE_SLICE} rows a slice: "
+                f"{m.players:,}: settling, slices of {SETTLE_SECONDS * 1000:g} ms: "
                 f"p99 {percentile(m.settle_ms, 99):.2f} ms, max {max(m.settle_ms):.2f} ms"
             )
     print(f"reference loop: {before:.0f} ms before, {reference_ms():.0f} ms after")

@@ -37,8 +37,10 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
   x StoreUnavailable                503     store_unavailable: the store cannot be reached now
     x StoreBusy                     503     store_busy: SQLite's write lock held beyond the timeout
   x StorageFull                     507     storage_full: the disk is full; reads are still served
+  x TooManyRequests                 429     too_many_requests: one client's costly reads over limits
 
-The two 503s carry `retry_after` (seconds), which the server sends as `Retry-After`.
+The two 503s and the 429 carry `retry_after` (seconds), which the server sends as
+`Retry-After`.
 """
 
 from __future__ import annotations
@@ -509,3 +511,19 @@ class StorageFull(LivetbError):
             f"{target}: the disk is full ({reason}): writes are refused until space is freed; "
             "reads are still served"
         )
+
+
+class TooManyRequests(LivetbError):
+    """A client over its limits for expensive anonymous reads (cards, exports, time travel):
+    too many in flight at once, or too many in a short time. Asked again after `retry_after`
+    seconds, it is served."""
+
+    status = 429
+    code = "too_many_requests"
+
+    def __init__(self, why: str, retry_after: int) -> None:
+        self.retry_after = retry_after
+        super().__init__(f"{why}; try again in {retry_after} s")
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "retry_after": self.retry_after}

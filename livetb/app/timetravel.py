@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import forkserver
 from typing import ParamSpec, TypeVar
 
 import msgspec
@@ -101,16 +102,16 @@ class TimeTravel:
             self.running += 1
             self.most_running = max(self.most_running, self.running)
             try:
-                loop = asyncio.get_running_loop()
                 pool = self.executor
-                used = pool.current if isinstance(pool, ProcessPool) else None
+                if not isinstance(pool, ProcessPool):
+                    loop = asyncio.get_running_loop()
+                    return await loop.run_in_executor(pool, work, self.source, tid, n)
+                used = pool.current
                 try:
-                    return await loop.run_in_executor(pool, work, self.source, tid, n)
+                    return await pool.run(work, self.source, tid, n)
                 except BrokenProcessPool:
-                    if not isinstance(pool, ProcessPool) or used is None:
-                        raise
                     pool.renew(used)  # once for all the replays it failed
-                    return await loop.run_in_executor(pool, work, self.source, tid, n)
+                    return await pool.run(work, self.source, tid, n)
             finally:
                 self.running -= 1
 
@@ -157,6 +158,12 @@ class ProcessPool(Executor):
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         return self.current.submit(fn, *args, **kwargs)
 
+    async def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """`fn(*args)` in a worker, for the event loop: submitted from a thread, as a submit
+        may start a worker process (80-100 ms that would hold the loop)."""
+        future = await asyncio.to_thread(self.current.submit, fn, *args, **kwargs)
+        return await asyncio.wrap_future(future)
+
     def renew(self, broken: ProcessPoolExecutor) -> None:
         """Replace `broken`, unless another failed replay already did."""
         with self._lock:
@@ -174,14 +181,29 @@ class ProcessPool(Executor):
 
 
 def process_pool(workers: int) -> ProcessPool:
-    """Workers started on first use with `spawn` (never a fork of a threaded server), at a
-    lower CPU priority: where cores are short, the loop's deltas come before replays."""
+    """Workers started on first use, forked from the fork server (`start_fork_server`, never
+    a fork of the threaded server itself), at a lower CPU priority: where cores are short,
+    the loop's deltas come before replays."""
     return ProcessPool(workers)
+
+
+# Where there is no fork server, a fresh interpreter per worker.
+_START = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+
+
+def start_fork_server(preload: list[str]) -> None:
+    """Start the process workers are forked from, with `preload`'s modules imported, once
+    per process; best while the server's heap is small. Starting a worker forks the process
+    that starts it, the interpreter lock held: a server holding a 2,000-player projection
+    held its loop 80-130 ms for it, and the fork server's own start does the same."""
+    if _START == "forkserver":
+        mp.set_forkserver_preload(preload)
+        forkserver.ensure_running()
 
 
 def _new_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=mp.get_context("spawn"), initializer=_yield_cpu
+        max_workers=workers, mp_context=mp.get_context(_START), initializer=_yield_cpu
     )
 
 

@@ -70,7 +70,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
-from livetb.projections.close import Prepared, closed_cells
+from livetb.projections.close import Prepared, closed_cells, shed
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes, Delta
 from livetb.projections.groups import DirectEncounters
@@ -377,10 +377,10 @@ class StandingsProjection:
     def settle(self, budget: int) -> bool:
         """Take up to `budget` unsettled rows into the standings the running round's close
         will publish (`close.py`): the server's work between events (`TournamentService`), a
-        slice at a time; the first frees what the last round event replaced. Nothing a reader
-        sees changes. True while unsettled rows remain."""
+        slice at a time; the first ones free what the last round event replaced, a piece at a
+        time (`shed`). Nothing a reader sees changes. True while unsettled rows remain."""
         if self._retired is not None:
-            self._retired = None
+            self._retired = shed(self._retired)
             return self.unsettled
         ctx = self.ctx
         if ctx is None or not ctx.running:

@@ -10,14 +10,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import hdrs, web
 
 from livetb.app.follower import Follower
 from livetb.app.group_commit import GroupCommit
+from livetb.app.offload import Held, Offload
 from livetb.app.service import TournamentService
-from livetb.app.timetravel import TimeTravel, process_pool
-from livetb.errors import LivetbError, NotAuthenticated, StoreUnavailable
+from livetb.app.timetravel import TimeTravel, process_pool, start_fork_server
+from livetb.errors import LivetbError, NotAuthenticated, StoreUnavailable, TooManyRequests
 from livetb.events.changes import ChangeSignal, SqliteChanges
 from livetb.events.open import open_store
 from livetb.events.sqlite import driver_fault
@@ -31,10 +33,16 @@ from livetb.web.feed.hub import Hub
 from livetb.web.http import headers, redact
 from livetb.web.http.queries import QueryCheck
 from livetb.web.http.routing import Handler, json_response
-from livetb.web.keys import COMMITS, CONFIG, HUB, SERVICE, STORE, TIMETRAVEL, TOKENS
+from livetb.web.http.throttle import THROTTLE, Throttle
+from livetb.web.keys import COMMITS, CONFIG, HUB, OFFLOAD, SERVICE, STORE, TIMETRAVEL, TOKENS
 from livetb.web.pages import qr, shell
 
 log = logging.getLogger(__name__)
+
+# What the worker processes run (time travel, cards, exports): imported once, by the fork
+# server they are forked from.
+WORKER_MODULES = ["livetb.app.timetravel", "livetb.app.offload"]
+WORKER_MODULES += ["livetb.web.api.reads", "livetb.web.api.files"]
 
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 HTTP_CODES[413] = "body_too_large"
@@ -50,6 +58,13 @@ def create_app(config: Config | None = None) -> web.Application:
     app.on_response_prepare.append(headers.secure)  # CSP, nosniff, no version in Server
     headers.hide_version()
     app[CONFIG] = config
+    if config.reads_per_second > 0:
+        app[THROTTLE] = Throttle(
+            config.reads_in_flight,
+            config.reads_per_second,
+            config.reads_burst,
+            config.reads_waiting,
+        )
     app.cleanup_ctx.append(service_ctx)
     app.cleanup_ctx.append(follower_ctx)
     app.on_shutdown.append(socket.close_feeds)
@@ -78,7 +93,10 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
     app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, Collector())
     app[SERVICE] = service = TournamentService(store, feed=hub)
     app[COMMITS] = writes = GroupCommit(service)
-    pool = process_pool(config.replays) if config.replay_processes else None
+    pool = None
+    if config.replay_processes:
+        await asyncio.to_thread(start_fork_server, WORKER_MODULES)
+        pool = process_pool(config.replays)
     app[TIMETRAVEL] = TimeTravel(
         store,
         source=config.db_path if pool else store,
@@ -86,10 +104,16 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
         concurrency=config.replays,
         cache_size=config.replay_cache,
     )
+    # Cards and exports: one worker of their own (a thread keeps `Held` to one at a time).
+    offloaded = process_pool(1) if pool else ThreadPoolExecutor(1, "offload")
+    app[OFFLOAD] = Offload(
+        config.db_path if pool else Held(store), offloaded, cache_bytes=config.offload_cache
+    )
     yield
     await writes.drain()  # every decided write committed and told, the snapshots due saved
     if pool is not None:  # waits for a running replay: exiting under it breaks the pool's pipe
         await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+    await asyncio.to_thread(offloaded.shutdown, wait=True, cancel_futures=True)
     tokens.close()
     store.close()
 
@@ -144,6 +168,6 @@ def error_response(err: LivetbError) -> web.Response:
     resp = json_response(err.as_dict(), err.status)
     if isinstance(err, NotAuthenticated):
         resp.headers[hdrs.WWW_AUTHENTICATE] = 'Bearer realm="livetb"'
-    if isinstance(err, StoreUnavailable):  # the store is down or busy: when to try again
+    if isinstance(err, StoreUnavailable | TooManyRequests):  # when to try again
         resp.headers[hdrs.RETRY_AFTER] = str(err.retry_after)
     return resp

@@ -32,3 +32,13 @@ class Config:
     replays: int = 2  # time-travel replays (`?at_seq=`) running at once
     replay_processes: bool = True  # in worker processes (threads would share the loop's GIL)
     replay_cache: int = 32  # past standings kept, by (tournament, seq)
+    # Cards and exports: built in one low-priority worker process (with `replay_processes`),
+    # and kept, by (tournament, seq, what), within this many bytes.
+    offload_cache: int = 32 << 20
+    # Per client address, for cards, exports, time travel and the log's pages (a live token
+    # is not limited): reads running at once, more waiting their turn, and reads a second in
+    # bursts of `reads_burst` (429 with Retry-After beyond). `reads_per_second` 0: no limits.
+    reads_in_flight: int = 2
+    reads_waiting: int = 16
+    reads_per_second: float = 5.0
+    reads_burst: int = 20

@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from livetb.app.group_commit import GroupCommit
+from livetb.app.offload import Offload
 from livetb.app.service import TournamentService
 from livetb.app.timetravel import TimeTravel
 from livetb.events.store import EventStore
@@ -19,3 +20,4 @@ HUB = web.AppKey("hub", Hub)
 TOKENS = web.AppKey("tokens", Tokens)
 TIMETRAVEL = web.AppKey("timetravel", TimeTravel)
 COMMITS = web.AppKey("commits", GroupCommit)
+OFFLOAD = web.AppKey("offload", Offload)

@@ -2,19 +2,22 @@
 the tournament's read rule) and `POST …/rounds/{r}/pgn` (a round's PGN as text, arbiter token:
 its final results recorded, `?corrections=true` to let a changed result correct the log; its
 body within the writes' limits: `max_body`, refused before reading, and `body_timeout`).
+An export is made in the offload worker (`livetb/app/offload.py`), off the event loop, kept for
+the next asker at that seq, and limited per client (`livetb/web/http/throttle.py`).
 Registered by `livetb/web/app.py`, documented by `openapi.py`."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Hashable
 
 import msgspec
 from aiohttp import hdrs, web
 
 from livetb.errors import InvalidInput, LivetbError
 from livetb.interchange import pgn
-from livetb.interchange.export import FORMATS, exported, is_format
-from livetb.projections.stored import load
+from livetb.interchange.export import FORMATS, Exported, exported, is_format
+from livetb.projections.standings import StandingsProjection
 from livetb.web.api import categories
 from livetb.web.http.auth import authorize
 from livetb.web.http.limits import read_body
@@ -30,7 +33,8 @@ from livetb.web.http.routing import (
     json_response,
     route_defs,
 )
-from livetb.web.keys import COMMITS, CONFIG, SERVICE, STORE, TOKENS
+from livetb.web.http.throttle import limited
+from livetb.web.keys import COMMITS, CONFIG, OFFLOAD, SERVICE, TOKENS
 
 
 async def export_file(request: web.Request) -> web.Response:
@@ -38,19 +42,32 @@ async def export_file(request: web.Request) -> web.Response:
     fmt = request.query.get("format", "trf26")
     if not is_format(fmt):
         raise InvalidInput(f"format={fmt!r}: expected one of {', '.join(FORMATS)}", path="format")
-    seen = await readable(request, tid)  # under a delay: the public log's head
+    projection = (await readable(request, tid)).projection  # the public one under a delay
     category, rated = categories.view_queries(request)
-    categories.export_views(seen.projection.state, fmt, category, rated)
-    at, store = seen.projection.seq, request.app[STORE]
-    made = await asyncio.to_thread(
-        lambda: exported(load(store, tid, at), tid, fmt, category, rated)
-    )
+    categories.export_views(projection.state, fmt, category, rated)
+    what = (tid, fmt, category, rated)
+    async with limited(request):
+        seq, body = await request.app[OFFLOAD].run(export_file_of, tid, projection.seq, what)
+    made = msgspec.msgpack.decode(body, type=Exported)
     return web.Response(
         body=made.text.encode("utf-8"),
         content_type=made.media_type,
         charset="utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{made.filename}"'},
+        headers={
+            "Content-Disposition": f'attachment; filename="{made.filename}"',
+            hdrs.ETAG: f'"{seq}"',
+        },
     )
+
+
+def export_file_of(projection: StandingsProjection, what: Hashable) -> bytes:
+    """In the offload worker: tournament `what[0]` as format `what[1]` (its standings maybe
+    category `what[2]`'s, with the rating change if `what[3]`), encoded for the trip back."""
+    assert isinstance(what, tuple)
+    tid, fmt, category, rated = what
+    assert isinstance(tid, str) and isinstance(fmt, str) and is_format(fmt)
+    assert category is None or isinstance(category, str)
+    return msgspec.msgpack.encode(exported(projection, tid, fmt, category, bool(rated)))
 
 
 class Recorded(msgspec.Struct):
@@ -112,7 +129,7 @@ ENDPOINTS = [
         path=BASE + "/export",
         handler=export_file,
         summary="The tournament as a file: TRF-2026, TRF-16, CSV standings or a printable page",
-        errors=(*READ_ERRORS, 422),
+        errors=(*READ_ERRORS, 422, 429),
         media="text/plain",
         query=(
             Query("format", "trf26 (default), trf16, csv or html", "string", enum=FORMATS),

@@ -7,6 +7,10 @@
     GET /api/tournaments/{id}/participants/{start_no}      the card (`livetb/projections/card.py`)
     GET /api/tournaments/{id}/events[?after=N&limit=M]     the log, page by page
 
+A card, the standings at a past position and the log's pages are limited per client
+(`livetb/web/http/throttle.py`); a card is built in the offload worker
+(`livetb/app/offload.py`), never on the event loop, and kept for the next asker at that seq.
+
 The console's reads (Berger tables, the audit trail) are in `livetb/web/api/console.py`.
 """
 
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Hashable
 
 import msgspec
 from aiohttp import hdrs, web
@@ -24,6 +29,7 @@ from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
 from livetb.projections import card
 from livetb.projections.document import to_json
+from livetb.projections.standings import StandingsProjection
 from livetb.web.api import categories
 from livetb.web.feed.messages import round_info as round_message
 from livetb.web.http.limits import int_query
@@ -40,7 +46,8 @@ from livetb.web.http.routing import (
     json_response,
     route_defs,
 )
-from livetb.web.keys import STORE, TIMETRAVEL
+from livetb.web.http.throttle import limited
+from livetb.web.keys import OFFLOAD, STORE, TIMETRAVEL
 from livetb.wire.messages import RoundInfo
 from livetb.wire.standings import DbStandings
 
@@ -158,17 +165,19 @@ async def standings(request: web.Request) -> web.Response:
         raise InvalidInput("give at_seq or after_round, not both", path="at_seq")
     at_seq = public_at(seen, at_seq, after_round)
     category, rated = categories.view_queries(request)
-    travel = request.app[TIMETRAVEL]  # replays off the loop, bounded, cached
-    if after_round is not None:
-        at_seq = await travel.round_closed_at(tid, after_round)
-    if at_seq is None:
+    if at_seq is None and after_round is None:
         doc = to_json(live)
         if category is not None or rated:
             categories.view(doc, live.state, category, rated)
         return json_response(doc, seq=live.seq)
-    seq, body = await travel.standings(tid, at_seq)
-    if category is not None or rated:
-        body = await categories.past_view(request, tid, seq, body, category, rated)
+    travel = request.app[TIMETRAVEL]  # replays off the loop, bounded, cached
+    async with limited(request):
+        if after_round is not None:
+            at_seq = await travel.round_closed_at(tid, after_round)
+        assert at_seq is not None
+        seq, body = await travel.standings(tid, at_seq)
+        if category is not None or rated:
+            body = await categories.past_view(request, tid, seq, body, category, rated)
     resp = web.Response(body=body, content_type="application/json")
     resp.headers[hdrs.ETAG] = f'"{seq}"'
     return resp
@@ -192,7 +201,17 @@ async def participant_card(request: web.Request) -> web.Response:
     projection = (await readable(request, tid)).projection
     if no not in projection.state.participants:
         raise NotFound(f"start_no {no}: no participant with that start number")
-    return json_response(card.build(projection, no), seq=projection.seq)
+    async with limited(request):
+        seq, body = await request.app[OFFLOAD].run(card_json, tid, projection.seq, no)
+    resp = web.Response(body=body, content_type="application/json")
+    resp.headers[hdrs.ETAG] = f'"{seq}"'
+    return resp
+
+
+def card_json(projection: StandingsProjection, no: Hashable) -> bytes:
+    """In the offload worker: participant `no`'s card, encoded."""
+    assert isinstance(no, int)
+    return msgspec.json.encode(card.build(projection, no))
 
 
 async def events(request: web.Request) -> web.Response:
@@ -201,7 +220,8 @@ async def events(request: web.Request) -> web.Response:
     after = int_query(request, "after") or 0
     limit = min(int_query(request, "limit", low=1) or 100, 1000)
     read = request.app[STORE].read
-    page = await asyncio.to_thread(lambda: list(itertools.islice(read(tid, after), limit + 1)))
+    async with limited(request):
+        page = await asyncio.to_thread(lambda: list(itertools.islice(read(tid, after), limit + 1)))
     if seen.public:  # under a broadcast delay: the public part of the log only
         page = [rec for rec in page if rec.seq <= seen.projection.seq]
     more = len(page) > limit
@@ -232,7 +252,7 @@ ENDPOINTS = [
         handler=standings,
         summary="Standings now, after a round, or at a log position",
         response=DbStandings,
-        errors=(*READ_ERRORS, 422),
+        errors=(*READ_ERRORS, 422, 429),
         query=(
             Query("at_seq", "the standings at this log sequence number", minimum=1),
             Query("after_round", "the standings when this round was closed", minimum=1),
@@ -254,7 +274,7 @@ ENDPOINTS = [
         handler=participant_card,
         summary="A participant's card: results, every tie-break explained, neighbours",
         response=card.Card,
-        errors=READ_ERRORS,
+        errors=(*READ_ERRORS, 429),
     ),
     Endpoint(
         method="GET",
@@ -262,7 +282,7 @@ ENDPOINTS = [
         handler=events,
         summary="The event log, page by page",
         response=EventPage,
-        errors=(*READ_ERRORS, 422),
+        errors=(*READ_ERRORS, 422, 429),
         query=(
             Query("after", "events after this seq"),
             Query("limit", "at most 1000 (more is read as 1000)", minimum=1),
