@@ -557,14 +557,16 @@ class StandingsTable extends HTMLElement {
     this.legendBox.querySelector("ul").replaceChildren(...items);
   }
 
-  /** Broadcast and screen headers: whole words ("Buchholz Cut-1") where every one fits,
-   *  else the codes. */
+  /** Broadcast and screen headers: each in whole words ("Buchholz Cut-1") where it fits,
+   *  else its code (`data-words="short"` on that header). */
   fitHeader() {
     if (!this.table?.tHead || !["broadcast", "screen"].includes(this.density)) return;
     const heads = [...this.table.tHead.querySelectorAll("th")];
     this.table.dataset.words = "full";
-    const over = heads.some((th) => th.scrollWidth > th.clientWidth + 1);
-    if (over) this.table.dataset.words = "short";
+    for (const th of heads) th.removeAttribute("data-words");
+    // Each header in words where its own column has room ("Points", "Buchholz"), else its
+    // code ("BH/C1"): one long name does not turn every header into codes.
+    for (const th of heads) if (th.scrollWidth > th.clientWidth + 1) th.dataset.words = "short";
   }
 }
 
