@@ -55,7 +55,7 @@ class _Order(Sequence[Standing]):
     def _grow(self) -> bool:
         if self._done:
             return False
-        want = max(64, 4 * len(self._rows))
+        want = max(64, 2 * len(self._rows))
         rows = self._projection.standings(want)
         self._done = len(rows) < want
         self._rows += [self._standing(r) for r in rows[len(self._rows) :]]
