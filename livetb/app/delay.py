@@ -20,6 +20,7 @@ each one's delta to the feed's public channel, in order, one by one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -54,12 +55,15 @@ class PublicFeed(Protocol):
 class Delayed:
     """One delayed tournament: its public projection and the events not yet released."""
 
-    __slots__ = ("pending", "projection", "timer")
+    __slots__ = ("building", "pending", "projection", "timer")
 
-    def __init__(self, projection: StandingsProjection, pending: list[Recorded]) -> None:
-        self.projection = projection
+    def __init__(self, projection: StandingsProjection | None, pending: list[Recorded]) -> None:
+        self.projection = projection  # None while `building`
         self.pending: deque[Recorded] = deque(pending)
         self.timer: asyncio.TimerHandle | None = None
+        # The copy a delay turned on makes of the live standings, in a thread: nothing public
+        # is read or released until it is done (`Delays.ready`).
+        self.building: asyncio.Future[StandingsProjection] | None = None
 
 
 class Delays:
@@ -77,9 +81,20 @@ class Delays:
         self.tables: dict[str, Delayed] = {}
 
     def public(self, tournament_id: str) -> StandingsProjection | None:
-        """The public projection of a delayed tournament; None: the public reads are live."""
+        """The public projection of a delayed tournament; None: the public reads are live,
+        or (`delayed` says which) its copy is still being made: await `ready` first."""
         delayed = self.tables.get(tournament_id)
         return None if delayed is None else delayed.projection
+
+    def delayed(self, tournament_id: str) -> bool:
+        return tournament_id in self.tables
+
+    async def ready(self, tournament_id: str) -> None:
+        """Once the public projection of `tournament_id` (if any) is built."""
+        delayed = self.tables.get(tournament_id)
+        if delayed is not None and delayed.building is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(delayed.building)
 
     def record(self, tournament_id: str, live: StandingsProjection, rec: Recorded) -> None:
         """Before the live projection applies `rec`: hold it back from the public (a first
@@ -88,22 +103,44 @@ class Delays:
         if delayed is None:
             if not isinstance(rec.event, PublicDelaySet) or rec.event.seconds == 0:
                 return
-            delayed = self.tables[tournament_id] = Delayed(
-                StandingsProjection.restore(live.snapshot()), []
-            )
-            if self.feed is not None:
-                self.feed.delayed(tournament_id, delayed.projection)
+            delayed = self.tables[tournament_id] = self._copy(tournament_id, live)
+            if self.feed is not None:  # (the views' rows read from `live`: still the same)
+                self.feed.delayed(tournament_id, live)
         elif isinstance(rec.event, PublicDelaySet):
             # What the delay in force made due by the change is out before it takes over,
             # whenever a timer fired: the rule a node loading the log applies (`public_of`).
             self._release_due(tournament_id, delayed, live.state.public_delay, rec.at)
         delayed.pending.append(rec)
 
+    def _copy(self, tournament_id: str, live: StandingsProjection) -> Delayed:
+        """The public projection as `live` is now: restored from its snapshot in a thread on
+        the loop (a second or more at 10,000 players), at once elsewhere."""
+        data = live.snapshot()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return Delayed(StandingsProjection.restore(data), [])
+        delayed = Delayed(None, [])
+        delayed.building = loop.run_in_executor(None, StandingsProjection.restore, data)
+
+        def built(done: asyncio.Future[StandingsProjection]) -> None:
+            delayed.building = None
+            if done.cancelled() or done.exception() is not None:
+                delayed.projection = StandingsProjection.restore(data)  # once more, here
+            else:
+                delayed.projection = done.result()
+            live_now = self.lives.get(tournament_id)
+            if self.tables.get(tournament_id) is delayed and live_now is not None:
+                self.release(tournament_id, live_now)
+
+        delayed.building.add_done_callback(built)
+        return delayed
+
     def install(self, tournament_id: str, delayed: Delayed) -> None:
         """A delayed tournament loaded from the log (`public_of`)."""
         self.drop(tournament_id)
         self.tables[tournament_id] = delayed
-        if self.feed is not None:
+        if self.feed is not None and delayed.projection is not None:
             self.feed.delayed(tournament_id, delayed.projection)
 
     def drop(self, tournament_id: str) -> None:
@@ -124,6 +161,8 @@ class Delays:
         now = self.clock()
         self._release_due(tournament_id, delayed, live.state.public_delay, now)
         pending, public = delayed.pending, delayed.projection
+        if public is None:
+            return
         if not pending:
             if live.state.public_delay == 0 and public.seq == live.seq:
                 del self.tables[tournament_id]
@@ -144,6 +183,8 @@ class Delays:
         """Apply and publish, in order, the held events due by `until` under `seconds`."""
         delay = dt.timedelta(seconds=seconds)
         pending, public = delayed.pending, delayed.projection
+        if public is None:  # still being built: released once it is
+            return
         while pending and pending[0].at + delay <= until:
             rec = pending.popleft()
             if rec.seq <= public.seq:

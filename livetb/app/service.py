@@ -107,9 +107,16 @@ class TournamentService:
             return held.seq
         return public_head(self.store, tournament_id, self.delays.clock())
 
+    async def public_view(self, tournament_id: str) -> StandingsProjection | None:
+        """`public`, once a delay just turned on has its public projection built (None: the
+        public reads are live)."""
+        await self.delays.ready(tournament_id)
+        return self.delays.public(tournament_id)
+
     def public(self, tournament_id: str) -> StandingsProjection | None:
         """What public reads of a delayed tournament read (None: the live projection, as
-        `current` left it); `livetb/app/delay.py`."""
+        `current` left it, or a delay's public projection still being built: see
+        `public_view`); `livetb/app/delay.py`."""
         return self.delays.public(tournament_id)
 
     @overload

@@ -12,6 +12,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from livetb.client import feed_url
+from livetb.projections.standings import StandingsProjection
 from tests.web.conftest import TID, Api, recv
 
 T = f"/api/tournaments/{TID}"
@@ -172,3 +173,32 @@ async def test_a_filtered_viewer_moves_to_the_delayed_stream_and_back(api: Api) 
         await api.post(f"{T}/rounds/1/results", {"board": 3, "result": "1-0"})  # live again
         delta = await recv(ws, timeout=1)
         assert delta["seq"] == head + 4 and [r["start_no"] for r in delta["rows"]] == [5]
+
+
+async def test_public_reads_wait_while_a_delay_copies_the_standings(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Turning a delay on copies the standings in a thread (about a second at 10,000 players):
+    meanwhile public reads and new viewers wait for the copy, and never see the live log."""
+    head = await api.start(players=8)
+    restore = StandingsProjection.restore
+
+    def slowly(data: bytes) -> StandingsProjection:
+        time.sleep(0.5)
+        return restore(data)
+
+    async with connect(feed_url(api.base, TID)) as watching:
+        assert (await recv(watching))["seq"] == head
+        monkeypatch.setattr(StandingsProjection, "restore", slowly)
+        started = time.monotonic()
+        assert (await api.call("PATCH", T, {"public_delay": 2}))[0] == 200
+        await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})  # head + 2
+        assert time.monotonic() - started < 0.4  # the writes did not wait for the copy
+        status, doc, etag = await public_get(api, f"{T}/standings")
+        assert (status, doc["seq"], etag) == (200, head, f'"{head}"')
+        assert time.monotonic() - started >= 0.45  # it waited for the copy
+        async with connect(feed_url(api.base, TID)) as joining:
+            assert (await recv(joining))["seq"] == head
+        with pytest.raises(TimeoutError):
+            await recv(watching, timeout=max(0.05, started + 1.8 - time.monotonic()))
+        assert [(await recv(watching, timeout=3))["seq"] for _ in range(2)] == [head + 1, head + 2]

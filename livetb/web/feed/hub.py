@@ -245,6 +245,14 @@ class Subscriber:
                 self.idle = False
             return self._resync() if self.stale else frame
 
+    def resync_with(self, frame: bytes) -> None:
+        """Replace the backlog (and a pending resync) by `frame`, a snapshot made now."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(frame)
+        self.stale = False
+        self.resyncs += 1
+
     def _resync(self) -> bytes:
         """A snapshot replacing the backlog (built first: building may publish more)."""
         frame = self._snapshot()
@@ -334,9 +342,16 @@ class Hub:
         its seq on (what they were sent so far is exactly that)."""
         channel = public_channel(tournament_id)
         self._forget(channel)
-        for sub in self._subs.get(channel, ()):  # left there by a public view since dropped
-            sub.stale = True
+        left = list(self._subs.get(channel, ()))  # there from a public view since dropped
+        if left:  # their views' rows as `projection` has them, as the snapshots below
+            for view in self._views.get(channel, {}).values():
+                view.ranks = View(view.filter, projection).ranks
         self._move(tournament_id, channel, projection)
+        # Their snapshot, if they need one, is made now: the public projection may still be
+        # in the making (`livetb/app/delay.py`), and nothing but `projection` is public.
+        for sub in self._subs.get(channel, ()):
+            if sub.stale or sub in left:
+                sub.resync_with(self.snapshot(channel, projection, sub.view))
 
     def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:
         """The public projection caught up with the live `projection` and no delay is left:

@@ -110,7 +110,7 @@ async def feed(request: web.Request) -> web.StreamResponse:
     # A token of the tournament follows it live under a broadcast delay; anybody else the
     # public channel (`livetb/app/delay.py`). Looked up only when a token is offered.
     live_reader = await reads_live(request, tid)
-    public = None if live_reader else service.public(tid)
+    public = None if live_reader else await service.public_view(tid)
     if public is not None and public.seq == 0:  # nothing public yet
         raise UnknownTournament(tid)
     ws = web.WebSocketResponse(
@@ -120,15 +120,24 @@ async def feed(request: web.Request) -> web.StreamResponse:
         protocols=("livetb",),  # chosen when offered, with `bearer.<token>` (the pages)
     )
     await ws.prepare(request)
+    if not live_reader:  # a delay turned on meanwhile: its public projection built
+        await service.delays.ready(tid)
     # No await from reading the projection to subscribing: nothing published in between.
     public = None if live_reader else service.public(tid)  # (the delay may have ended)
+    if public is None and not live_reader and service.delays.delayed(tid):
+        await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"delay being set")
+        return ws  # (turned off and on again meanwhile: the viewer reconnects)
     projection = public or service.live(tid)
     channel = tid if public is None else public_channel(tid)
     view = hub.view(channel, wanted, projection)
 
     def snapshot() -> bytes:  # of the channel the viewer is on now (a delay moves it)
-        seen = service.public(tid) if sub.channel != tid else None
-        return hub.snapshot(sub.channel, seen or service.live(tid), sub.view)
+        if sub.channel == tid:
+            return hub.snapshot(tid, service.live(tid), sub.view)
+        seen = service.public(tid)
+        if seen is None:  # never the live standings: the viewer reconnects (`Subscriber.run`)
+            raise RuntimeError("the public standings are being built")
+        return hub.snapshot(sub.channel, seen, sub.view)
 
     sub = Subscriber(
         AiohttpSocket(ws, request),

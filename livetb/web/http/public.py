@@ -15,13 +15,20 @@ from typing import NamedTuple, Protocol
 
 from aiohttp import web
 
-from livetb.errors import InvalidInput, UnknownTournament
+from livetb.errors import InvalidInput, LivetbError, UnknownTournament
 from livetb.projections.standings import StandingsProjection
 from livetb.tokens.store import ORGANISER
 from livetb.web.http.auth import check_read, credentials
 from livetb.web.keys import SERVICE, STORE, TOKENS
 
 MAX_DELAY = 3600  # seconds: the longest broadcast delay (`SetPublicDelay`)
+
+
+class DelayBeingSet(LivetbError):
+    """A public read while the delay was turned off and on again during it: try again."""
+
+    status = 503
+    code = "delay_being_set"
 
 
 class Seen(NamedTuple):
@@ -47,12 +54,15 @@ async def readable(request: web.Request, tid: str) -> Seen:
     """`check_read`'s projection, or under a delay and without a token the public one (a
     tournament with nothing public yet is unknown to the public: 404)."""
     live = await check_read(request, tid)
-    public = request.app[SERVICE].public(tid)
-    if public is None or await reads_live(request, tid):
+    service = request.app[SERVICE]
+    if not service.delays.delayed(tid) or await reads_live(request, tid):
         return Seen(live, False)
-    # Looked up again: the delay may have ended while the token was checked.
-    public = request.app[SERVICE].public(tid)
+    # Looked up after the awaits: a delay just turned on has its public projection built,
+    # or the delay ended meanwhile (then what is public is live).
+    public = await service.public_view(tid)
     if public is None:
+        if service.delays.delayed(tid):  # turned off and on again meanwhile
+            raise DelayBeingSet("the broadcast delay is being set; try again in a second")
         return Seen(live, False)
     if public.seq == 0 or public.state.created is None:
         raise UnknownTournament(tid)
@@ -99,7 +109,7 @@ async def public_heads(request: web.Request, listed: Sequence[Listed]) -> None:
         if t.id in recent:
             held = service.projections.get(t.id)
             if held is not None and held.seq >= t.seq:
-                public = service.public(t.id)
+                public = await service.public_view(t.id)
                 t.seq = held.seq if public is None else public.seq
             else:
                 t.seq = await asyncio.to_thread(service.public_head, t.id)
