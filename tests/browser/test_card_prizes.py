@@ -189,6 +189,9 @@ def test_the_card_shows_category_rank_prize_ranges_and_rating_change(
     assert Decimal(after["total"]) == total
     assert text_of(page.locator("[data-rating='total'] dd")) == signed(after["total"], lang)
     assert page.locator(".rating-goals li").count() == 0  # the game is over
+    # The card's one polite status says the prize changed.
+    now = {"en": "Prize now: ", "it": "Premio ora: "}[lang]
+    assert now in text_of(page.locator(".card [role='status']"))
     # The prize lines now say the game is over: one line, the win's range.
     card = server.get(f"{base}/participants/4")
     goals = page.locator(".prize-goals li")

@@ -425,7 +425,18 @@ function render() {
   place(ui.results, strip());
   place(ui.tbs, tiebreaks());
   ui.state.textContent = stateLine(model.doc, info.rounds);
-  if (was && was !== card.rank) ui.status.textContent = t("card.rank_now", { rank: card.rank, was });
+  // One polite status for the card: the rank and the prize when they change.
+  const said = [];
+  if (was && was !== card.rank) said.push(t("card.rank_now", { rank: card.rank, was }));
+  const awards = ui.prizes.querySelector(".awards");
+  const prize = awards?.tagName === "UL"
+    ? [...awards.children].map((li) => li.firstChild.textContent).join("; ")
+    : awards?.textContent ?? "";
+  if (ui.prizes.dataset.said !== undefined && ui.prizes.dataset.said !== prize && prize) {
+    said.push(t("card.prize.now", { prize }));
+  }
+  ui.prizes.dataset.said = prize;
+  if (said.length) ui.status.textContent = said.join(" · ");
 }
 
 // The last card seen of a public tournament, shown when the page opens without a network
