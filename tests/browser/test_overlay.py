@@ -223,3 +223,19 @@ def test_a_broadcast_delay_is_said_on_the_overlay(browser: Any, server: Server) 
     page.wait_for_selector(".overlay tr[data-start-no]")
     assert "in differita di 15 min" in page.locator(".overlay .state").inner_text()
     page.close()
+
+
+def test_a_delay_set_while_on_air_is_said_within_seconds(browser: Any, server: Server) -> None:
+    token = server.tournament("onair", ["PTS", "BH"], players=4)
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{server.base}/t/onair/overlay")
+    page.wait_for_selector("html[data-connection='live']")
+    page.wait_for_selector(".overlay tr[data-start-no]")
+    assert "delayed" not in page.locator(".overlay .state").inner_text()
+    path = "/api/tournaments/onair"
+    assert server.call("PATCH", path, {"public_delay": 600}, token)[0] == 200
+    page.wait_for_function(
+        "() => document.querySelector('.overlay .state').textContent.includes('delayed 10 min')",
+        timeout=12_000,  # the overlay reads its settings again every 10 s
+    )
+    page.close()

@@ -8,7 +8,7 @@
 //   named on the overlay)  ?max_rows=N  ?scale=1.2  ?page_seconds=S  ?theme=dark|light
 // The panel never reaches past the frame: the rows page instead (with "2 / 4"), as many a
 // page as the frame shows, measured on the rows themselves. Names wrap, never cut.
-import { app, config, el, stateLine } from "./common.js";
+import { app, config, el, getJSON, stateLine } from "./common.js";
 import { boot } from "./boot.js";
 import { num, t } from "./i18n.js";
 import { clipped, fitRows, outside, throttled } from "./fit.js";
@@ -89,7 +89,8 @@ function stateText() {
   }
   const delay = Number(feed.info.public_delay ?? 0);
   if (delay > 0) {
-    parts.push(delay >= 60 ? t("overlay.delayed_min", { minutes: Math.round(delay / 60) }) : t("overlay.delayed_s", { seconds: delay }));
+    const minutes = delay % 60 === 0 || delay >= 600; // 90 s stays 90 s, not "2 min"
+    parts.push(minutes ? t("overlay.delayed_min", { minutes: Math.round(delay / 60) }) : t("overlay.delayed_s", { seconds: delay }));
   }
   return parts.join(" · ");
 }
@@ -270,6 +271,30 @@ function names() {
 
 const refit = throttled(fit);
 
+const SETTINGS_SECONDS = 10;
+let snapshots = 0;
+function onSnapshot() {
+  // A snapshot after the first (a resume, or the delay set or lifted: the public stream
+  // starts again) may come with other settings.
+  snapshots += 1;
+  if (snapshots > 1) rereadInfo();
+  columnsProblem(ui.table.columnsError?.unknown ?? []);
+  refit();
+}
+
+let rereading = false;
+async function rereadInfo() {
+  if (rereading) return;
+  rereading = true;
+  try {
+    const fresh = await getJSON(`/api/tournaments/${encodeURIComponent(feed.info.id)}`, feed.token);
+    feed.info.public_delay = fresh.public_delay;
+    ui.state.textContent = stateText();
+  } catch { /* the line keeps what it said */ } finally {
+    rereading = false;
+  }
+}
+
 /** After a delta: the state line at once; a new fit only when what shapes the panel changed. */
 function onDelta() {
   ui.state.textContent = stateText();
@@ -295,7 +320,7 @@ async function main() {
   const filtered = asked.maxRows ? {}
     : asked.top && !asked.follow.length ? { top: asked.top }
       : !asked.top && asked.follow.length ? { participants: asked.follow } : {};
-  feed = await boot({ ...filtered, onSnapshot: () => { columnsProblem(ui.table.columnsError?.unknown ?? []); refit(); }, onDelta });
+  feed = await boot({ ...filtered, onSnapshot, onDelta });
   if (!feed) return;
   document.title = `${feed.info.name} · livetb`;
   ui.panel = el("section", { class: `overlay ${asked.theme}`, "aria-label": t("overlay.label") },
@@ -310,6 +335,9 @@ async function main() {
     renderScoreboard(false);
   }, asked.pageSeconds * 1000);
   addEventListener("resize", refit);
+  // A broadcast delay set or lifted reaches no public feed until it is itself public (the
+  // stream holds still meanwhile): the settings are read again every few seconds instead.
+  setInterval(rereadInfo, SETTINGS_SECONDS * 1000);
 }
 
 main();
