@@ -101,6 +101,7 @@ function showStandingsPage(index) {
  *  a new participant, a resize): how many rows and boards a page holds. */
 function measure() {
   if (!feed?.model?.doc) return;
+  fitColumns();
   const round = running();
   const kind = ui.section.dataset.kind;
   ui.standings.hidden = false;
@@ -115,6 +116,17 @@ function measure() {
   ui.measured = { count: feed.model.order.length, round: round?.round ?? null, boards: round?.games.length ?? 0 };
   ui.section.dataset.kind = kind ?? "";
   show();
+}
+
+/** As many tie-break columns as leave the names 12 em (a portrait or small screen shows the
+ *  first few; a full HD screen all of them). */
+function fitColumns() {
+  const em = Number.parseFloat(getComputedStyle(ui.pages).fontSize) || 16;
+  const width = ui.pages.getBoundingClientRect().width / em;
+  const codes = feed.model.doc.tiebreaks;
+  const room = Math.max(1, Math.floor((width - 4.3 - 1.7 - 12) / 7.1)); // rank, marks, name; a column
+  const cols = codes.slice(0, room).join(",");
+  if (ui.table.getAttribute("columns") !== cols) ui.table.setAttribute("columns", cols);
 }
 
 /** Show the page of this step. */
@@ -144,7 +156,8 @@ function header() {
   ui.state.textContent = [stateLine(feed.model.doc, feed.info.rounds), round ? progress(round) : null].filter(Boolean).join(" · ");
   const doc = feed.model.doc;
   const now = doc.round_in_progress ?? doc.after_round + 1;
-  const present = new Set(feed.model.statuses);
+  const shown = (ui.table.getAttribute("columns") ?? "").split(",").filter(Boolean).length;
+  const present = new Set(feed.model.statuses.slice(0, shown || undefined)); // the columns shown
   const items = ["provisional", "pending", "predicted"].filter((s) => present.has(s))
     .map((s) => el("li", {}, t(`table.legend.${s}`, { mark: t(`table.mark.${s}`), round: now, before: now - 1 })));
   ui.legend.replaceChildren(...items);
