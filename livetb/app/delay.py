@@ -9,9 +9,12 @@ each one's delta to the feed's public channel, in order, one by one.
 
 - The public head never moves backwards: raising the delay holds back only what was not
   released yet; lowering it releases at once what is now due (0 releases everything and the
-  tournament goes back to one projection, `Feed.undelayed`).
+  tournament goes back to one projection, `Feed.undelayed`). A change first releases what the
+  delay in force made due by its time, however late a timer fired, so a node that loads the
+  log later (`public_of`) releases exactly as far.
 - The public projection starts as a copy of the live one just before the first delayed
-  event (turning the delay on shows nothing new, hides nothing seen), or, when a delayed log is
+  event (turning the delay on shows nothing new, hides nothing seen), restored from its
+  snapshot in a thread while the public reads wait (`Delays.ready`); or, when a delayed log is
   loaded, as the log up to the last event already due (`public_of`, off the loop).
 - A tournament without a delay has no public projection and costs nothing here: the service
   only looks up `Delays.tables`.
@@ -46,7 +49,8 @@ class PublicFeed(Protocol):
     ) -> None: ...
 
     def delayed(self, tournament_id: str, projection: StandingsProjection) -> None:
-        """The public viewers follow `projection` from now on (the delay was turned on)."""
+        """The delay is on: the public viewers, who have `projection`'s standings, follow the
+        public deltas from now on."""
 
     def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:
         """The public viewers follow the live `projection` again (the public one caught up)."""
