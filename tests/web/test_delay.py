@@ -4,6 +4,7 @@ after it was recorded, then present; a token of the tournament sees it at once."
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -202,3 +203,30 @@ async def test_public_reads_wait_while_a_delay_copies_the_standings(
         with pytest.raises(TimeoutError):
             await recv(watching, timeout=max(0.05, started + 1.8 - time.monotonic()))
         assert [(await recv(watching, timeout=3))["seq"] for _ in range(2)] == [head + 1, head + 2]
+
+
+async def test_two_nodes_release_a_held_result_together(make_api: Any) -> None:
+    """Two nodes on one store: the one that took the write and the one that follows it
+    release the result to their public viewers at the same moment, by its stored time."""
+    a = await make_api(poll_interval=0.01)
+    b = await make_api(poll_interval=0.01)
+    head = await a.start(players=8)
+    assert (await a.call("PATCH", T, {"public_delay": 2}))[0] == 200
+    async with connect(feed_url(a.base, TID)) as on_a, connect(feed_url(b.base, TID)) as on_b:
+        assert (await recv(on_a))["seq"] == (await recv(on_b))["seq"] == head
+        asked = time.monotonic()
+        await a.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})  # head + 2
+        for _ in range(50):  # the other node follows the write at once, for a token
+            status, live = await b.call("GET", f"{T}/standings")
+            if live["seq"] == head + 2:
+                break
+            await asyncio.sleep(0.02)
+        assert status == 200 and live["seq"] == head + 2
+        assert (await public_get(b, f"{T}/standings"))[1]["seq"] == head
+        arrived = {}
+        for name, ws in (("a", on_a), ("b", on_b)):
+            seqs = [(await recv(ws, timeout=4))["seq"] for _ in range(2)]
+            arrived[name] = time.monotonic() - asked
+            assert seqs == [head + 1, head + 2], name
+        assert min(arrived.values()) >= 2 - 0.05, arrived
+        assert abs(arrived["a"] - arrived["b"]) < 0.5, arrived
