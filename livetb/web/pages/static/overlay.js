@@ -7,7 +7,8 @@
 //   ?top=N  ?follow=3,17  ?columns=PTS,BH/C1 (any notation the API takes; an unknown code is
 //   named on the overlay)  ?max_rows=N  ?scale=1.2  ?page_seconds=S  ?theme=dark|light
 // The panel never reaches past the frame: the rows page instead (with "2 / 4"), as many a
-// page as the frame shows, measured on the rows themselves. Names wrap, never cut.
+// page as the frame shows, measured on the rows themselves. A surname is never cut (a long
+// given name may end in "…"). The table is the one standings component (standings-table.js).
 import { app, config, el, getJSON, stateLine } from "./common.js";
 import { boot } from "./boot.js";
 import { num, t } from "./i18n.js";
@@ -36,8 +37,9 @@ const columns = config.columns ?? [];
 if (asked.top === null && !asked.follow.length && asked.maxRows === null) asked.top = 10;
 const ui = {};
 let feed = null;
-let shape = null; // the layout in use, and the frame it was fitted to
+let shape = null; // what the last fit was made for: the layout, the frame, the rows
 let scorePage = 0;
+const MATCHES_BESIDE_STANDINGS = 4; // a page of matches above the standings, in turn
 
 /** The layout for this frame: very short -> ticker; narrow or tall -> column; else panel. */
 function chooseLayout(w, h) {
@@ -189,6 +191,7 @@ function fit() {
   const team = feed.info.kind === "team";
   ui.matchBox.hidden = !(team && (layout === "scoreboard" || layout === "panel") && matches().length);
   ui.table.hidden = layout === "scoreboard";
+  if (layout === "panel") ui.perMatches = MATCHES_BESIDE_STANDINGS; // the rest of the room: rows
   if (!ui.matchBox.hidden) renderScoreboard(layout === "scoreboard");
   shape = { layout, w, h, count: feed.model.order.length };
   ui.overflows = null;
