@@ -120,6 +120,9 @@ async def feed(request: web.Request) -> web.StreamResponse:
         protocols=("livetb",),  # chosen when offered, with `bearer.<token>` (the pages)
     )
     await ws.prepare(request)
+    if hub.closing:  # a handshake the server took on its way down (one waiting in the backlog)
+        await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+        return ws
     if not live_reader:  # a delay turned on meanwhile: its public projection built
         await service.delays.ready(tid)
     # No await from reading the projection to subscribing: nothing published in between.

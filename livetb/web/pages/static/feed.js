@@ -109,7 +109,7 @@ export class Standings {
  * "live" is honest: the socket is open and a frame (a ping at least) arrived within twice the
  * server's ping interval (`heartbeat`, seconds: the page's settings carry the server's). A
  * silent socket (a frozen server, a dropped Wi-Fi that TCP has not noticed) is abandoned and
- * a new one opened; a connection attempt that hangs as long is abandoned too. "offline" after
+ * a new one opened; an attempt that hangs for CONNECT_MOST is abandoned too. "offline" after
  * OFFLINE_AFTER ms without a live socket, or at once when the browser knows it has no network.
  * A resumed socket is live as soon as it opens: the server writes the missed deltas (or a
  * snapshot) before anything else, so they are applied in the same instant. `model` may come
@@ -224,7 +224,9 @@ export function follow(tid, {
   // The watchdog: a socket (or an attempt) silent for longer than the deadline is given up.
   const watchdog = setInterval(() => {
     if (stopped) return;
-    if (ws && Date.now() - heard > deadline) abandon(opened ? 0 : backoff());
+    // An attempt still opening is left longer: a frozen server answers it the moment it
+    // wakes (one pending handshake, not a pile of abandoned ones on its backlog).
+    if (ws && Date.now() - heard > (opened ? deadline : CONNECT_MOST)) abandon(opened ? 0 : backoff());
     else if (current !== "live") notLive();
   }, 500);
 
@@ -265,3 +267,4 @@ export function follow(tid, {
 
 const OFFLINE_AFTER = 20000; // ms without a live socket before the badge says "offline"
 const RETRY_MOST = 1500; // ms: the longest wait between two connection attempts
+const CONNECT_MOST = 30000; // ms an attempt may take to open before another is tried
