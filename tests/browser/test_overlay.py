@@ -53,7 +53,7 @@ ONE_MORE = """() => {
   const shown = () => [...table.querySelectorAll('tr[data-start-no]')].filter((r) => !r.hidden);
   table.setAttribute('rows', String(shown().length + 1));
   const panel = document.querySelector('.overlay').getBoundingClientRect();
-  const line = table.getBoundingClientRect();
+  const line = table.querySelector('table').getBoundingClientRect(); // the page indicator beside
   const over = panel.bottom > innerHeight - m + 0.5 || panel.right > innerWidth - m + 0.5
     || panel.top < m - 0.5
     || shown().some((r) => r.getBoundingClientRect().right > line.right + 0.5);

@@ -55,7 +55,7 @@ function fontSize(layout, w, h) {
   const px = {
     panel: Math.min(h * 0.032, w * 0.018),
     column: Math.min(w * 0.04, h * 0.045),
-    ticker: Math.min(h * 0.24, w * 0.02),
+    ticker: Math.min(h * 0.22, w * 0.016),
     scoreboard: Math.min(h * 0.04, w * 0.024),
   }[layout];
   return Math.max(11, Math.min(44, px)) * asked.scale;
@@ -168,8 +168,9 @@ function rows() {
   return [...ui.table.querySelectorAll("tr[data-start-no]")];
 }
 
+/** A ticker's rows past their line (into the page indicator beside it, or beyond). */
 function tickerOverflows() {
-  const line = ui.table.getBoundingClientRect();
+  const line = ui.table.querySelector("table.standings").getBoundingClientRect();
   return rows().some((r) => !r.hidden && r.getBoundingClientRect().right > line.right + 0.5);
 }
 
@@ -249,10 +250,13 @@ function rowsAPage(layout, cap, overflows) {
   }
   table.setAttribute("rows", cap);
   if (ticker) {
-    // Every item as wide as the widest: each page then holds the same number, and exactly
-    // as many as the line shows.
+    // Every item as wide as the widest with its surname alone (given names take an ellipsis
+    // where they do not fit): each page then holds the same number, exactly as many as the
+    // line shows, and one long name does not leave the others a line each.
     ui.panel.style.removeProperty("--ov-item");
+    ui.panel.classList.add("measuring");
     const widest = Math.max(...shown().map(size));
+    ui.panel.classList.remove("measuring");
     ui.panel.style.setProperty("--ov-item", `${Math.ceil(widest)}px`);
   }
   const sizes = shown().map(size).sort((x, y) => y - x);
