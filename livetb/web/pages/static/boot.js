@@ -110,7 +110,15 @@ export async function boot({
       if (text.length <= KEEP_MOST) localStorage.setItem(keptKey(tournament), text);
     } catch { /* storage full or refused: the page works without it */ }
   };
-  const later = () => { if (keep && timer === null) timer = setTimeout(save, KEEP_EVERY); };
+  let saved = false;
+  const later = () => {
+    if (!keep || timer !== null) return;
+    if (!saved) { // the first standings at once: a visit may be short
+      saved = true;
+      save();
+    } else timer = setTimeout(save, KEEP_EVERY);
+  };
+  if (keep) addEventListener("pagehide", () => { if (timer !== null) { clearTimeout(timer); save(); } });
 
   const setState = (state) => {
     feed.state = state;
