@@ -288,7 +288,7 @@ def main() -> None:
         db = Path(tmp) / "stalls.sqlite"
         token, results, head = prepare(db, args.players)
         port = free_port()
-        server = ctx.Process(target=serve, args=(str(db), port), daemon=True)
+        server = ctx.Process(target=serve, args=(str(db), port))  # not a daemon: it starts workers
         server.start()
         base = f"http://127.0.0.1:{port}"
         ours, theirs = ctx.Pipe()

@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from livetb.app.timetravel import ProcessPool
 from livetb.events.open import open_store
@@ -64,6 +65,7 @@ class Held:
         return projection
 
 
+T = TypeVar("T")
 Source = Held | str  # the worker's own projections (threads), or a store's path or URL
 _held: dict[str, Held] = {}  # a worker process's, by the store's path or URL
 
@@ -86,6 +88,14 @@ def call(work: Work, source: Source, tournament_id: str, seq: int, what: Hashabl
     """In a worker: `work` on the standings at `seq` for `what`."""
     projection = held(source).at(tournament_id, seq)
     return projection.seq, work(projection, what)
+
+
+StoreWork = Callable[[EventStore, str, object], bytes]  # module-level: sent by reference
+
+
+def on_store(work: StoreWork, source: Source, tournament_id: str, what: object) -> bytes:
+    """In a worker: `work` on the store it reads."""
+    return work(held(source).store, tournament_id, what)
 
 
 class Offload:
@@ -126,24 +136,31 @@ class Offload:
             self._cache.move_to_end(key)
         return kept
 
+    async def on_store(self, work: StoreWork, tournament_id: str, what: object) -> bytes:
+        """`work(store, tournament, what)` in the worker, not kept: for what reads the log
+        itself (the audit trail, whose labels change without the log)."""
+        async with self._slots:
+            return await self._submit(on_store, work, self.source, tournament_id, what)
+
     async def _compute(
         self, key: Hashable, work: Work, tournament_id: str, seq: int, what: Hashable
     ) -> Answer:
         async with self._slots:
-            pool = self.executor
-            args = (work, self.source, tournament_id, seq, what)
-            if not isinstance(pool, ProcessPool):
-                answer = await asyncio.get_running_loop().run_in_executor(pool, call, *args)
-            else:
-                used = pool.current
-                try:
-                    answer = await pool.run(call, *args)
-                except BrokenProcessPool:
-                    pool.renew(used)
-                    answer = await pool.run(call, *args)
+            answer = await self._submit(call, work, self.source, tournament_id, seq, what)
         self.computed += 1
         self._keep(key, answer)
         return answer
+
+    async def _submit(self, fn: Callable[..., T], *args: object) -> T:
+        pool = self.executor
+        if not isinstance(pool, ProcessPool):
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        used = pool.current
+        try:
+            return await pool.run(fn, *args)
+        except BrokenProcessPool:
+            pool.renew(used)
+            return await pool.run(fn, *args)
 
     def _keep(self, key: Hashable, answer: Answer) -> None:
         size = len(answer[1])

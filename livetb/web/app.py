@@ -39,10 +39,10 @@ from livetb.web.pages import qr, shell
 
 log = logging.getLogger(__name__)
 
-# What the worker processes run (time travel, cards, exports): imported once, by the fork
-# server they are forked from.
+# What the worker processes run (time travel, cards, exports, the audit trail): imported once,
+# by the fork server they are forked from.
 WORKER_MODULES = ["livetb.app.timetravel", "livetb.app.offload"]
-WORKER_MODULES += ["livetb.web.api.reads", "livetb.web.api.files"]
+WORKER_MODULES += ["livetb.web.api.reads", "livetb.web.api.files", "livetb.web.api.console"]
 
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
 HTTP_CODES[413] = "body_too_large"

@@ -49,7 +49,7 @@ from livetb.web.http.routing import (
     json_response,
     route_defs,
 )
-from livetb.web.keys import STORE, TOKENS
+from livetb.web.keys import OFFLOAD, TOKENS
 
 # --- Berger tables ----------------------------------------------------------------------------
 
@@ -189,15 +189,23 @@ async def audit(request: web.Request) -> web.Response:
     participant = int_query(request, "participant", low=1)
     after = int_query(request, "after") or 0
     limit = min(int_query(request, "limit", low=1) or 100, 1000)
-    store, tokens = request.app[STORE], request.app[TOKENS]
-    # The whole log is read and folded (and the page encoded) in a thread: at 2,000 players
-    # that fold took 10-20 ms, too long for the event loop.
-    body = await asyncio.to_thread(
-        lambda: msgspec.json.encode(
-            audit_page(store, tokens.labels(tid), tid, rnd, participant, after, limit)
-        )
-    )
+    labels = await asyncio.to_thread(request.app[TOKENS].labels, tid)
+    # The whole log is read and folded (and the page encoded) in the offload worker: at 2,000
+    # players the fold took 10-20 ms of the loop, and a thread would hold the interpreter
+    # lock the loop needs for 100 ms and more.
+    what = (labels, rnd, participant, after, limit)
+    body = await request.app[OFFLOAD].on_store(audit_json, tid, what)
+    if not body:
+        raise UnknownTournament(tid)
     return web.Response(body=body, content_type="application/json")
+
+
+def audit_json(store: EventStore, tid: str, what: object) -> bytes:
+    """In the offload worker: the page `what` asks for, encoded (empty: no log)."""
+    assert isinstance(what, tuple)
+    labels, rnd, participant, after, limit = what
+    page = audit_page(store, labels, tid, rnd, participant, after, limit)
+    return b"" if page is None else msgspec.json.encode(page)
 
 
 def audit_page(
@@ -208,12 +216,13 @@ def audit_page(
     participant: int | None,
     after: int,
     limit: int,
-) -> AuditPage:
-    """The entries after `after` that pass the filters, at most `limit` of them."""
+) -> AuditPage | None:
+    """The entries after `after` that pass the filters, at most `limit` of them (None: the
+    tournament has no log)."""
     records = store.read(tid)
     first = next(records, None)
     if first is None:
-        raise UnknownTournament(tid)
+        return None
     page: list[AuditEntry] = []
     for entry in audit_entries(itertools.chain((first,), records), labels, rnd, participant):
         if entry.seq <= after:
