@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -58,6 +59,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.on_response_prepare.append(headers.secure)  # CSP, nosniff, no version in Server
     headers.hide_version()
     app[CONFIG] = config
+    app[reads.LIVE_BODIES] = OrderedDict()  # the live standings, encoded once per seq
     if config.reads_per_second > 0:
         app[THROTTLE] = Throttle(
             config.reads_in_flight,

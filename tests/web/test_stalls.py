@@ -28,10 +28,10 @@ from livetb.events.schema import ResultRecorded, RoundPaired
 from livetb.projections import card
 from livetb.tokens.open import open_tokens
 from livetb.web import Config, create_app
-from livetb.web.api import console, files
+from livetb.web.api import console, files, reads
 from livetb.web.http.throttle import Throttle
 from livetb.web.keys import OFFLOAD, SERVICE
-from tests.web.conftest import TID, ApiFactory
+from tests.web.conftest import TID, Api, ApiFactory
 
 T = f"/api/tournaments/{TID}"
 
@@ -88,6 +88,26 @@ async def test_cards_and_exports_are_built_off_the_loop_once_per_seq(
     assert api.server.app[OFFLOAD].computed == 5  # type: ignore[index]
     live = api.server.app[SERVICE].live(TID)  # type: ignore[index]
     assert after == msgspec.to_builtins(card.build(live, 3))  # the worker's = the live one's
+
+
+async def test_the_live_standings_are_encoded_once_per_seq(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[int] = []
+    to_json = reads.to_json
+
+    def counted(projection: Any) -> Any:
+        made.append(projection.seq)
+        return to_json(projection)
+
+    monkeypatch.setattr(reads, "to_json", counted)
+    head = await api.start(players=8)
+    first = await api.standings()
+    assert await api.standings() == first and made == [head]
+    assert (await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"}))[0] == 201
+    after = await api.standings()
+    assert after["seq"] == head + 1 and made == [head, head + 1]
+    assert after["standings"][0]["values"][0] == "1.0"
 
 
 async def test_the_audit_trail_is_folded_off_the_loop(
