@@ -159,7 +159,10 @@ function header() {
   const shown = (ui.table.getAttribute("columns") ?? "").split(",").filter(Boolean).length;
   const present = new Set(feed.model.statuses.slice(0, shown || undefined)); // the columns shown
   const items = ["provisional", "pending", "predicted"].filter((s) => present.has(s))
-    .map((s) => el("li", {}, t(`table.legend.${s}`, { mark: t(`table.mark.${s}`), round: now, before: now - 1 })));
+    .map((s) => {
+      const key = s === "pending" && now <= 1 ? "table.legend.pending_first" : `table.legend.${s}`; // no round before to be "as of"
+      return el("li", {}, t(key, { mark: t(`table.mark.${s}`), round: now, before: now - 1 }));
+    });
   ui.legend.replaceChildren(...items);
   ui.legend.hidden = !items.length;
 }
