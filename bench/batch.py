@@ -1,4 +1,4 @@
-"""Issue 14 benchmark: `livetb standings FILE` on a large TRF, the whole process.
+"""Benchmark: `livetb standings FILE` on a large TRF, the whole process.
 
     .venv/bin/python -m bench.batch [--players 9999] [--rounds 13] [--repeat 3]
 

@@ -1,4 +1,4 @@
-"""Issue 5 benchmark: end-to-end latency from a result's POST to its delta at every viewer.
+"""Benchmark: end-to-end latency from a result's POST to its delta at every viewer.
 
     .venv/bin/python -m bench.feed [--clients 1,1000,10000] [--players 100] [--results 40]
                                    [--workers 1] [--viewer-procs 2]

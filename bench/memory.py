@@ -1,4 +1,4 @@
-"""Issue 14 benchmark: the resident memory of a server holding one large tournament.
+"""Benchmark: the resident memory of a server holding one large tournament.
 
     .venv/bin/python -m bench.memory [--players 9999] [--rounds 13]
 

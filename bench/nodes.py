@@ -1,4 +1,4 @@
-"""Issue 12 benchmark: a result POSTed on node A, its delta at the viewers of node B.
+"""Benchmark: a result POSTed on node A, its delta at the viewers of node B.
 
     .venv/bin/python -m bench.nodes [--stores sqlite,postgres] [--viewers 200] [--results 60]
 

@@ -1,11 +1,11 @@
-"""The standings projection on generated Swiss tournaments (issues 4 and 14).
+"""The standings projection on generated Swiss tournaments.
 
     .venv/bin/python -m bench.projection                       # 500x11, 2000x11, 10000x13
     .venv/bin/python -m bench.projection --players 2000 --rounds 11
 
 Per field size: apply-one-result latency (p50/p99), round close and pairing (mean/max), full
 replay (rebuild from the log); then the ratio of the largest field's result p99 to the
-smallest's (issue 14: a result's cost must not grow with the field). Every event is applied
+smallest's (a result's cost must not grow with the field). Every event is applied
 in `--repeat` passes over the log; its time is its best pass (timeit's convention: the rest
 of the machine only ever adds time). A reference loop timed before and after tells how fast
 the machine was meanwhile. `--scratch-samples` adds recomputing from scratch.

@@ -1,4 +1,4 @@
-"""Issue 14 benchmark: a storm of results, POSTed by many clients at once to a large field.
+"""Benchmark: a storm of results, POSTed by many clients at once to a large field.
 
     .venv/bin/python -m bench.storm [--players 9999] [--results 5000] [--clients 16]
                                     [--viewers 2] [--round 7]

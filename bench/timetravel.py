@@ -1,4 +1,4 @@
-"""Issue 11 benchmark: how much a burst of time-travel reads delays a live delta.
+"""Benchmark: how much a burst of time-travel reads delays a live delta.
 
     .venv/bin/python -m bench.timetravel [--players 2000] [--burst 20] [--results 15]
 

@@ -106,7 +106,7 @@ def test_every_applied_event_is_published_once_in_order_even_from_other_writers(
 def test_a_key_reused_for_another_command_is_refused_and_appends_nothing(
     store: str, tmp_path: Path
 ) -> None:
-    """Issue 11 #1: board 2 under board 1's key was acknowledged with board 1's seq."""
+    """Board 2 under board 1's key was acknowledged with board 1's seq."""
     service = TournamentService(
         MemoryStore() if store == "memory" else SqliteStore(tmp_path / "s.sqlite")
     )

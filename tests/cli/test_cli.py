@@ -173,7 +173,7 @@ def test_conformance_file_in_json(tmp_path: Path) -> None:
 
 
 def test_a_utf16_byte_order_mark_is_read_or_refused_in_words(example: Path, tmp_path: Path) -> None:
-    """Issue 11 #4: `printf '\\xff\\xfe\\n'` was a UnicodeDecodeError traceback."""
+    """`printf '\\xff\\xfe\\n'` was a UnicodeDecodeError traceback."""
     utf16 = tmp_path / "utf16.trf"
     utf16.write_bytes(example.read_text().encode("utf-16"))  # with its BOM
     assert (

@@ -93,7 +93,7 @@ def unreadable_log(db: str) -> None:
 
 
 def test_import_refuses_what_a_reader_would_and_writes_nothing(tmp_path: Path) -> None:
-    """Issue 11 #3: a TRF with `212 PTS, NOPE` was refused by `standings`, accepted by `import`."""
+    """A TRF with `212 PTS, NOPE` was refused by `standings`, accepted by `import`."""
     bad = tmp_path / "bad.trf"
     bad.write_text(SWISS.read_text().replace("\n001 ", "\n212 PTS, NOPE\n001 ", 1))
     db = tmp_path / "t.sqlite"

@@ -1,6 +1,6 @@
 """`livetb standings --db` honours every flag `livetb standings FILE` takes: with a tie-break
 list, a round, `--as-final` or `--explain` the table is computed from the log, and it equals
-the file's for every corpus file (issue 13, item 3)."""
+the file's for every corpus file."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Progress bars (issue 13, item 6): drawn on stderr when it is a terminal, never otherwise, and
+"""Progress bars: drawn on stderr when it is a terminal, never otherwise, and
 the command's own output is the same either way."""
 
 from __future__ import annotations

@@ -256,7 +256,7 @@ def test_the_demo_names_are_unique_in_a_large_field() -> None:
 def test_serve_gives_clients_a_deadline_for_their_headers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 11: slowloris sockets stayed open 75 s (aiohttp's default keep-alive)."""
+    """Slowloris sockets stayed open 75 s (aiohttp's default keep-alive)."""
     from aiohttp import web
 
     from livetb.web import Config

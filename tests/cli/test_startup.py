@@ -1,5 +1,5 @@
 """`python -m livetb` works, and a command loads only what it needs: `livetb standings FILE`
-never imports aiohttp, sqlite-utils, the server or rich (issue 13, item 6)."""
+never imports aiohttp, sqlite-utils, the server or rich."""
 
 from __future__ import annotations
 

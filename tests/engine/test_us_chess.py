@@ -1,4 +1,4 @@
-"""US Chess systems of seed 003 (issue 13, item 5), each under its definition, with values
+"""US Chess systems of seed 003, each under its definition, with values
 computed by hand for every kind of unplayed round.
 
      R1          R2               R3           R4              score  US score*

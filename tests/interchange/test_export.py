@@ -1,4 +1,4 @@
-"""TRF export (issue 13, item 1): every corpus file imported, exported as TRF-16 and TRF-2026
+"""TRF export: every corpus file imported, exported as TRF-16 and TRF-2026
 and read back gives the same standings at every round (values and ranks), and importing the
 export gives the same events; a property over generated tournaments; CSV and HTML."""
 

@@ -1,4 +1,4 @@
-"""Live results from PGN (issue 13, item 4): a growing PGN served over HTTP on loopback, games
+"""Live results from PGN: a growing PGN served over HTTP on loopback, games
 finishing one by one, one game's result changed later, one game for no board."""
 
 from __future__ import annotations

@@ -388,7 +388,7 @@ def test_unknown_tag_and_repeated_header_warn() -> None:
         ("25/03/01", dt.date(2025, 3, 1)),
         ("24/09/2010", dt.date(2010, 9, 24)),
         ("01/01/2025", dt.date(2025, 1, 1)),
-        # the shapes exporters write (issue 13): each gives the right edition, silently
+        # the shapes exporters write: each gives the right edition, silently
         ("2020/05/29", dt.date(2020, 5, 29)),
         ("29.07.2005", dt.date(2005, 7, 29)),
         ("28. 07. 2005", dt.date(2005, 7, 28)),

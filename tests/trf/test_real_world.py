@@ -1,4 +1,4 @@
-"""TRF files of the shapes real exporters write (issue 13, item 2), as small files of our own:
+"""TRF files of the shapes real exporters write, as small files of our own:
 a round paired but not played, points left at 0.0 or blank, dates in local formats; and every
 refusal says what it found and what it expected."""
 

@@ -1,4 +1,4 @@
-"""Body limits per endpoint, refused before reading, and a deadline for the body (issue 11)."""
+"""Body limits per endpoint, refused before reading, and a deadline for the body."""
 
 from __future__ import annotations
 

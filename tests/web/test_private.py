@@ -71,7 +71,7 @@ async def test_public_tournaments_stay_public(api: Api) -> None:
 
 
 async def test_a_revoked_token_closes_its_feeds_within_a_second(api: Api) -> None:
-    """Issue 11: an open /ws kept streaming after its token was revoked."""
+    """An open /ws kept streaming after its token was revoked."""
     await private(api)
     url = feed_url(api.base, TID)
     async with connect(url, additional_headers={"Authorization": f"Bearer {api.token}"}) as ws:

@@ -1,4 +1,4 @@
-"""No token in any log line, whatever the request looks like (issue 11 #6)."""
+"""No token in any log line, whatever the request looks like."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`?at_seq=` and `?after_round=` replay off the event loop, at most `replays` at once, and
-answer a position asked twice from the cache (issue 11 #2)."""
+answer a position asked twice from the cache."""
 
 from __future__ import annotations
 

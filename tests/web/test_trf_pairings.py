@@ -85,7 +85,7 @@ async def test_located_trf_errors_are_422_and_append_nothing(api: Api) -> None:
 
 
 async def test_utf16_pairings_are_read_and_a_broken_bom_is_422(api: Api) -> None:
-    """Issue 11 #4: a UTF-16 byte-order mark gave a 500."""
+    """A UTF-16 byte-order mark gave a 500."""
     await setup(api)
     head = api.store.head(TID)
     status, body = await post_trf(api, 1, b"\xff\xfe\n")
