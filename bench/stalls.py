@@ -26,6 +26,7 @@ import asyncio
 import json
 import multiprocessing as mp
 import random
+import signal
 import tempfile
 import time
 from collections import Counter
@@ -95,8 +96,10 @@ def serve(db: str, port: int) -> None:
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", port).start()
         task = asyncio.ensure_future(monitor())
+        stop = asyncio.Event()  # SIGTERM: a clean shutdown, the worker processes with it
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         try:
-            await asyncio.Event().wait()
+            await stop.wait()
         finally:
             task.cancel()
             await runner.cleanup()

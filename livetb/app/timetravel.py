@@ -20,6 +20,7 @@ import logging
 import multiprocessing as mp
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -203,12 +204,44 @@ def start_fork_server(preload: list[str]) -> None:
 
 def _new_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=mp.get_context(_START), initializer=_yield_cpu
+        max_workers=workers,
+        mp_context=mp.get_context(_START),
+        initializer=_started,
+        initargs=(os.getpid(),),
     )
 
 
-def _yield_cpu() -> None:
+def _started(server: int) -> None:
+    """A worker yields the CPU, and ends with its server however that ends."""
     os.nice(REPLAY_NICENESS)
+    threading.Thread(target=_end_with, args=(server,), name="end-with-server", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    """A server killed outright (kill -9) shuts no pool down, and a worker waiting for work
+    holds its own queue open: it would wait forever (and keep the fork server, whose pipe it
+    holds, alive too). So each worker looks for its server once a second."""
+    while not _gone(server):
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _gone(pid: int) -> bool:
+    """Whether process `pid` has ended: no longer there, or a zombie (its parent may be
+    waiting for this worker's end, holding the same output, before it reaps it)."""
+    if os.path.isdir("/proc/self"):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                return stat.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")
+        except FileNotFoundError:
+            return True
+    try:  # no /proc: ask the kernel
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another user's process has the pid by now
+        return True
+    return False
 
 
 REPLAY_NICENESS = 10  # the kernel gives such a worker about a tenth of a server's CPU share

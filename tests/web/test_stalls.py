@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -307,3 +311,36 @@ async def test_the_card_and_export_answer_from_the_worker_process(
         assert resp.status == 200
         assert "Bob" in await resp.text()
     assert pool.renewed == 1
+
+
+KILLED = """
+import os, signal
+from livetb.app.timetravel import process_pool, start_fork_server
+if __name__ == "__main__":
+    start_fork_server(["livetb.app.timetravel"])
+    pool = process_pool(1)
+    print(pool.submit(os.getpid).result(), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_worker_process_ends_with_its_server_killed_outright(tmp_path: Path) -> None:
+    """A kill -9 shuts no pool down: the worker (and the fork server it keeps open) must
+    not wait for work forever."""
+    script = tmp_path / "killed.py"
+    script.write_text(KILLED)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert done.returncode == -signal.SIGKILL
+    worker = int(done.stdout)
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(worker)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
