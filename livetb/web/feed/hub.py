@@ -291,7 +291,7 @@ class Hub:
         self.ring_size = ring_size
         self.ring_bytes = ring_bytes
         self._subs: dict[str, set[Subscriber]] = {}
-        self.closing = False  # close() has begun: a handshake finished after it is sent away
+        self.closing = False  # the server is shutting down: a handshake finished now is sent away
         self._rings: dict[str, deque[tuple[int, bytes]]] = {}
         self._weights: dict[str, int] = {}  # bytes held by each ring
         self._snapshots: dict[tuple[str, tuple[str, ...] | None], tuple[int, bytes]] = {}
@@ -502,7 +502,6 @@ class Hub:
 
     async def close(self) -> None:
         """Close every socket with GOING_AWAY, all at once."""
-        self.closing = True
         subs = list(self.subscribers())
         self._subs.clear()
         self._views.clear()

@@ -206,7 +206,9 @@ async def close_when_revoked(
 
 
 async def close_feeds(app: web.Application) -> None:
-    """on_shutdown: every viewer is told GOING_AWAY and reconnects with since=."""
+    """on_shutdown: every viewer is told GOING_AWAY and reconnects with since=; a handshake
+    the server still finishes on its way down is sent away too."""
+    app[HUB].closing = True
     await app[HUB].close()
 
 
