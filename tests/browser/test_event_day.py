@@ -245,7 +245,8 @@ def test_the_first_hours_of_a_swiss_in_the_browser(first_start: FirstStart, brow
     tail = [e["event"] for e in server.get(f"{api}/events?limit=1000", token)["events"]][-2:]
     assert tail == [
         {"type": "ParticipantRegistered", "v": 1, "start_no": 12, "name": "Schmidt, Igor",
-         "rating": 2172, "title": "", "federation": "IND", "fide_id": "75496825"},
+         "rating": 2172, "title": "", "federation": "IND", "fide_id": "75496825",
+         "sex": "", "birth_date": ""},
         {"type": "ByeRequested", "v": 1, "start_no": 12, "round": 1, "points": "zero"},
     ]  # fmt: skip
 

@@ -71,7 +71,7 @@ def test_a_late_entry_is_registered_with_a_bye_per_missed_round(
     got = events(server, tid)[-2:]
     assert got == [
         {"type": "ParticipantRegistered", "v": 1, "start_no": 9, "name": "Late, Lara",
-         "rating": None, "title": "", "federation": "", "fide_id": ""},
+         "rating": None, "title": "", "federation": "", "fide_id": "", "sex": "", "birth_date": ""},
         {"type": "ByeRequested", "v": 1, "start_no": 9, "round": 1, "points": "half"},
     ]  # fmt: skip
     # The next entrant starts from absent again, and its number is the next free one.

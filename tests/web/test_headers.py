@@ -105,7 +105,7 @@ async def test_the_document_states_the_query_constraints(api: Api) -> None:
         ("/ws", "since", 0),
     ):
         assert schema(path, name) == {"type": "integer", "minimum": low, "maximum": big}, name
-    formats = ["trf16", "trf26", "csv", "html"]
+    formats = ["trf16", "trf26", "csv", "html", "prizes"]
     assert schema(f"{base}/export", "format") == {"type": "string", "enum": formats}
     pgn = f"{base}/rounds/{{round}}/pgn"
     assert schema(pgn, "corrections", "post") == {"type": "string", "enum": ["true", "false"]}
