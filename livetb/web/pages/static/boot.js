@@ -100,7 +100,7 @@ export async function boot({
   }
   const feed = new Feed(info, token);
   keepOffline();
-  const keep = !info.private && top === null && participants === null;
+  const keep = !info.private && top === null && participants === null && category === null;
   let timer = null;
   const save = () => {
     timer = null;

@@ -118,7 +118,7 @@ export class Standings {
 export function follow(tid, {
   token = null, top = null, participants = null, category = null, heartbeat = 20, model = null,
 } = {}, handlers = {}) {
-  const filtered = top !== null || participants !== null;
+  const filtered = top !== null || participants !== null || category !== null; // ranks given outright
   model ??= new Standings(filtered);
   const deadline = (2 * heartbeat + 1.5) * 1000;
   let ws = null;

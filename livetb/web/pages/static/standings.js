@@ -1,6 +1,7 @@
 // /t/{id}: the standings, live, for desktop and phone (dense below 900 px: rank, name, points
 // and the first tie-break, the rest on tap); search, followed players pinned on top (kept in
-// this browser), the running round's pairings with results filling in.
+// this browser), the running round's pairings with results filling in. ?category=CODE: that
+// category's standings, ranks counted inside it, chosen with the picker above the table.
 import { app, config, el, languageSwitch, stateLine } from "./common.js";
 import { href, t } from "./i18n.js";
 import { boot } from "./boot.js";
@@ -10,6 +11,7 @@ import { addScores, byesList, pairingsTable, progress, scoresBefore, updateGame 
 const tid = config.tournament;
 const query = new URLSearchParams(location.search);
 const top = Number.parseInt(query.get("top"), 10) || null;
+const category = query.get("category") || null;
 const followKey = `livetb.follow.${tid}`;
 // ?print=standings|pairings: the arbiters' notice board on A4 (print CSS hides the rest).
 const printing = ["standings", "pairings"].includes(query.get("print")) ? query.get("print") : null;
@@ -105,8 +107,37 @@ function onSnapshot(model) {
   }
 }
 
+/** This page with `?category=` set to `code` (or without it): the other query kept. */
+function categoryUrl(code) {
+  const next = new URLSearchParams(location.search);
+  if (code) next.set("category", code);
+  else next.delete("category");
+  const text = next.toString();
+  return location.pathname + (text ? `?${text}` : "");
+}
+
+/** The category picker, once the tournament's categories are known (none: no picker). */
+async function categoryPicker(row) {
+  let found = null;
+  try {
+    const answer = await fetch(`/api/tournaments/${encodeURIComponent(tid)}/categories`, {
+      headers: feed.token ? { Authorization: `Bearer ${feed.token}` } : {}, cache: "no-store",
+    });
+    if (answer.ok) found = (await answer.json()).categories;
+  } catch { /* the server is away: the page works without the picker */ }
+  if (found === null) return;
+  // A category no longer defined has no feed: every player instead.
+  if (category && !found.some((c) => c.code === category)) location.replace(categoryUrl(null));
+  if (!found.length) return;
+  const select = el("select", { id: "category", onchange: () => location.assign(categoryUrl(select.value)) },
+    el("option", { value: "" }, t("cat.all")),
+    found.map((c) => el("option", { value: c.code, selected: c.code === category }, c.name)));
+  row.replaceChildren(el("label", { for: "category" }, t("cat.picker")), select);
+  row.hidden = false;
+}
+
 async function main() {
-  feed = await boot({ onSnapshot, onDelta });
+  feed = await boot({ onSnapshot, onDelta, category });
   if (!feed) return;
   people = new Map(feed.info.participants.map((p) => [p.start_no, p]));
   document.title = `${feed.info.name} · livetb`;
@@ -125,16 +156,19 @@ async function main() {
   phone.addEventListener("change", () => ui.table.setAttribute("density", phone.matches ? "dense" : "comfortable"));
   ui.pinnedCaption = el("p", { class: "hint" }, t("follow.hint"));
   ui.round = el("section", { id: "pairings", class: "round" });
+  ui.categories = el("div", { class: "search", hidden: true });
   app.replaceChildren(
     header(),
     el("div", { class: "layout" },
       el("section", { class: "board", "aria-label": t("nav.standings") },
+        ui.categories,
         el("div", { class: "search" }, el("label", { for: "search" }, t("search.label")), ui.search, ui.count),
         ui.pinnedCaption,
         el("div", { class: "scroll" }, ui.table)),
       ui.round));
   app.setAttribute("aria-busy", "false");
   ui.table.attach(feed);
+  categoryPicker(ui.categories);
 }
 
 main();
