@@ -104,9 +104,9 @@ def shares_ties(state: TournamentState) -> bool:
     return only_pts and state.lots_seed is None and not state.playoffs
 
 
-def outlook(state: TournamentState, no: int, live: Context | None = None) -> Outlook | None:
-    """Participant `no`'s outlook for the running round (None when no round runs). `live`:
-    the engine's context on rounds 1..K with unfinished games pending (built when not given)."""
+def running(state: TournamentState, live: Context | None) -> Context | None:
+    """The engine's context on rounds 1..K while an individual round K runs and points rank
+    first (an outlook has nothing to say otherwise): `live` when given, else built."""
     created = state.created
     k = state.paired
     if created is None or created.kind == "team" or k == 0 or state.rounds[k].closed:
@@ -117,6 +117,16 @@ def outlook(state: TournamentState, no: int, live: Context | None = None) -> Out
     if live is None:
         live = Context(state.tournament(), k, edition=state.edition)
     assert live.upto == k
+    return live
+
+
+def outlook(state: TournamentState, no: int, live: Context | None = None) -> Outlook | None:
+    """Participant `no`'s outlook for the running round (None when no round runs). `live`:
+    the engine's context on rounds 1..K with unfinished games pending (built when not given)."""
+    live = running(state, live)
+    if live is None:
+        return None
+    k = state.paired
     scoring = live.scoring
     pending = scoring.points(Code.PENDING)
 

@@ -17,15 +17,13 @@ from decimal import Decimal
 import msgspec
 
 from livetb import i18n
-from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.context import Context
 from livetb.engine.model import Code
 from livetb.engine.prize_reach import Bound, Field, Other, bounds
 from livetb.engine.prizes import MAIN, amounts_of, money
-from livetb.engine.spec import parse_list
 from livetb.events.state import TournamentState
 from livetb.projections.categories import members
-from livetb.projections.outlook import FINISHED, OUTCOMES, Result
+from livetb.projections.outlook import FINISHED, OUTCOMES, Result, running
 from livetb.projections.prizes import table_of
 from livetb.projections.standings import fmt
 
@@ -67,16 +65,13 @@ def prize_outlook(
     """Participant `no`'s prize outlook for the running round (None when no round runs, the
     tournament has no prize table, or points do not rank first)."""
     created, defined = state.created, state.prizes
-    k = state.paired
-    if created is None or defined is None or created.kind == "team":
+    if defined is None:
         return None
-    if k == 0 or state.rounds[k].closed:
-        return None
-    specs = parse_list(created.tiebreaks)
-    if not specs or not tiebreak_of(specs[0]).score:
-        return None
+    live = running(state, live)
     if live is None:
-        live = Context(state.tournament(), k, edition=state.edition)
+        return None
+    assert created is not None
+    k = state.paired
     table = table_of(defined)
     amounts = amounts_of(table)
     cats = members(state.categories, state.participants)
