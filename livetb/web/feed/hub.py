@@ -53,9 +53,10 @@ from livetb.projections.document import to_json
 from livetb.projections.prizes import PrizeFeed
 from livetb.projections.standings import Delta, StandingsProjection
 from livetb.web.collector import Collector
+from livetb.web.feed.follow import CategoryOrder
 from livetb.web.feed.messages import delta_message, snapshot_message
 from livetb.wire.messages import PING, DeltaMessage, encode
-from livetb.wire.standings import Row
+from livetb.wire.standings import Row, RowChange
 
 log = logging.getLogger(__name__)
 
@@ -129,9 +130,23 @@ class View:
         self.filter = filter
         self.viewers = 0
         self.members = Memberships()  # a category's, read again when the roster changes
+        # A whole category's ranks, kept up from the main deltas while they say what moved.
+        self.follows: CategoryOrder | None = None
+        self.seq = self.roster = -1  # the seq and the roster `follows` is at
         whole = filter.category is not None  # a category's members are anywhere in the order
-        rows = self.rows(projection.standings(None if whole else filter.top), projection)
-        self.ranks = {r.start_no: r.rank for r in rows}
+        order = projection.standings(None if whole else filter.top)
+        self.ranks = {r.start_no: r.rank for r in self.rows(order, projection)}
+        self._restart(projection, order)
+
+    def _restart(self, projection: StandingsProjection, order: list[Row]) -> None:
+        """`follows` from the whole standings `order` of `projection`."""
+        if self.filter.category is None or self.filter.top is not None:
+            return
+        state = projection.state
+        members = self.members.of(state).get(self.filter.category, frozenset())
+        self.follows = CategoryOrder(order, members)
+        self.ranks = self.follows.ranks
+        self.seq, self.roster = projection.seq, state.roster_seq
 
     def rows(self, order: list[Row], projection: StandingsProjection) -> list[Row]:
         """The view's rows out of the whole standings `order` (the first `top` of them, for
@@ -145,10 +160,27 @@ class View:
         return [r for r in order if r.start_no in wanted]
 
     def delta(
-        self, message: DeltaMessage, projection: StandingsProjection, order: list[Row] | None
+        self,
+        message: DeltaMessage,
+        projection: StandingsProjection,
+        order: list[Row] | Callable[[], list[Row]] | None,
     ) -> bytes:
         """The view's part of the full feed's `message`: its rows' changed cells (all of a row
-        that entered), their changed ranks, the rows that left."""
+        that entered), their changed ranks, the rows that left. `order`: the whole standings
+        (or the first `top` rows of a top-N view), or what reads them when needed."""
+        follows = self.follows
+        if (
+            follows is not None
+            and message.seq == self.seq + 1
+            and projection.state.roster_seq == self.roster
+            and (changed := follows.follow(message)) is not None
+        ):
+            self.seq = message.seq
+            mine = follows.ranks
+            rows = tuple(c for c in message.rows if c.start_no in mine)
+            return self._part(message, rows, tuple(sorted(changed.items())), ())
+        if callable(order):
+            order = order()
         if order is None:  # a fixed set of participants
             now = {r.start_no: r for r in projection.ranked(self.filter.participants or ())}
         else:
@@ -159,15 +191,19 @@ class View:
         ranks = tuple(sorted((no, r.rank) for no, r in now.items() if before.get(no) != r.rank))
         drop = tuple(sorted(before.keys() - now.keys()))
         self.ranks = {no: r.rank for no, r in now.items()}
+        if order is not None:
+            self._restart(projection, order)
+        return self._part(message, tuple(changes), ranks, drop)
+
+    @staticmethod
+    def _part(
+        message: DeltaMessage,
+        rows: tuple[RowChange, ...],
+        ranks: tuple[tuple[int, int], ...],
+        drop: tuple[int, ...],
+    ) -> bytes:
         part = msgspec.structs.replace(
-            message,
-            rows=tuple(changes),
-            moves=(),
-            order=None,
-            tied=(),
-            untied=(),
-            ranks=ranks,
-            drop=drop,
+            message, rows=rows, moves=(), order=None, tied=(), untied=(), ranks=ranks, drop=drop
         )
         return encode(part)
 
@@ -323,7 +359,13 @@ class Hub:
                 if v.filter.category is None and (top := v.filter.top) is not None
             ]
             whole = any(v.filter.category is not None for v in views.values())
-            order = projection.standings(None if whole else max(tops)) if whole or tops else None
+            read: list[list[Row]] = []
+
+            def order() -> list[Row]:  # read once, and only if a view cannot do without it
+                if not read:
+                    read.append(projection.standings(None if whole else max(tops)))
+                return read[0]
+
             for key, view in views.items():
                 rows = order if view.filter.leading or view.filter.category else None
                 frames[key] = Frame(view.delta(message, projection, rows))
@@ -346,7 +388,9 @@ class Hub:
         left = list(self._subs.get(channel, ()))  # there from a public view since dropped
         if left:  # their views' rows as `projection` has them, as the snapshots below
             for view in self._views.get(channel, {}).values():
-                view.ranks = View(view.filter, projection).ranks
+                fresh = View(view.filter, projection)
+                view.ranks, view.follows = fresh.ranks, fresh.follows
+                view.seq, view.roster = fresh.seq, fresh.roster
         self._move(tournament_id, channel, projection)
         # Their snapshot, if they need one, is made now: the public projection may still be
         # in the making (`livetb/app/delay.py`), and nothing but `projection` is public.
