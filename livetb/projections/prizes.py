@@ -11,6 +11,7 @@ field.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import overload
@@ -42,14 +43,41 @@ _ZERO = Decimal(0)
 _POINTS: dict[object, Decimal] = {}  # a score as the standings write it ("4.5"): few distinct
 
 
-class _Order(Sequence[Standing]):
-    """The standings, best first, read from the projection in growing prefixes; a category's
-    rows are the members' rows in that order. Indexing past the end raises IndexError."""
+class _Lazy(Sequence[Standing]):
+    """Rows read only as far as indexed: `_grow` appends the next ones, False at the end.
+    Indexing past the end raises IndexError."""
+
+    def __init__(self) -> None:
+        self._rows: list[Standing] = []
+
+    @abstractmethod
+    def _grow(self) -> bool: ...
+
+    @overload
+    def __getitem__(self, i: int) -> Standing: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Standing]: ...
+    def __getitem__(self, i: int | slice) -> Standing | Sequence[Standing]:
+        if isinstance(i, slice):
+            raise TypeError("a list is read one row at a time")
+        while i >= len(self._rows):
+            if not self._grow():
+                raise IndexError(i)
+        return self._rows[i]
+
+    def __len__(self) -> int:
+        while self._grow():
+            pass
+        return len(self._rows)
+
+
+class _Order(_Lazy):
+    """The standings, best first, read from the projection in growing prefixes."""
 
     def __init__(self, projection: StandingsProjection, score: int | None) -> None:
+        super().__init__()
         self._projection = projection
         self._score = score
-        self._rows: list[Standing] = []
         self._done = False
 
     def _grow(self) -> bool:
@@ -79,50 +107,22 @@ class _Order(Sequence[Standing]):
             yield self._rows[i]
             i += 1
 
-    @overload
-    def __getitem__(self, i: int) -> Standing: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[Standing]: ...
-    def __getitem__(self, i: int | slice) -> Standing | Sequence[Standing]:
-        if isinstance(i, slice):
-            raise TypeError("an order is read one row at a time")
-        while i >= len(self._rows):
-            if not self._grow():
-                raise IndexError(i)
-        return self._rows[i]
 
-    def __len__(self) -> int:
-        while self._grow():
-            pass
-        return len(self._rows)
-
-
-class _Members(Sequence[Standing]):
+class _Members(_Lazy):
     """A category's rows: the order's rows of its members, found as far as read."""
 
     def __init__(self, order: _Order, members: frozenset[int]) -> None:
+        super().__init__()
         self._source = order.rows()
         self._members = members
-        self._rows: list[Standing] = []
 
-    @overload
-    def __getitem__(self, i: int) -> Standing: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[Standing]: ...
-    def __getitem__(self, i: int | slice) -> Standing | Sequence[Standing]:
-        if isinstance(i, slice):
-            raise TypeError("a list is read one row at a time")
-        while i >= len(self._rows):
-            row = next(self._source, None)
-            if row is None:
-                raise IndexError(i)
-            if row.start_no in self._members:
-                self._rows.append(row)
-        return self._rows[i]
-
-    def __len__(self) -> int:
-        self._rows += [r for r in self._source if r.start_no in self._members]
-        return len(self._rows)
+    def _grow(self) -> bool:
+        row = next(self._source, None)
+        if row is None:
+            return False
+        if row.start_no in self._members:
+            self._rows.append(row)
+        return True
 
 
 def score_column(projection: StandingsProjection) -> int | None:
