@@ -59,16 +59,31 @@ class CategoryOrder:
         for no in (*message.tied, *message.untied):
             p = order.index(no)
             lo, hi = min(lo, p), max(hi, p)
-        if hi < 0:
+        members, index, ranks = self._members, self._index, self.ranks
+        if hi < 0 or not any(
+            no in members
+            for no in itertools.chain(
+                (no for no, _ in message.moves), (c.start_no for c in message.rows), message.tied,
+                message.untied,
+            )
+        ):  # fmt: skip
+            # Only the members' keys and order make their ranks, and none of them changed.
             return {}
         while lo > 0 and order[lo] in tied:
             lo -= 1  # from the start of its tie group
-        members, index, ranks = self._members, self._index, self.ranks
         count = 0
         for p in range(lo - 1, -1, -1):
             if order[p] in members:
                 count = index[order[p]]
                 break
+        window = order[lo : hi + 1]
+        if (hi + 1 >= len(order) or order[hi + 1] not in tied) and tied.isdisjoint(window):
+            # No tie inside: the members' ranks are their indexes, counted in C.
+            now = dict(zip(filter(members.__contains__, window), itertools.count(count + 1)))
+            index.update(now)
+            ranked = dict(now.items() - ranks.items())
+            ranks.update(ranked)
+            return ranked
         changed: dict[int, int] = {}
         main, main_above, rank_above = lo + 1, 0, 0
         for p in range(lo, len(order)):
