@@ -6,10 +6,13 @@
 //   ?position=top-left | top-right | bottom-left | bottom-right | top | bottom | left | right
 //   ?top=N  ?follow=3,17  ?columns=PTS,BH/C1 (any notation the API takes; an unknown code is
 //   named on the overlay)  ?max_rows=N  ?scale=1.2  ?page_seconds=S  ?theme=dark|light
+//   ?category=CODE (that category's standings, ranks counted inside it, its name in the
+//   header; a code the tournament does not define is named on the overlay, which then shows
+//   every player)
 // The panel never reaches past the frame: the rows page instead (with "2 / 4"), as many a
 // page as the frame shows, measured on the rows themselves. A surname is never cut (a long
 // given name may end in "…"). The table is the one standings component (standings-table.js).
-import { app, config, el, getJSON, stateLine } from "./common.js";
+import { app, config, el, getJSON, stateLine, takeToken } from "./common.js";
 import { boot } from "./boot.js";
 import { num, t } from "./i18n.js";
 import { clipped, fitRows, outside, throttled } from "./fit.js";
@@ -30,6 +33,7 @@ const asked = {
   pageSeconds: int("page_seconds") ?? 10,
   follow: (q.get("follow") ?? "").split(",").map((x) => Number.parseInt(x, 10)).filter((n) => n > 0),
   theme: q.get("theme") === "light" ? "light" : "dark",
+  category: q.get("category") || null,
 };
 // ?columns= as the server read it: each code in the standings' spelling, or null for no
 // tie-break at all (named on the overlay, with the ones the tournament does not have).
@@ -69,15 +73,35 @@ function columnCodes(layout) {
   return codes.slice(0, { panel: 3, column: 2, ticker: 1, scoreboard: 1 }[layout]);
 }
 
-/** Codes asked for that this tournament does not have, in words on the panel. */
+/** Codes asked for that this tournament does not have, in words on the panel (and a
+ *  category it does not define). */
 function columnsProblem(unknownFromTable = []) {
   const unknown = [...columns.filter((c) => c.code === null).map((c) => c.asked), ...unknownFromTable];
-  ui.error.hidden = !unknown.length;
+  const lines = [];
+  if (ui.categoryError) lines.push(ui.categoryError);
   if (unknown.length) {
-    ui.error.textContent = t("overlay.unknown_columns", {
+    lines.push(t("overlay.unknown_columns", {
       codes: unknown.join(", "), known: feed.model.doc.tiebreaks.join(", "),
-    });
+    }));
   }
+  ui.error.hidden = !lines.length;
+  ui.error.textContent = lines.join(" ");
+}
+
+/** The category asked for: { code, name } when the tournament defines it; otherwise null,
+ *  and the reason in words for the panel. */
+async function askedCategory(tid, token) {
+  if (!asked.category) return null;
+  let found = [];
+  try {
+    found = (await getJSON(`/api/tournaments/${encodeURIComponent(tid)}/categories`, token)).categories ?? [];
+  } catch { /* none readable: said below as unknown */ }
+  const hit = found.find((c) => c.code === asked.category);
+  if (hit) return hit;
+  ui.categoryError = found.length
+    ? t("overlay.unknown_category", { code: asked.category, known: found.map((c) => c.code).join(", ") })
+    : t("overlay.no_categories", { code: asked.category });
+  return null;
 }
 
 /** "Round 6 · in progress · 23 / 30 games finished · delayed 15 min". */
@@ -324,14 +348,20 @@ async function main() {
   ui.matchBox = el("section", { class: "match-board", hidden: true }, ui.matches, ui.matchPager);
   // A small feed where it is enough: the top N alone, or the followed players alone; the
   // whole field when paging through it.
-  const filtered = asked.maxRows ? {}
-    : asked.top && !asked.follow.length ? { top: asked.top }
-      : !asked.top && asked.follow.length ? { participants: asked.follow } : {};
+  // A category's view: the whole category (its members are anywhere in the field), or its
+  // top N.
+  const category = await askedCategory(config.tournament, takeToken(config.tournament));
+  const filtered = category ? { category: category.code, ...(asked.top && !asked.maxRows ? { top: asked.top } : {}) }
+    : asked.maxRows ? {}
+      : asked.top && !asked.follow.length ? { top: asked.top }
+        : !asked.top && asked.follow.length ? { participants: asked.follow } : {};
   feed = await boot({ ...filtered, onSnapshot, onDelta });
   if (!feed) return;
-  document.title = `${feed.info.name} · livetb`;
+  document.title = `${category ? `${category.name} · ` : ""}${feed.info.name} · livetb`;
+  const title = el("h1", {}, feed.info.name,
+    category ? el("span", { class: "ov-cat", dataset: { category: category.code } }, ` · ${category.name}`) : "");
   ui.panel = el("section", { class: `overlay ${asked.theme}`, "aria-label": t("overlay.label") },
-    el("header", { class: "ov-head" }, el("h1", {}, feed.info.name), feed.badge),
+    el("header", { class: "ov-head" }, title, feed.badge),
     ui.state, ui.error, ui.matchBox, ui.table);
   app.replaceChildren(ui.panel);
   app.setAttribute("aria-busy", "false");
