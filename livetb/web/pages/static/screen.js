@@ -2,8 +2,10 @@
 // pairings take turns (standings 1, pairings 1, standings 2, pairings 2, …: the shorter list
 // starts again, so nobody waits a whole cycle of standings for the boards), each page as many
 // rows as the screen shows (measured). A QR code of the phone standings page is on every page.
-// ?page_seconds=S (default 12).
-import { app, config, el, stateLine } from "./common.js";
+// When the tournament has a prize table, a page of the live prize list (provisional or final,
+// in words) ends each cycle. ?page_seconds=S (default 12). ?category=CODE: that category's
+// standings (ranks counted inside it, its name in the header).
+import { app, config, el, getJSON, stateLine, takeToken } from "./common.js";
 import { boot } from "./boot.js";
 import { lang, num, t } from "./i18n.js";
 import { fitRows, estimateRows, throttled } from "./fit.js";
@@ -13,6 +15,7 @@ import "./standings-table.js";
 const tid = config.tournament;
 const q = new URLSearchParams(location.search);
 const seconds = Math.max(3, Number.parseInt(q.get("page_seconds"), 10) || 12);
+const askedCategory = q.get("category") || null;
 const ui = {};
 let feed = null;
 let step = 0;
@@ -25,18 +28,76 @@ const running = () => {
   return round && round.paired !== false && !round.closed && round.games.length ? round : null;
 };
 
-/** The pages in turn: [kind, index] for standings and pairings, interleaved. */
+const hasPrizes = () => Boolean(feed?.model?.prizes?.rule && feed.model.prizes.prizes?.length);
+
+/** The pages in turn: [kind, index] for standings and pairings, interleaved; the prize list
+ *  last, when there is one. */
 function pages() {
   const standings = Math.max(1, Math.ceil((feed.model?.order.length ?? 0) / perStandings));
   const round = running();
   const boards = round ? Math.ceil(round.games.length / perPairings) : 0;
-  if (!boards) return Array.from({ length: standings }, (_, i) => ["standings", i, standings]);
-  const turns = Math.max(standings, boards);
   const out = [];
-  for (let i = 0; i < turns; i += 1) {
-    out.push(["standings", i % standings, standings], ["pairings", i % boards, boards]);
+  if (!boards) {
+    for (let i = 0; i < standings; i += 1) out.push(["standings", i, standings]);
+  } else {
+    const turns = Math.max(standings, boards);
+    for (let i = 0; i < turns; i += 1) {
+      out.push(["standings", i % standings, standings], ["pairings", i % boards, boards]);
+    }
   }
+  if (hasPrizes()) out.push(["prizes", 0, 1]);
   return out;
+}
+
+// --- the prize list: every list of the table, its places and who takes them now ---
+
+/** "€80.00" / "80,00 €": the amount's decimal string formatted as it is (no float on the way). */
+function money(amount, currency) {
+  try {
+    return new Intl.NumberFormat(lang, { style: "currency", currency }).format(amount);
+  } catch { // a currency code Intl does not know
+    return `${num(amount)} ${currency}`;
+  }
+}
+
+function prizeRows(doc, code) {
+  const rows = [];
+  for (const p of doc.prizes.filter((x) => x.list === code)) {
+    const inShare = doc.awards.some((a) => a.list === code && a.places[0] < p.place && p.place <= a.places[1]);
+    if (inShare) continue; // on the lines of the share that covers it
+    const awarded = doc.awards.filter((a) => a.list === code && a.place === p.place);
+    if (!awarded.length) {
+      rows.push(el("tr", { class: "none", dataset: { place: p.place } },
+        el("td", { class: "place" }, String(p.place)),
+        el("td", { class: "amount" }, p.amount ? money(p.amount, doc.currency) : "", p.label ? ` ${p.label}` : ""),
+        el("td", { class: "who" }, t("prize.unawarded"))));
+      continue;
+    }
+    awarded.forEach((a, i) => {
+      const place = a.places[0] === a.places[1] ? String(a.place) : `${a.places[0]}–${a.places[1]}`;
+      rows.push(el("tr", { dataset: { place: a.place, startNo: a.start_no } },
+        el("td", { class: "place" }, i === 0 ? place : ""),
+        el("td", { class: "amount" }, a.amount ? money(a.amount, doc.currency) : "", a.label ? ` ${a.label}` : ""),
+        el("td", { class: "who" }, el("span", { "data-name": "" }, a.name || `#${a.start_no}`))));
+    });
+  }
+  return rows;
+}
+
+function prizesPage() {
+  const doc = feed.model.prizes;
+  const lists = doc.lists.filter((info) => doc.prizes.some((p) => p.list === info.code))
+    .map((info) => el("section", { class: "screen-prize-list", dataset: { list: info.code } },
+      el("h3", {}, info.name ?? t("prize.list.main")),
+      el("table", { class: "prizes" },
+        el("thead", {}, el("tr", {},
+          el("th", { scope: "col", class: "place" }, t("prize.col.place")),
+          el("th", { scope: "col", class: "amount" }, t("prize.col.amount")),
+          el("th", { scope: "col" }, t("prize.col.winner")))),
+        el("tbody", {}, ...prizeRows(doc, info.code)))));
+  ui.prizes.replaceChildren(
+    el("p", { class: "prize-status", dataset: { status: doc.status } }, t(`prize.status.${doc.status}`)),
+    el("div", { class: "screen-prize-lists" }, ...lists));
 }
 
 /** The players' points before the round (the standings when the round before closed), read
@@ -106,6 +167,7 @@ function measure() {
   const kind = ui.section.dataset.kind;
   ui.standings.hidden = false;
   ui.pairings.hidden = true;
+  ui.prizes.hidden = true;
   measureStandings();
   if (round) {
     loadScores(round);
@@ -137,11 +199,15 @@ function show() {
   const [kind, index, count] = all[step % all.length];
   ui.standings.hidden = kind !== "standings";
   ui.pairings.hidden = kind !== "pairings";
+  ui.prizes.hidden = kind !== "prizes";
   ui.section.dataset.kind = kind;
   ui.section.dataset.page = index + 1;
   if (kind === "standings") {
     showStandingsPage(index);
     ui.title.textContent = t("screen.standings", { page: index + 1, pages: count });
+  } else if (kind === "prizes") {
+    prizesPage();
+    ui.title.textContent = t("screen.prizes");
   } else {
     ui.pairingsTable = pairingsPage(round, index);
     ui.pairings.replaceChildren(ui.pairingsTable);
@@ -179,6 +245,10 @@ function onDelta(change) {
   for (const [rnd, board, result] of change.games) {
     if (round?.round === rnd) updateGame(ui.pairingsTable, board, result);
   }
+  if (change.prizes && ui.section.dataset.kind === "prizes") {
+    if (hasPrizes()) prizesPage();
+    else show(); // the table taken away: on to the next page
+  }
   header();
 }
 
@@ -190,23 +260,41 @@ async function main() {
   ui.table.setAttribute("page", 1);
   ui.standings = el("div", { class: "standings-page" }, ui.table);
   ui.pairings = el("div", { class: "pairings-page", hidden: true });
-  ui.pages = el("div", { class: "pages" }, ui.standings, ui.pairings);
+  ui.prizes = el("div", { class: "prizes-page-screen", hidden: true });
+  ui.pages = el("div", { class: "pages" }, ui.standings, ui.pairings, ui.prizes);
   ui.section = el("section", { class: "screen-page" }, ui.title, ui.pages);
   ui.legend = el("ul", { class: "marks", hidden: true });
-  feed = await boot({ onSnapshot: () => schedule(), onDelta: (_, change) => onDelta(change) });
+  const category = await findCategory();
+  feed = await boot({
+    category: category?.code ?? null, onSnapshot: () => schedule(), onDelta: (_, change) => onDelta(change),
+  });
   if (!feed) return;
-  document.title = `${feed.info.name} · livetb`;
+  document.title = `${category ? `${category.name} · ` : ""}${feed.info.name} · livetb`;
   const qr = el("figure", { class: "qr" },
     el("img", { src: `/t/${encodeURIComponent(tid)}/qr.svg?lang=${lang}`, alt: t("screen.qr_alt"), width: 240, height: 240 }),
     el("figcaption", {}, t("screen.qr")));
   const aside = el("aside", { class: "screen-side" }, qr, ui.legend);
   const head = el("header", { class: "screen-head" },
-    el("h1", {}, feed.info.name), el("p", { class: "sub" }, ui.state, " ", feed.status));
+    el("h1", {}, feed.info.name,
+      category ? el("span", { class: "screen-cat", dataset: { category: category.code } }, ` · ${category.name}`) : ""),
+    el("p", { class: "sub" }, ui.state, " ", feed.status));
   app.replaceChildren(el("div", { class: "screen" }, head, ui.section, aside));
   app.setAttribute("aria-busy", "false");
   ui.table.attach(feed);
   setInterval(() => { step += 1; show(); }, seconds * 1000);
   addEventListener("resize", schedule);
+}
+
+/** ?category=: { code, name } when the tournament defines it; a code it does not define shows
+ *  every player (a screen has nobody to read a complaint to). */
+async function findCategory() {
+  if (!askedCategory) return null;
+  try {
+    const doc = await getJSON(`/api/tournaments/${encodeURIComponent(tid)}/categories`, takeToken(tid));
+    return (doc.categories ?? []).find((c) => c.code === askedCategory) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 const schedule = throttled(measure);
