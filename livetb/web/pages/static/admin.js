@@ -204,10 +204,36 @@ export function playersPanel(ctx) {
   function refresh() {
     const info = ctx.info();
     late.update(!editing);
-    list.replaceChildren(...info.participants.map((p) => el("tr", {},
+    // The server refuses a change of details once round 1 is paired; K stays open.
+    const fixed = info.paired > 0;
+    fixedNote.hidden = !fixed;
+    if (fixed && editing) cancelEdit();
+    list.replaceChildren(...info.participants.map((p) => el("tr", { dataset: { startNo: p.start_no } },
       el("td", {}, p.start_no), el("td", {}, p.name), el("td", {}, p.rating ?? ""), el("td", {}, p.title), el("td", {}, p.federation),
-      el("td", {}, el("button", { type: "button", onclick: () => edit(p) }, t("players.edit", { name: p.name }))))));
+      el("td", {}, kField(p)),
+      el("td", {}, fixed ? "" : el("button", { type: "button", onclick: () => edit(p) }, t("players.edit", { name: p.name }))))));
     if (!editing) no.value = Math.max(0, ...info.participants.map((p) => p.start_no)) + 1;
+  }
+
+  /** K for the rating change, set at any time; empty: the default from rating and age. */
+  function kField(p) {
+    const id = `pl-k-${p.start_no}`;
+    const input = el("input", { id, name: id, type: "number", min: 1, max: 100, step: 1, class: "k", placeholder: t("players.k_default") });
+    return el("form", { class: "k-form", onsubmit: async (e) => {
+      e.preventDefault();
+      const k = input.value === "" ? null : Number(input.value);
+      const answer = await send("PATCH", `${ctx.base}/participants/${p.start_no}`, ctx.token(), { k });
+      status.textContent = answer.ok ? t(k === null ? "players.k_cleared" : "players.k_saved", { name: p.name, k, seq: answer.body.seq }) : problem(answer);
+      status.dataset.tone = answer.ok ? "ok" : "error";
+    } }, el("label", { for: id, class: "sr" }, t("players.k_label", { name: p.name })), input,
+      el("button", { type: "submit" }, t("players.k_set")));
+  }
+
+  function cancelEdit() {
+    editing = null;
+    no.disabled = false;
+    submit.textContent = t("players.register");
+    for (const input of [name, rating, title, fed, fide]) input.value = "";
   }
 
   function edit(p) {
@@ -249,6 +275,7 @@ export function playersPanel(ctx) {
       name.focus();
     }
   } }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide, late.node, submit);
+  const fixedNote = el("p", { class: "hint", id: "pl-fixed", hidden: true }, t("players.fixed"));
   document.addEventListener("livetb:info", refresh); // a round paired since: one more to choose
 
   const trf = el("textarea", { id: "pl-trf", name: "players-trf", rows: 6, spellcheck: "false" });
@@ -284,8 +311,10 @@ export function playersPanel(ctx) {
     el("label", { for: "pl-trf" }, t("players.paste")), trf,
     el("label", { for: "pl-file" }, t("pair.upload")), file,
     el("div", { class: "actions" }, check), preview,
-    el("h3", {}, t("players.list")),
-    el("div", { class: "scroll" }, el("table", { class: "pairings" }, list)));
+    el("h3", {}, t("players.list")), fixedNote,
+    el("div", { class: "scroll" }, el("table", { class: "pairings players-list" },
+      el("thead", {}, el("tr", {}, [t("col.no"), t("col.name"), t("col.rating"), t("col.title"), t("col.fed"), t("players.k"), ""]
+        .map((label) => el("th", { scope: "col" }, label)))), list)));
 }
 
 /** A start number field that names the participant as it is typed, or says nobody has it. */

@@ -9,6 +9,8 @@ import { Grid, quickEntry } from "./grid.js";
 import { auditPanel } from "./audit.js";
 import { pairingPanel, playersPanel, operationsPanel } from "./admin.js";
 import { syncPanel } from "./sync.js";
+import { categoriesPanel } from "./categories-form.js";
+import { delayForm, prizesPanel } from "./prizes-form.js";
 
 const tid = config.tournament;
 const base = `/api/tournaments/${encodeURIComponent(tid)}`;
@@ -150,6 +152,14 @@ async function start() {
   ui.notice = statusLine({ class: "notice" });
   ui.badge = el("span"); // the feed's badge, once it is open
   ui.state = el("span", { class: "state" });
+  // Said on every tab: what the public sees lags the console under a broadcast delay.
+  ui.delay = el("span", { class: "delayed", id: "console-delay" });
+  const showDelay = () => {
+    const s = info.public_delay ?? 0;
+    ui.delay.textContent = s > 0 ? t("delay.behind", { span: s % 60 === 0 ? t("delay.min", { n: s / 60 }) : t("delay.s", { n: s }) }) : "";
+    ui.delay.hidden = s === 0;
+  };
+  document.addEventListener("livetb:info", showDelay);
   // The provisional ranks beside the grid: rank, name and every value with its status.
   ui.ranks = el("standings-table", { class: "ranks", legend: true, quiet: true });
   ui.roundTitle = el("h2", {});
@@ -177,11 +187,12 @@ async function start() {
     ["sync", t("console.sync.tab"), syncPanel(ctx)],
     ["players", t("tab.players"), playersPanel(ctx)],
     ["ops", t("tab.ops"), operationsPanel(ctx)],
+    ["setup", t("console.setup_tab"), el("div", { class: "form-stack" }, el("h2", {}, t("console.setup_tab")), delayForm(ctx), categoriesPanel(ctx), prizesPanel(ctx))],
     ["audit", t("tab.audit"), auditPanel(ctx)],
   ]);
   app.replaceChildren(
     el("header", { class: "top" },
-      el("div", {}, el("h1", {}, info.name), el("p", { class: "sub" }, ui.state, " ", ui.badge)),
+      el("div", {}, el("h1", {}, info.name), el("p", { class: "sub" }, ui.state, " ", ui.badge), ui.delay),
       el("nav", { class: "links", "aria-label": t("arbiter.title") },
         el("a", { href: href(`/t/${tid}`) }, t("nav.standings")),
         el("a", { href: href(`/t/${tid}`, { print: "standings" }), target: "_blank" }, t("arbiter.print_standings")),
@@ -193,6 +204,7 @@ async function start() {
       languageSwitch()),
     ui.notice,
     ...panes.nodes);
+  showDelay();
   app.setAttribute("aria-busy", "false");
   quick.board.focus();
   ui.feed?.stop();

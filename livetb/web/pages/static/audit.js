@@ -21,6 +21,14 @@ export function describe(entry, name) {
     case "LotsDrawn": return t("ev.lots", { seed: e.seed });
     case "PlayoffDecided": return t("ev.playoff", { order: e.order.map(who).join(" > ") });
     case "TeamRegistered": return t("ev.team", { name: e.name });
+    case "CategoriesDefined": return e.categories.length
+      ? t("ev.categories", { n: e.categories.length, list: e.categories.map((c) => `${c.code} (${c.name})`).join(", ") })
+      : t("ev.categories_none");
+    case "PrizesDefined": return e.prizes.length
+      ? t("ev.prizes", { n: e.prizes.length, rule: t(`prizeform.rule.${e.rule}`), currency: e.currency, one: t(e.one_prize_per_player ? "ev.prizes_one" : "ev.prizes_many") })
+      : t("ev.prizes_none");
+    case "PublicDelaySet": return e.seconds > 0 ? t("ev.delay", { seconds: e.seconds }) : t("ev.delay_none");
+    case "ParticipantKSet": return e.k === null || e.k === undefined ? t("ev.k_default", { who: who(e.start_no) }) : t("ev.k", { who: who(e.start_no), k: e.k });
     default: return e.type;
   }
 }
