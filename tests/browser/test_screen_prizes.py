@@ -121,3 +121,28 @@ def test_no_prize_table_no_prize_page(browser: Any, server: Server) -> None:
     assert "prizes" not in kinds
     assert "standings" in kinds
     page.close()
+
+
+def test_a_long_prize_table_fits_the_page(browser: Any, server: Server) -> None:
+    """30 places overall and 10 in a category: every row on the one page, inside the screen."""
+    tid = "sprizelong"
+    token = server.tournament(tid, ["PTS", "BH"])
+    base = T.format(tid)
+    cats = {"categories": [{"code": "TOP", "name": "Top seeds", "members": [1, 2, 3, 4]}]}
+    assert server.call("PUT", f"{base}/categories", cats, token)[0] == 200
+    table = [{"list": "main", "place": p, "amount": str(1000 - 30 * p)} for p in range(1, 31)]
+    table += [{"list": "TOP", "place": p, "amount": "50"} for p in range(1, 11)]
+    prizes = {"rule": "ranking", "one_prize_per_player": True, "currency": "EUR", "prizes": table}
+    assert server.call("PUT", f"{base}/prizes", prizes, token)[0] == 200
+    page = open_screen(browser, server, tid, "en")
+    page.wait_for_function(f"{KIND} === 'prizes'", timeout=30_000)
+    assert len(winners(page, "main")) == 30
+    assert len(winners(page, "TOP")) == 10
+    bottom = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('.screen-prize-list tr')]"
+        ".map(r => r.getBoundingClientRect().bottom))"
+    )
+    assert bottom <= FULL_HD["height"]
+    page.screenshot(path=SHOTS / "screen-prizes-long-1920x1080-en.png")
+    assert page.errors == []
+    page.close()

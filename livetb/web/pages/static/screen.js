@@ -98,6 +98,20 @@ function prizesPage() {
   ui.prizes.replaceChildren(
     el("p", { class: "prize-status", dataset: { status: doc.status } }, t(`prize.status.${doc.status}`)),
     el("div", { class: "screen-prize-lists" }, ...lists));
+  fitPrizes();
+}
+
+/** Smaller type, down to 60 %, until every list fits the page: one page, every prize on it
+ *  (a long table in small type beats places nobody sees). */
+function fitPrizes() {
+  const bottom = ui.pages.getBoundingClientRect().bottom;
+  const over = () => ui.prizes.getBoundingClientRect().bottom > bottom + 0.5;
+  let scale = 1;
+  ui.prizes.style.fontSize = "";
+  while (over() && scale > 0.6) {
+    scale = Math.max(0.6, scale - 0.05);
+    ui.prizes.style.fontSize = `${scale}em`;
+  }
 }
 
 /** The players' points before the round (the standings when the round before closed), read
