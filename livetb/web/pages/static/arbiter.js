@@ -9,6 +9,7 @@ import { Grid, quickEntry } from "./grid.js";
 import { auditPanel } from "./audit.js";
 import { pairingPanel, playersPanel, operationsPanel } from "./admin.js";
 import { syncPanel } from "./sync.js";
+import { delaySpan } from "./words.js";
 import { categoriesPanel } from "./categories-form.js";
 import { delayForm, prizesPanel } from "./prizes-form.js";
 
@@ -156,7 +157,7 @@ async function start() {
   ui.delay = el("span", { class: "delayed", id: "console-delay" });
   const showDelay = () => {
     const s = info.public_delay ?? 0;
-    ui.delay.textContent = s > 0 ? t("delay.behind", { span: s % 60 === 0 ? t("delay.min", { n: s / 60 }) : t("delay.s", { n: s }) }) : "";
+    ui.delay.textContent = s > 0 ? t("delay.behind", { span: delaySpan(s) }) : "";
     ui.delay.hidden = s === 0;
   };
   document.addEventListener("livetb:info", showDelay);

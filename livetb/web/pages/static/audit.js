@@ -3,6 +3,7 @@
 import { el, problem, send, statusLine } from "./common.js";
 import { lang, t } from "./i18n.js";
 import { resultText } from "./results.js";
+import { delaySpan } from "./words.js";
 
 /** One log entry in words; `name(no)` gives a participant's name. */
 export function describe(entry, name) {
@@ -27,7 +28,7 @@ export function describe(entry, name) {
     case "PrizesDefined": return e.prizes.length
       ? t("ev.prizes", { n: e.prizes.length, rule: t(`prizeform.rule.${e.rule}`), currency: e.currency, one: t(e.one_prize_per_player ? "ev.prizes_one" : "ev.prizes_many") })
       : t("ev.prizes_none");
-    case "PublicDelaySet": return e.seconds > 0 ? t("ev.delay", { seconds: e.seconds }) : t("ev.delay_none");
+    case "PublicDelaySet": return e.seconds > 0 ? t("ev.delay", { span: delaySpan(e.seconds) }) : t("ev.delay_none");
     case "ParticipantKSet": return e.k === null || e.k === undefined ? t("ev.k_default", { who: who(e.start_no) }) : t("ev.k", { who: who(e.start_no), k: e.k });
     default: return e.type;
   }

@@ -22,7 +22,9 @@ export function showFieldError(root, answer) {
     const input = root.querySelector(`[data-path="${CSS.escape(path)}"]`);
     if (input) {
       input.setAttribute("aria-invalid", "true");
-      document.getElementById(input.getAttribute("aria-describedby")).textContent = problem(answer);
+      // At the field, the server's words without the path the field already stands for.
+      const message = String(answer.body.message ?? "").replace(/^\$[^\s:]*:\s*/, "").replace(/ - at `\$[^`]*`$/, "");
+      document.getElementById(input.getAttribute("aria-describedby")).textContent = message || problem(answer);
       input.focus();
       return true;
     }

@@ -4,7 +4,7 @@
 import { el, getJSON, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { pathInput, showFieldError } from "./categories-form.js";
-import { money, prizeName } from "./words.js";
+import { delaySpan, money, prizeName } from "./words.js";
 
 let rows = 0;
 
@@ -126,14 +126,13 @@ export function delayForm(ctx) {
     el("option", { value: "60" }, t("delay.minutes")), el("option", { value: "1" }, t("delay.seconds")));
   function show(seconds) {
     now.dataset.delayed = String(seconds > 0);
-    now.textContent = seconds > 0 ? t("delay.behind", { span: span(seconds) }) : t("delay.live");
+    now.textContent = seconds > 0 ? t("delay.behind", { span: delaySpan(seconds) }) : t("delay.live");
     if (document.activeElement !== amount) {
       const minutes = seconds % 60 === 0;
       unit.value = minutes ? "60" : "1";
       amount.value = minutes ? seconds / 60 : seconds;
     }
   }
-  const span = (s) => (s % 60 === 0 ? t("delay.min", { n: s / 60 }) : s >= 60 ? t("delay.min_s", { m: Math.floor(s / 60), s: s % 60 }) : t("delay.s", { n: s }));
   const form = el("form", { class: "grid-form", "aria-labelledby": "delay-h", onsubmit: async (e) => {
     e.preventDefault();
     const seconds = Number(amount.value) * Number(unit.value);

@@ -150,3 +150,9 @@ export function prizeSentence(options, currency) {
   else text = t("prize.need.reach", r);
   return capital(text);
 }
+
+/** A broadcast delay in seconds as read: "15 min", "1 min 30 s", "45 s". */
+export function delaySpan(seconds) {
+  if (seconds % 60 === 0) return t("delay.min", { n: seconds / 60 });
+  return seconds >= 60 ? t("delay.min_s", { m: Math.floor(seconds / 60), s: seconds % 60 }) : t("delay.s", { n: seconds });
+}

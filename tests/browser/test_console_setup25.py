@@ -1,0 +1,201 @@
+"""The console's categories and prizes tab in a real browser: two categories and a prize table
+defined through the forms and read back with GET; a bad amount shown at its field with nothing
+written; the broadcast delay set and said; K set per player (with no Edit buttons once round 1
+is paired); the audit trail naming the new events in words, in English and Italian."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Server
+from tests.browser.test_console import events
+
+DESKTOP = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+SHOTS = Path("/tmp/shots/console25")
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def opened(server: Server, browser: Any) -> Iterator[Any]:
+    """A console on a fresh 8-player tournament with round 1 paired: (page, tid, token)."""
+    pages: list[Any] = []
+
+    def open_(lang: str = "en", viewport: dict[str, int] = DESKTOP) -> tuple[Any, str, str]:
+        tid = f"setup25-{next(_numbers)}"
+        token = server.tournament(tid, ["PTS", "BH"], players=8)
+        page = browser.new_page(viewport=viewport)
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.errors = errors
+        pages.append(page)
+        page.goto(f"{server.base}/t/{tid}/arbiter?lang={lang}#token={token}")
+        page.wait_for_selector("[role='tab']")
+        return page, tid, token
+
+    yield open_
+    for page in pages:
+        assert page.errors == []
+        page.close()
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def fill_row(page: Any, kind: str, index: int, values: dict[str, str]) -> None:
+    row = page.locator(f"#panel-setup .{kind}-row").nth(index)
+    for key, value in values.items():
+        field = row.locator(f"[data-path$='.{key}']")
+        if field.evaluate("n => n.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+
+
+def define_categories_and_prizes(page: Any) -> None:
+    page.click("#tab-setup")
+    page.wait_for_selector("#cat-current li")
+    add_category = page.locator("#panel-setup .categories-form .actions button[type='button']")
+    add_category.click()
+    fill_row(page, "category", 0, {"code": "U2370", "name": "Under 2370", "rating_max": "2369"})
+    add_category.click()
+    fill_row(page, "category", 1, {"code": "TOP", "name": "Top two", "members": "1, 2"})
+    page.click("#panel-setup .categories-form button[type='submit']")
+    page.wait_for_selector("#cat-status[data-tone='ok']")
+    page.wait_for_selector("#cat-current li[data-code='TOP']")
+    # The prize form's lists follow the categories just saved.
+    page.wait_for_selector("#panel-setup .prizes-form")
+    add_prize = page.locator("#panel-setup .prizes-form .actions button[type='button']")
+    page.select_option("#pz-rule", "shared")
+    add_prize.click()
+    fill_row(page, "prize", 0, {"list": "main", "place": "1", "amount": "150"})
+    add_prize.click()
+    fill_row(page, "prize", 1, {"list": "main", "place": "2", "amount": "75.50"})
+    add_prize.click()
+    fill_row(page, "prize", 2, {"list": "U2370", "place": "1", "amount": "0", "label": "Cup"})
+    page.click("#panel-setup .prizes-form button[type='submit']")
+    page.wait_for_selector("#pz-status[data-tone='ok']")
+    page.wait_for_selector(".prize-awards")
+
+
+def test_categories_prizes_delay_and_k_through_the_console(server: Server, opened: Any) -> None:
+    page, tid, token = opened()
+    t = f"/api/tournaments/{tid}"
+    define_categories_and_prizes(page)
+    status, cats = server.call("GET", f"{t}/categories", None, token)
+    assert status == 200
+    got = {c["code"]: c for c in cats["categories"]}
+    assert got["U2370"]["rating_max"] == 2369
+    assert got["TOP"]["members"] == [1, 2]
+    assert got["TOP"]["start_nos"] == [1, 2]
+    status, prizes = server.call("GET", f"{t}/prizes", None, token)
+    assert prizes["rule"] == "shared"
+    assert (prizes["currency"], prizes["one_prize_per_player"]) == ("EUR", True)
+    assert [(p["list"], p["place"], p["amount"], p["label"]) for p in prizes["prizes"]] == [
+        ("main", 1, "150.00", ""),
+        ("main", 2, "75.50", ""),
+        ("U2370", 1, "0.00", "Cup"),
+    ]
+    # The saved table comes back into the form, row for row.
+    assert page.locator("#panel-setup .prize-row").count() == 3
+
+    page.fill("#delay-amount", "15")
+    page.select_option("#delay-unit", "60")
+    page.click("#delay-h ~ button[type='submit']")
+    page.wait_for_selector("#delay-status[data-tone='ok']")
+    assert server.call("GET", t, None, token)[1]["public_delay"] == 900
+    assert page.locator("#delay-now").inner_text() == "Public pages are 15 min behind"
+    page.wait_for_selector("#console-delay:not([hidden])")
+    assert page.locator("#console-delay").inner_text() == "Public pages are 15 min behind"
+    page.set_viewport_size(PHONE)
+    shot(page, "setup-phone-en")
+    page.set_viewport_size(DESKTOP)
+    shot(page, "setup-desktop-en")
+
+    page.click("#tab-players")
+    # Round 1 is paired: the details are fixed, so no Edit button is offered; K still is.
+    page.wait_for_selector("#pl-fixed:not([hidden])")
+    assert page.locator(".players-list button", has_text="Edit").count() == 0
+    page.fill("#pl-k-3", "20")
+    page.press("#pl-k-3", "Enter")
+    page.wait_for_selector("#panel-players .status[data-tone='ok']")
+    assert server.call("GET", f"{t}/participants/3/rating", None, token)[1]["k"] == 20
+    shot(page, "players-desktop-en")
+
+    page.click("#tab-audit")
+    page.click("#panel-audit button[type='submit']")
+    page.wait_for_selector("#panel-audit li[data-type='ParticipantKSet']")
+    said = {
+        kind: page.locator(f"#panel-audit li[data-type='{kind}']").first.inner_text()
+        for kind in ["CategoriesDefined", "PrizesDefined", "PublicDelaySet", "ParticipantKSet"]
+    }
+    assert "defined 2 categories: U2370 (Under 2370), TOP (Top two)" in said["CategoriesDefined"]
+    assert said["PrizesDefined"].endswith(
+        "set the prize table: 3 prizes in EUR, shared among tied players, one prize per player"
+    )
+    assert "set the broadcast delay to 15 min" in said["PublicDelaySet"]
+    assert "set K to 20 for" in said["ParticipantKSet"] and "(3)" in said["ParticipantKSet"]
+    assert "{" not in page.locator("#panel-audit ol").inner_text()  # no raw JSON, no placeholder
+    shot(page, "audit-desktop-en")
+
+
+def test_a_bad_amount_shown_at_its_field_and_nothing_written(server: Server, opened: Any) -> None:
+    page, tid, _ = opened(viewport=PHONE)
+    page.click("#tab-setup")
+    page.wait_for_selector("#panel-setup .prizes-form")
+    add_prize = page.locator("#panel-setup .prizes-form .actions button[type='button']")
+    add_prize.click()
+    fill_row(page, "prize", 0, {"place": "1", "amount": "100"})
+    add_prize.click()
+    fill_row(page, "prize", 1, {"place": "2", "amount": "12.345"})  # finer than a cent
+    page.click("#panel-setup .prizes-form button[type='submit']")
+    page.wait_for_selector("#pz-status[data-tone='error']")
+    bad = page.locator("#panel-setup .prize-row").nth(1).locator("[data-path='$.prizes[1].amount']")
+    assert bad.get_attribute("aria-invalid") == "true"
+    error = page.locator(f"#{bad.get_attribute('aria-describedby')}").inner_text()
+    assert error
+    assert page.evaluate("document.activeElement.dataset.path") == "$.prizes[1].amount"
+    good = page.locator("[data-path='$.prizes[0].amount']")
+    assert good.get_attribute("aria-invalid") is None
+    assert events(server, tid, "PrizesDefined") == []
+    # Inputs are 16 px on a phone (no zoom on focus).
+    assert bad.evaluate("n => getComputedStyle(n).fontSize") == "16px"
+    bad.scroll_into_view_if_needed()
+    shot(page, "prize-error-phone-en")
+
+
+def test_italian_console_sets_and_describes_in_italian(server: Server, opened: Any) -> None:
+    page, _, _ = opened(lang="it", viewport=PHONE)
+    define_categories_and_prizes(page)
+    page.fill("#delay-amount", "90")
+    page.select_option("#delay-unit", "1")
+    page.click("#delay-h ~ button[type='submit']")
+    page.wait_for_selector("#delay-status[data-tone='ok']")
+    assert page.locator("#delay-now").inner_text() == "Le pagine pubbliche sono 1 min 30 s indietro"
+    shot(page, "setup-phone-it")
+    page.set_viewport_size(DESKTOP)
+    page.locator("#panel-setup .prizes-form").scroll_into_view_if_needed()
+    shot(page, "setup-desktop-it")
+    page.click("#tab-players")
+    page.fill("#pl-k-2", "40")
+    page.press("#pl-k-2", "Enter")
+    page.wait_for_selector("#panel-players .status[data-tone='ok']")
+    page.click("#tab-audit")
+    page.click("#panel-audit button[type='submit']")
+    page.wait_for_selector("#panel-audit li[data-type='ParticipantKSet']")
+    text = page.locator("#panel-audit ol").inner_text()
+    assert "ha definito 2 categorie: U2370 (Under 2370), TOP (Top two)" in text
+    assert "la tabella dei premi: 3 premi in EUR, divisi tra i giocatori a pari punti" in text
+    assert "ha impostato il ritardo di trasmissione a 1 min 30 s" in text
+    assert "ha impostato K a 40 per" in text
+    shot(page, "audit-desktop-it")
+    page.set_viewport_size(PHONE)
+    shot(page, "audit-phone-it")
