@@ -13,6 +13,7 @@ import msgspec
 from livetb.engine import rating
 from livetb.engine.model import Code
 from livetb.events.state import TournamentState
+from livetb.projections.standings import StandingsProjection
 from livetb.wire.standings import Row
 
 
@@ -164,3 +165,30 @@ def with_rating_change(rows: Iterable[Row], state: TournamentState) -> list[Row]
         change = None if total is None else rating.hundredths_text(total)
         out.append(RatedRow(**fields, rating_change=change))
     return out
+
+
+class RatedTotals:
+    """Each row's rating change total (hundredths) at a seq, and the start numbers whose
+    total differs from the totals before: what a `with=rating_change` feed sends."""
+
+    def __init__(self, seq: int, totals: dict[int, int | None], changed: set[int]) -> None:
+        self.seq = seq
+        self.totals = totals
+        self.changed = changed
+
+    @classmethod
+    def read(cls, projection: StandingsProjection, before: RatedTotals | None) -> RatedTotals:
+        state = projection.state
+        teams = state.created is not None and state.created.kind == "team"
+        totals = {} if teams else hundredths(state)
+        if before is None:
+            changed = set(totals)
+        else:
+            old = before.totals
+            changed = {no for no, h in totals.items() if no not in old or old[no] != h}
+        return cls(projection.seq, totals, changed)
+
+    def text(self, no: int) -> str | None:
+        """`no`'s total as the API writes it ("7.2", "-3.6"), None without a rated game."""
+        total = self.totals.get(no)
+        return None if total is None else rating.hundredths_text(total)

@@ -93,6 +93,9 @@ class DeltaMessage(Message, tag="delta", omit_defaults=True, frozen=True):
     round: RoundInfo | None = None
     games: tuple[tuple[int, int, str | None], ...] = ()
     prizes: PrizeList | None = None  # the prize list, when this event changed it
+    # `with=rating_change` feeds only: the rating change of the view's rows whose total this
+    # event changed (and of rows that entered the view), an exact decimal string or None.
+    rating_change: tuple[tuple[int, str | None], ...] = ()
 
 
 class PingMessage(Message, tag="ping", frozen=True):

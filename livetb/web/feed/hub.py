@@ -40,7 +40,7 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
 import msgspec
@@ -51,10 +51,11 @@ from livetb.projections.categories import Memberships, category_rows
 from livetb.projections.delta import change_of
 from livetb.projections.document import to_json
 from livetb.projections.prizes import PrizeFeed
+from livetb.projections.ratings import RatedTotals, with_rating_change
 from livetb.projections.standings import Delta, StandingsProjection
 from livetb.web.collector import Collector
 from livetb.web.feed.follow import CategoryOrder
-from livetb.web.feed.messages import delta_message, snapshot_message
+from livetb.web.feed.messages import delta_message, rated_part, snapshot_message
 from livetb.wire.messages import PING, DeltaMessage, encode
 from livetb.wire.standings import Row, RowChange
 
@@ -103,19 +104,32 @@ class Frame:
 class Filter(msgspec.Struct, frozen=True):
     """Which rows a viewer gets: the first `top` rows, or the `participants` listed; with a
     `category` (its code), that category's standings (ranks counted inside it; its first
-    `top` rows with `top`)."""
+    `top` rows with `top`). `rated` (`with=rating_change`): the snapshot's rows with their
+    `rating_change`, each delta with the totals it changed; alone, every row."""
 
     top: int | None = None
     participants: frozenset[int] | None = None
     category: str | None = None
+    rated: bool = False
 
     @property
     def key(self) -> tuple[str, ...]:
+        return (*self._key, "rc") if self.rated else self._key
+
+    @property
+    def _key(self) -> tuple[str, ...]:
         if self.category is not None:
             return ("category", self.category, "" if self.top is None else str(self.top))
         if self.top is not None:
             return ("top", str(self.top))
-        return ("nos", ",".join(map(str, sorted(self.participants or ()))))
+        if self.participants is None:
+            return ("all",)
+        return ("nos", ",".join(map(str, sorted(self.participants))))
+
+    @property
+    def whole(self) -> bool:
+        """Rows from anywhere in the order: a category's, or every row."""
+        return self.category is not None or (self.top is None and self.participants is None)
 
     @property
     def leading(self) -> bool:
@@ -133,8 +147,7 @@ class View:
         # A whole category's ranks, kept up from the main deltas while they say what moved.
         self.follows: CategoryOrder | None = None
         self.seq = self.roster = -1  # the seq and the roster `follows` is at
-        whole = filter.category is not None  # a category's members are anywhere in the order
-        order = projection.standings(None if whole else filter.top)
+        order = projection.standings(None if filter.whole else filter.top)
         self.ranks = {r.start_no: r.rank for r in self.rows(order, projection)}
         self._restart(projection, order)
 
@@ -156,7 +169,9 @@ class View:
             return category_rows(order, nos, ordered=True)[: self.filter.top]
         if self.filter.top is not None:
             return order[: self.filter.top]
-        wanted = self.filter.participants or frozenset()
+        if self.filter.participants is None:
+            return order
+        wanted = self.filter.participants
         return [r for r in order if r.start_no in wanted]
 
     def delta(
@@ -164,6 +179,7 @@ class View:
         message: DeltaMessage,
         projection: StandingsProjection,
         order: list[Row] | Callable[[], list[Row]] | None,
+        rated: RatedTotals | None = None,
     ) -> bytes:
         """The view's part of the full feed's `message`: its rows' changed cells (all of a row
         that entered), their changed ranks, the rows that left. `order`: the whole standings
@@ -178,7 +194,8 @@ class View:
             self.seq = message.seq
             mine = follows.ranks
             rows = tuple(c for c in message.rows if c.start_no in mine)
-            return self._part(message, rows, tuple(sorted(changed.items())), ())
+            part = self._part(message, rows, tuple(sorted(changed.items())), ())
+            return encode(self._rated(part, rated, ()))
         if callable(order):
             order = order()
         if order is None:  # a fixed set of participants
@@ -193,7 +210,15 @@ class View:
         self.ranks = {no: r.rank for no, r in now.items()}
         if order is not None:
             self._restart(projection, order)
-        return self._part(message, tuple(changes), ranks, drop)
+        part = self._part(message, tuple(changes), ranks, drop)
+        return encode(self._rated(part, rated, now.keys() - before.keys()))
+
+    def _rated(
+        self, part: DeltaMessage, rated: RatedTotals | None, entered: Iterable[int]
+    ) -> DeltaMessage:
+        if not self.filter.rated or rated is None:
+            return part
+        return rated_part(part, rated, self.ranks.keys(), entered)
 
     @staticmethod
     def _part(
@@ -201,11 +226,10 @@ class View:
         rows: tuple[RowChange, ...],
         ranks: tuple[tuple[int, int], ...],
         drop: tuple[int, ...],
-    ) -> bytes:
-        part = msgspec.structs.replace(
+    ) -> DeltaMessage:
+        return msgspec.structs.replace(
             message, rows=rows, moves=(), order=None, tied=(), untied=(), ranks=ranks, drop=drop
         )
-        return encode(part)
 
 
 class Subscriber:
@@ -333,6 +357,7 @@ class Hub:
         self._snapshots: dict[tuple[str, tuple[str, ...] | None], tuple[int, bytes]] = {}
         self._views: dict[str, dict[tuple[str, ...], View]] = {}
         self._prizes: dict[str, PrizeFeed] = {}  # the prize list each feed last sent
+        self._totals: dict[str, RatedTotals] = {}  # rating totals, while a rated view is watched
 
     # --- writing side ---
 
@@ -358,7 +383,8 @@ class Hub:
                 for v in views.values()
                 if v.filter.category is None and (top := v.filter.top) is not None
             ]
-            whole = any(v.filter.category is not None for v in views.values())
+            whole = any(v.filter.whole for v in views.values())
+            rated = self._rating_totals(tournament_id, projection, views)
             read: list[list[Row]] = []
 
             def order() -> list[Row]:  # read once, and only if a view cannot do without it
@@ -367,12 +393,25 @@ class Hub:
                 return read[0]
 
             for key, view in views.items():
-                rows = order if view.filter.leading or view.filter.category else None
-                frames[key] = Frame(view.delta(message, projection, rows))
+                rows = order if view.filter.leading or view.filter.whole else None
+                frames[key] = Frame(view.delta(message, projection, rows, rated))
         for sub in self._subs.get(tournament_id, ()):
             if gap:
                 sub.stale = True
             sub.offer(frames[sub.view])
+
+    def _rating_totals(
+        self, channel: str, projection: StandingsProjection, views: dict[tuple[str, ...], View]
+    ) -> RatedTotals | None:
+        """The rating totals after this event and those it changed, read only while a rated
+        view is watched: nobody else pays for them."""
+        if not any(v.filter.rated for v in views.values()):
+            self._totals.pop(channel, None)
+            return None
+        before = self._totals.get(channel)
+        now = RatedTotals.read(projection, before)
+        self._totals[channel] = now
+        return now
 
     def publish_public(
         self, tournament_id: str, delta: Delta, projection: StandingsProjection
@@ -422,6 +461,7 @@ class Hub:
         """A channel's ring and snapshots, before it is used again or once it is left."""
         self._rings.pop(channel, None)
         self._weights.pop(channel, None)
+        self._totals.pop(channel, None)
         for key in [k for k in self._snapshots if k[0] == channel]:
             del self._snapshots[key]
 
@@ -455,7 +495,10 @@ class Hub:
             return cached[1]
         doc = to_json(projection)
         if view is not None:
-            doc.standings = self._views[tournament_id][view].rows(doc.standings, projection)
+            shown = self._views[tournament_id][view]
+            doc.standings = shown.rows(doc.standings, projection)
+            if shown.filter.rated:
+                doc.standings = with_rating_change(doc.standings, projection.state)
         frame = encode(snapshot_message(doc, projection))
         self._snapshots[(tournament_id, view)] = (projection.seq, frame)
         return frame
@@ -496,6 +539,10 @@ class Hub:
         views = self._views.setdefault(tournament_id, {})
         if filter.key not in views:
             views[filter.key] = View(filter, projection)
+        if filter.rated:  # the totals its snapshot shows: a delta says which ones change
+            totals = self._totals.get(tournament_id)
+            if totals is None or totals.seq != projection.seq:
+                self._totals[tournament_id] = RatedTotals.read(projection, None)
         return filter.key
 
     def subscribe(self, tournament_id: str, sub: Subscriber) -> None:

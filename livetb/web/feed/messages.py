@@ -3,9 +3,14 @@ message of one event's delta, and a round as published."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
+
+import msgspec
+
 from livetb.events.state import BYE_CODES, TournamentState
 from livetb.projections.delta import Delta
 from livetb.projections.prizes import prize_list
+from livetb.projections.ratings import RatedTotals
 from livetb.projections.standings import StandingsProjection
 from livetb.wire.messages import ByeInfo, DeltaMessage, GameInfo, RoundInfo, SnapshotMessage
 from livetb.wire.standings import DbStandings
@@ -63,4 +68,17 @@ def delta_message(delta: Delta, projection: StandingsProjection) -> DeltaMessage
         untied=delta.untied,
         round=None if delta.round is None else round_info(state, delta.round),
         games=tuple(games),
+    )
+
+
+def rated_part(
+    part: DeltaMessage, rated: RatedTotals, shown: Collection[int], entered: Iterable[int]
+) -> DeltaMessage:
+    """A rated view's delta `part` with the rating change of its rows (`shown`) whose total
+    changed, and of those that `entered` it."""
+    nos = {no for no in rated.changed if no in shown} | set(entered)
+    if not nos:
+        return part
+    return msgspec.structs.replace(
+        part, rating_change=tuple((no, rated.text(no)) for no in sorted(nos))
     )

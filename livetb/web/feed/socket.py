@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from livetb.errors import InvalidInput, UnknownTournament
@@ -68,7 +69,19 @@ class AiohttpSocket:
 
 def view_filter(request: web.Request) -> Filter | None:
     """`top=N` or `participants=1,5,9` (not both), or `category=CODE` (with or without
-    `top=N`); None: every row."""
+    `top=N`); `with=rating_change` besides any of them (alone: every row); None: every row
+    as they are."""
+    found = rows_filter(request)
+    wanted = request.query.get("with")
+    if wanted is None:
+        return found
+    if wanted != "rating_change":
+        raise InvalidInput(f"with={wanted!r}: expected with=rating_change", path="with")
+    return msgspec.structs.replace(found or Filter(), rated=True)
+
+
+def rows_filter(request: web.Request) -> Filter | None:
+    """The rows of `view_filter`."""
     top = int_query(request, "top", low=1)
     listed = request.query.get("participants")
     category = request.query.get("category")
@@ -234,6 +247,11 @@ ENDPOINTS = [
             Query(
                 "category",
                 "only this category's standings (its code; with `top`, its first N rows)",
+                "string",
+            ),
+            Query(
+                "with",
+                "rating_change: rows with their `rating_change`, deltas with the changed ones",
                 "string",
             ),
             Query("access_token", "a token of a private tournament", "string"),
