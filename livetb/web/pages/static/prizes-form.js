@@ -133,7 +133,7 @@ export function delayForm(ctx) {
       amount.value = minutes ? seconds / 60 : seconds;
     }
   }
-  const form = el("form", { class: "grid-form", "aria-labelledby": "delay-h", onsubmit: async (e) => {
+  const form = el("form", { class: "delay-form", "aria-labelledby": "delay-h", onsubmit: async (e) => {
     e.preventDefault();
     const seconds = Number(amount.value) * Number(unit.value);
     if (!Number.isInteger(seconds) || seconds < 0 || seconds > 3600) { status.say(t("delay.range"), "error"); amount.focus(); return; }
