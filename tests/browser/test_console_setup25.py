@@ -124,10 +124,14 @@ def test_categories_prizes_delay_and_k_through_the_console(server: Server, opene
     # Round 1 is paired: the details are fixed, so no Edit button is offered; K still is.
     page.wait_for_selector("#pl-fixed:not([hidden])")
     assert page.locator(".players-list button", has_text="Edit").count() == 0
-    page.fill("#pl-k-3", "20")
+    # The K in effect shows in each field: 20, FIDE's default under 2400.
+    page.locator("#pl-k-1").scroll_into_view_if_needed()  # read when its row is seen
+    page.wait_for_selector("#pl-k-1[placeholder='20']")
+    page.fill("#pl-k-3", "10")
     page.press("#pl-k-3", "Enter")
     page.wait_for_selector("#panel-players .status[data-tone='ok']")
-    assert server.call("GET", f"{t}/participants/3/rating", None, token)[1]["k"] == 20
+    assert server.call("GET", f"{t}/participants/3/rating", None, token)[1]["k"] == 10
+    page.wait_for_selector("#pl-k-3[placeholder='10']")
     shot(page, "players-desktop-en")
 
     page.click("#tab-audit")
@@ -142,7 +146,7 @@ def test_categories_prizes_delay_and_k_through_the_console(server: Server, opene
         "set the prize table: 3 prizes in EUR, shared among tied players, one prize per player"
     )
     assert "set the broadcast delay to 15 min" in said["PublicDelaySet"]
-    assert "set K to 20 for" in said["ParticipantKSet"] and "(3)" in said["ParticipantKSet"]
+    assert "set K to 10 for" in said["ParticipantKSet"] and "(3)" in said["ParticipantKSet"]
     assert "{" not in page.locator("#panel-audit ol").inner_text()  # no raw JSON, no placeholder
     shot(page, "audit-desktop-en")
 

@@ -215,16 +215,37 @@ export function playersPanel(ctx) {
     if (!editing) no.value = Math.max(0, ...info.participants.map((p) => p.start_no)) + 1;
   }
 
+  // The K in effect (set or default) shown as each K field's placeholder, read from the
+  // participant's rating change when its row first comes into view: one request per row
+  // looked at, not one per player at every refresh.
+  const kInEffect = new Map();
+  async function loadK(input, no) {
+    const answer = await send("GET", `${ctx.base}/participants/${no}/rating`, ctx.token());
+    if (!answer.ok || answer.body.k === null) return;
+    kInEffect.set(no, String(answer.body.k));
+    input.placeholder = String(answer.body.k);
+  }
+  const kSeen = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      kSeen.unobserve(entry.target);
+      const no = Number(entry.target.id.slice("pl-k-".length));
+      if (!kInEffect.has(no)) loadK(entry.target, no);
+    }
+  });
+
   /** K for the rating change, set at any time; empty: the default from rating and age. */
   function kField(p) {
     const id = `pl-k-${p.start_no}`;
-    const input = el("input", { id, name: id, type: "number", min: 1, max: 100, step: 1, class: "k", placeholder: t("players.k_default") });
+    const input = el("input", { id, name: id, type: "number", min: 1, max: 100, step: 1, class: "k", placeholder: kInEffect.get(p.start_no) ?? t("players.k_default") });
+    kSeen.observe(input);
     return el("form", { class: "k-form", onsubmit: async (e) => {
       e.preventDefault();
       const k = input.value === "" ? null : Number(input.value);
       const answer = await send("PATCH", `${ctx.base}/participants/${p.start_no}`, ctx.token(), { k });
       status.textContent = answer.ok ? t(k === null ? "players.k_cleared" : "players.k_saved", { name: p.name, k, seq: answer.body.seq }) : problem(answer);
       status.dataset.tone = answer.ok ? "ok" : "error";
+      if (answer.ok) { kInEffect.delete(p.start_no); input.value = ""; loadK(input, p.start_no); }
     } }, el("label", { for: id, class: "sr" }, t("players.k_label", { name: p.name })), input,
       el("button", { type: "submit" }, t("players.k_set")));
   }
