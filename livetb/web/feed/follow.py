@@ -13,7 +13,6 @@ the members before them are counted by the nearest one's known index.
 from __future__ import annotations
 
 import itertools
-import operator
 
 from livetb.wire.messages import DeltaMessage
 from livetb.wire.standings import Row
@@ -77,20 +76,27 @@ class CategoryOrder:
             if order[p] in members:
                 count = index[order[p]]
                 break
-        end = hi + 1
-        while end < len(order) and order[end] in tied:
-            end += 1  # to the end of its tie group: from there on, all is as before
-        # Counted in C: a row's tie group is the number of group starts up to it; a member's
-        # rank is the index of its group's first member.
-        window = order[lo:end]
-        groups = itertools.accumulate(map(operator.not_, map(tied.__contains__, window)))
-        mine = list(map(members.__contains__, window))
-        nos = list(itertools.compress(window, mine))
-        of_group = list(itertools.compress(groups, mine))
-        indexes = range(count + 1, count + 1 + len(nos))
-        first = dict(zip(reversed(of_group), reversed(indexes), strict=True))
-        index.update(zip(nos, indexes, strict=True))
-        now = dict(zip(nos, map(first.__getitem__, of_group), strict=True))
-        changed = dict(now.items() - ranks.items())
-        ranks.update(changed)
+        window = order[lo : hi + 1]
+        if (hi + 1 >= len(order) or order[hi + 1] not in tied) and tied.isdisjoint(window):
+            # No tie inside: the members' ranks are their indexes, counted in C.
+            now = dict(zip(filter(members.__contains__, window), itertools.count(count + 1)))
+            index.update(now)
+            ranked = dict(now.items() - ranks.items())
+            ranks.update(ranked)
+            return ranked
+        changed: dict[int, int] = {}
+        main, main_above, rank_above = lo + 1, 0, 0
+        for p in range(lo, len(order)):
+            no = order[p]
+            if no not in tied:
+                if p > hi:
+                    break  # a new tie group after the touched rows: all as before from here
+                main = p + 1
+            if no in members:
+                count += 1
+                rank = rank_above if main == main_above else count
+                main_above, rank_above = main, rank
+                index[no] = count
+                if ranks[no] != rank:
+                    ranks[no] = changed[no] = rank
         return changed
