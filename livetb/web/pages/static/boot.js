@@ -8,6 +8,7 @@
 //     token,                 // a token already known (the console); default: #token= / asked
 //     top, participants,     // a filtered feed (top N, or these start numbers)
 //     category,              // passed to the feed as &category=
+//     rated,                 // true: &with=rating_change (each row's `rating_change`, live)
 //     onSnapshot(model, feed), onDelta(model, change, feed), onState(state, feed),
 //     onRefused(),           // default: reload the page (which asks for a token again)
 //   });
@@ -80,7 +81,7 @@ function keepOffline() {
 
 export async function boot({
   tournament = config.tournament, token = undefined, top = null, participants = null,
-  category = null, onSnapshot, onDelta, onState, onRefused = () => location.reload(),
+  category = null, rated = false, onSnapshot, onDelta, onState, onRefused = () => location.reload(),
 } = {}) {
   connection("connecting");
   let info;
@@ -100,7 +101,7 @@ export async function boot({
   }
   const feed = new Feed(info, token);
   keepOffline();
-  const keep = !info.private && top === null && participants === null && category === null;
+  const keep = !info.private && top === null && participants === null && category === null && !rated;
   let timer = null;
   const save = () => {
     timer = null;
@@ -151,7 +152,7 @@ export async function boot({
   setTimeout(() => {
     if (model) snapshot(model);
     feed.stop = follow(tournament, {
-      token, top, participants, category, heartbeat: config.heartbeat ?? 20, model,
+      token, top, participants, category, rated, heartbeat: config.heartbeat ?? 20, model,
     }, {
       state: setState,
       snapshot,

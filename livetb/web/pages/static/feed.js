@@ -62,6 +62,12 @@ export class Standings {
       const game = round && round.round === rnd ? round.games.find((g) => g.board === board) : null;
       if (game) game.result = result;
     }
+    for (const [no, value] of msg.rating_change ?? []) { // a with=rating_change feed's
+      const row = this.rows.get(no);
+      if (!row) continue;
+      row.rating_change = value;
+      changed.add(no);
+    }
     if (msg.prizes) this.prizes = msg.prizes;
     return { changed, moved, games: msg.games ?? [], round: Boolean(msg.round), prizes: Boolean(msg.prizes) };
   }
@@ -117,8 +123,10 @@ export class Standings {
  */
 export function follow(tid, {
   token = null, top = null, participants = null, category = null, heartbeat = 20, model = null,
+  rated = false,
 } = {}, handlers = {}) {
-  const filtered = top !== null || participants !== null || category !== null; // ranks given outright
+  // Ranks given outright (a with=rating_change feed is a view of its own, every row or not).
+  const filtered = top !== null || participants !== null || category !== null || rated;
   model ??= new Standings(filtered);
   const deadline = (2 * heartbeat + 1.5) * 1000;
   let ws = null;
@@ -141,6 +149,7 @@ export function follow(tid, {
     if (top !== null) query.set("top", top);
     if (participants !== null) query.set("participants", participants.join(","));
     if (category !== null) query.set("category", category);
+    if (rated) query.set("with", "rating_change");
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     return `${scheme}//${location.host}/ws?${query}`;
   }

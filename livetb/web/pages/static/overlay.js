@@ -6,6 +6,7 @@
 //   ?position=top-left | top-right | bottom-left | bottom-right | top | bottom | left | right
 //   ?top=N  ?follow=3,17  ?columns=PTS,BH/C1 (any notation the API takes; an unknown code is
 //   named on the overlay)  ?max_rows=N  ?scale=1.2  ?page_seconds=S  ?theme=dark|light
+//   ?with=rating_change, or Δ / RC among ?columns=: a last column, each row's rating change
 //   ?category=CODE (that category's standings, ranks counted inside it, its name in the
 //   header; a code the tournament does not define is named on the overlay, which then shows
 //   every player)
@@ -37,7 +38,10 @@ const asked = {
 };
 // ?columns= as the server read it: each code in the standings' spelling, or null for no
 // tie-break at all (named on the overlay, with the ones the tournament does not have).
-const columns = config.columns ?? [];
+const RATING_CHANGE = ["Δ", "RC"];
+const ratingAsked = (c) => RATING_CHANGE.includes(String(c.asked ?? "").trim().toUpperCase());
+const columns = (config.columns ?? []).filter((c) => !ratingAsked(c));
+asked.rated = q.get("with") === "rating_change" || (config.columns ?? []).some(ratingAsked);
 if (asked.top === null && !asked.follow.length && asked.maxRows === null) asked.top = 10;
 const ui = {};
 let feed = null;
@@ -341,6 +345,7 @@ async function main() {
   ui.table.setAttribute("density", "broadcast");
   ui.table.setAttribute("page-seconds", asked.pageSeconds);
   if (asked.top) ui.table.setAttribute("top", asked.top);
+  if (asked.rated) ui.table.setAttribute("rating-change", "");
   if (asked.follow.length) ui.table.setAttribute("follow", asked.follow.join(","));
   ui.table.addEventListener("columns-error", (e) => { columnsProblem(e.detail.unknown); refit(); });
   ui.matches = el("div", {});
@@ -355,7 +360,7 @@ async function main() {
     : asked.maxRows ? {}
       : asked.top && !asked.follow.length ? { top: asked.top }
         : !asked.top && asked.follow.length ? { participants: asked.follow } : {};
-  feed = await boot({ ...filtered, onSnapshot, onDelta });
+  feed = await boot({ ...filtered, rated: asked.rated, onSnapshot, onDelta });
   if (!feed) return;
   document.title = `${category ? `${category.name} · ` : ""}${feed.info.name} · livetb`;
   const title = el("h1", {}, feed.info.name,

@@ -21,6 +21,9 @@
 //   density="comfortable" | "dense" (phones: rank, name, points and the first tie-break, the
 //                       rest behind a button) | "broadcast" (no underlines or tooltips, header
 //                       words in full where they fit) | "screen"
+//   rating-change       a last column "Δ": each row's rating change so far, signed ("+7.2",
+//                       "−3.6", "–" without a rated game); the feed must carry it (boot.js
+//                       `rated: true`, the feed's &with=rating_change)
 //   category="…"        the feed's &category= when the element opens its own feed (with
 //                       `tournament="id"` and no attach(): a public tournament's full feed)
 //   details             start number, title, federation and rating columns; links: the
@@ -51,6 +54,14 @@ const positive = (text) => {
   return Number.isFinite(n) && n > 0 ? n : null;
 };
 
+/** A rating change's exact decimal string shown signed: "+7.2", "−3.6" (a minus sign), "0",
+ *  "–" for none (no rated game yet). */
+function signed(value) {
+  if (value === null || value === undefined) return "–";
+  if (value.startsWith("-")) return `−${num(value.slice(1))}`;
+  return /^0(\.0*)?$/.test(value) ? num(value) : `+${num(value)}`;
+}
+
 /** "Rossi, Anna" -> the surname part (with its comma) and the given names. */
 function nameParts(name) {
   const at = name.indexOf(",");
@@ -58,7 +69,7 @@ function nameParts(name) {
 }
 
 class StandingsTable extends HTMLElement {
-  static observedAttributes = ["top", "follow", "columns", "rows", "page-seconds", "density", "page"];
+  static observedAttributes = ["top", "follow", "columns", "rows", "page-seconds", "density", "page", "rating-change"];
 
   constructor() {
     super();
@@ -91,7 +102,7 @@ class StandingsTable extends HTMLElement {
 
   attributeChangedCallback(name, was, now) {
     if (was === now || !this.model?.doc) return;
-    if (name === "columns" || name === "density") this.renderAll();
+    if (name === "columns" || name === "density" || name === "rating-change") this.renderAll();
     else {
       if (name === "page-seconds" || name === "rows" || name === "page") this.startPaging();
       if (name === "follow") {
@@ -124,7 +135,7 @@ class StandingsTable extends HTMLElement {
     const { boot } = await import("./boot.js");
     const feed = await boot({
       tournament: this.getAttribute("tournament"), top: positive(this.getAttribute("top")),
-      category: this.getAttribute("category"),
+      category: this.getAttribute("category"), rated: this.hasAttribute("rating-change"),
     });
     if (feed && !this.feed) this.attach(feed);
   }
@@ -226,6 +237,10 @@ class StandingsTable extends HTMLElement {
         return el("th", { scope: "col", class: "tb", dataset: { tb: code, status } }, label, mark,
           NOT_FINAL.includes(status) && !full ? el("span", { class: "sr" }, ` (${this.statusText(status)})`) : null);
       }),
+      this.hasAttribute("rating-change")
+        ? el("th", { scope: "col", class: "rc" }, full ? word(t("table.rating_change"), "Δ")
+          : el("abbr", { title: t("table.rating_change") }, "Δ"))
+        : null,
       this.density === "dense" ? [
         el("th", { scope: "col", class: "mark" }, el("span", { class: "sr" }, t("table.legend.title"))),
         el("th", { class: "more" }, el("span", { class: "sr" }, t("table.more_col"))),
@@ -251,6 +266,7 @@ class StandingsTable extends HTMLElement {
         el("td", { class: "rating" }, p.rating ?? ""),
       ] : el("td", { class: "name" }, name),
       this.cols.map((i) => el("td", { class: "tb", dataset: { tb: this.model.doc.tiebreaks[i] } }, el("span", { class: "v" }))),
+      this.hasAttribute("rating-change") ? el("td", { class: "rc" }) : null,
       this.density === "dense" ? el("td", { class: "mark" }) : null,
       this.density === "dense" ? el("td", { class: "more" }, el("button", {
         type: "button", "aria-expanded": "false", "aria-label": t("table.more", { name: row.name }),
@@ -342,6 +358,14 @@ class StandingsTable extends HTMLElement {
       if (td.title !== tip) td.title = tip;
       if (k < marked && NOT_FINAL.includes(status) && td.dataset.alone !== "true") marks.add(status);
     });
+    const rc = tr.querySelector("td.rc");
+    if (rc) {
+      const text = signed(row.rating_change);
+      if (rc.textContent !== text) {
+        rc.textContent = text;
+        rc.dataset.sign = text === "–" ? "none" : text[0] === "+" ? "up" : text[0] === "−" ? "down" : "zero";
+      }
+    }
     const mark = tr.querySelector("td.mark");
     const symbols = NOT_FINAL.filter((s) => marks.has(s));
     const text = symbols.map((s) => t(`table.mark.${s}`)).join("");

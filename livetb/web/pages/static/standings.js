@@ -2,6 +2,7 @@
 // and the first tie-break, the rest on tap); search, followed players pinned on top (kept in
 // this browser), the running round's pairings with results filling in. ?category=CODE: that
 // category's standings, ranks counted inside it, chosen with the picker above the table.
+// ?with=rating_change: a last column Δ, each player's rating change so far, live.
 import { app, config, el, languageSwitch, stateLine } from "./common.js";
 import { href, t } from "./i18n.js";
 import { boot } from "./boot.js";
@@ -12,6 +13,7 @@ const tid = config.tournament;
 const query = new URLSearchParams(location.search);
 const top = Number.parseInt(query.get("top"), 10) || null;
 const category = query.get("category") || null;
+const rated = query.get("with") === "rating_change";
 const followKey = `livetb.follow.${tid}`;
 // ?print=standings|pairings: the arbiters' notice board on A4 (print CSS hides the rest).
 const printing = ["standings", "pairings"].includes(query.get("print")) ? query.get("print") : null;
@@ -137,7 +139,7 @@ async function categoryPicker(row) {
 }
 
 async function main() {
-  feed = await boot({ onSnapshot, onDelta, category });
+  feed = await boot({ onSnapshot, onDelta, category, rated });
   if (!feed) return;
   people = new Map(feed.info.participants.map((p) => [p.start_no, p]));
   document.title = `${feed.info.name} · livetb`;
@@ -147,7 +149,7 @@ async function main() {
     details: true, links: true, stars: true, pin: true, legend: true,
     density: phone.matches ? "dense" : "comfortable",
     follow: JSON.parse(localStorage.getItem(followKey) || "[]").join(","),
-    top: top ?? null,
+    top: top ?? null, "rating-change": rated,
   });
   ui.table.addEventListener("follow-change", (e) => {
     localStorage.setItem(followKey, JSON.stringify(e.detail.follow));
