@@ -106,6 +106,10 @@ def test_categories_prizes_delay_and_k_through_the_console(server: Server, opene
     ]
     # The saved table comes back into the form, row for row.
     assert page.locator("#panel-setup .prize-row").count() == 3
+    page.locator("#pz-awards").scroll_into_view_if_needed()
+    assert page.locator("#pz-awards p").first.inner_text().startswith("Provisional: who would win")
+    assert page.locator(".prize-awards tbody tr").count() >= 8  # eight tied on 0 share the 1st
+    shot(page, "prizes-desktop-en")
 
     page.fill("#delay-amount", "15")
     page.select_option("#delay-unit", "60")
@@ -198,7 +202,7 @@ def test_italian_console_sets_and_describes_in_italian(server: Server, opened: A
     page.wait_for_selector("#panel-audit li[data-type='ParticipantKSet']")
     text = page.locator("#panel-audit ol").inner_text()
     assert "ha definito 2 categorie: U2370 (Under 2370), TOP (Top two)" in text
-    assert "la tabella dei premi: 3 premi in EUR, divisi tra i giocatori a pari punti" in text
+    assert "la tabella dei premi: 3 premi in EUR, divisi tra i pari punti" in text
     assert "ha impostato il ritardo di trasmissione a 1 min 30 s" in text
     assert "ha impostato K a 40 per" in text
     shot(page, "audit-desktop-it")

@@ -57,7 +57,8 @@ export function prizesPanel(ctx) {
 
   function showAwards(doc) {
     if (!doc.rule) { awards.replaceChildren(el("p", {}, t("prizeform.no_table"))); return; }
-    const head = t(doc.status === "final" ? "prizeform.final" : "prizeform.provisional", { round: doc.after_round ?? 0 });
+    const head = doc.status === "final" ? t("prizeform.final")
+      : doc.after_round ? t("prizeform.provisional", { round: doc.after_round }) : t("prizeform.provisional_start");
     awards.replaceChildren(el("p", {}, head), el("div", { class: "scroll" }, el("table", { class: "pairings prize-awards" },
       el("thead", {}, el("tr", {}, [t("prizeform.prize"), t("col.no"), t("col.name"), t("prizeform.amount")].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, doc.awards.length
