@@ -208,3 +208,24 @@ def test_italian_console_sets_and_describes_in_italian(server: Server, opened: A
     shot(page, "audit-desktop-it")
     page.set_viewport_size(PHONE)
     shot(page, "audit-phone-it")
+
+
+def test_a_refused_category_is_shown_at_its_field(server: Server, opened: Any) -> None:
+    page, tid, _ = opened()
+    page.click("#tab-setup")
+    page.wait_for_selector("#cat-current li")
+    add_category = page.locator("#panel-setup .categories-form .actions button[type='button']")
+    add_category.click()
+    fill_row(page, "category", 0, {"code": "U2000", "name": "Under 2000", "rating_max": "1999"})
+    add_category.click()
+    fill_row(page, "category", 1, {"code": "JUN", "name": "Juniors", "members": "3, 99"})
+    page.click("#panel-setup .categories-form button[type='submit']")
+    page.wait_for_selector("#cat-status[data-tone='error']")
+    bad = page.locator("[aria-invalid='true']")
+    assert bad.count() == 1
+    assert bad.get_attribute("data-path") == "$.categories[1].members"
+    said = page.locator(f"#{bad.get_attribute('aria-describedby')}").inner_text()
+    assert said == "99: no participant with that start number"
+    assert events(server, tid, "CategoriesDefined") == []
+    bad.scroll_into_view_if_needed()
+    shot(page, "category-error-desktop-en")

@@ -17,13 +17,15 @@ export function pathInput(path, id, label, attrs = {}) {
 export function showFieldError(root, answer) {
   for (const node of root.querySelectorAll("[aria-invalid]")) node.removeAttribute("aria-invalid");
   for (const node of root.querySelectorAll(".field-error")) node.textContent = "";
-  let path = answer?.body?.path;
+  // A schema refusal names `path` ("$.categories[1].rating_max"); a check of the command
+  // (an unknown start number) names `field` ("categories[1].members[0]").
+  let path = answer?.body?.path ?? (answer?.body?.field ? `$.${answer.body.field}` : null);
   while (path) {
     const input = root.querySelector(`[data-path="${CSS.escape(path)}"]`);
     if (input) {
       input.setAttribute("aria-invalid", "true");
       // At the field, the server's words without the path the field already stands for.
-      const message = String(answer.body.message ?? "").replace(/^\$[^\s:]*:\s*/, "").replace(/ - at `\$[^`]*`$/, "");
+      const message = String(answer.body.message ?? "").replace(/^\$?\.?\w+(\[\d+\]|\.\w+)*:?\s*/, "").replace(/ - at `\$[^`]*`$/, "");
       document.getElementById(input.getAttribute("aria-describedby")).textContent = message || problem(answer);
       input.focus();
       return true;
