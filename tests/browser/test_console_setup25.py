@@ -225,7 +225,7 @@ def test_a_refused_category_is_shown_at_its_field(server: Server, opened: Any) -
     assert bad.count() == 1
     assert bad.get_attribute("data-path") == "$.categories[1].members"
     said = page.locator(f"#{bad.get_attribute('aria-describedby')}").inner_text()
-    assert said == "99: no participant with that start number"
+    assert said == "There is no participant with that number. (99)"
     assert events(server, tid, "CategoriesDefined") == []
     bad.scroll_into_view_if_needed()
     shot(page, "category-error-desktop-en")

@@ -26,7 +26,10 @@ export function showFieldError(root, answer) {
       input.setAttribute("aria-invalid", "true");
       // At the field, the server's words without the path the field already stands for.
       const message = String(answer.body.message ?? "").replace(/^\$?\.?\w+(\[\d+\]|\.\w+)*:?\s*/, "").replace(/ - at `\$[^`]*`$/, "");
-      document.getElementById(input.getAttribute("aria-describedby")).textContent = message || problem(answer);
+      // A schema refusal has only the server's words; a check's code has the catalog's.
+      const said = answer.body.code === "invalid_input" && message ? message
+        : problem(answer) + (answer.body.value !== undefined ? ` (${answer.body.value})` : "");
+      document.getElementById(input.getAttribute("aria-describedby")).textContent = said;
       input.focus();
       return true;
     }
