@@ -11,6 +11,7 @@ field.
 
 from __future__ import annotations
 
+import itertools
 from abc import abstractmethod
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
@@ -72,22 +73,23 @@ class _Lazy(Sequence[Standing]):
 
 
 class _Order(_Lazy):
-    """The standings, best first, read from the projection in growing prefixes."""
+    """The standings, best first, read once from the projection's order as far as indexed."""
+
+    _CHUNK = 64  # rows converted per step: the allocation reads past a place's tie group
 
     def __init__(self, projection: StandingsProjection, score: int | None) -> None:
         super().__init__()
-        self._projection = projection
+        self._source: Iterator[Row] | None = projection.ordered()
         self._score = score
-        self._done = False
 
     def _grow(self) -> bool:
-        if self._done:
+        if self._source is None:
             return False
-        want = max(64, 2 * len(self._rows))
-        rows = self._projection.standings(want)
-        self._done = len(rows) < want
-        self._rows += [self._standing(r) for r in rows[len(self._rows) :]]
-        return True
+        before = len(self._rows)
+        self._rows += map(self._standing, itertools.islice(self._source, self._CHUNK))
+        if len(self._rows) - before < self._CHUNK:
+            self._source = None  # the order is read to its end
+        return len(self._rows) > before
 
     def _standing(self, row: Row) -> Standing:
         if self._score is None:

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 import msgspec
 
@@ -181,14 +181,19 @@ class StandingsProjection:
         rows that others moved past, or whose values a close left alone, keep their published
         content and are brought up to date here (once: the current row is kept), not rebuilt
         per event."""
+        return list(itertools.islice(self.ordered(), limit))
+
+    def ordered(self) -> Iterator[Row]:
+        """The rows of `standings()`, yielded one at a time as read: a reader that stops early
+        (the prize list reads the top of the order) pays for the rows it took, not the field.
+        Valid until the next `apply`."""
         created = self.state.created
         if created is not None and created.kind == "team":
-            return sorted(self.rows.values(), key=lambda r: (r.rank, r.start_no))[:limit]
-        rows = self.rows
-        return [
-            self._current(rows[no], rank)
-            for no, rank in itertools.islice(self._ranking.ranks(), limit)
-        ]
+            yield from sorted(self.rows.values(), key=lambda r: (r.rank, r.start_no))
+            return
+        rows, current = self.rows, self._current
+        for no, rank in self._ranking.ranks():
+            yield current(rows[no], rank)
 
     def ranked(self, nos: Iterable[int]) -> list[Row]:
         """The rows of `nos` (those that exist) with their ranks, in no particular order."""
