@@ -352,19 +352,26 @@ def settle_for(projection: StandingsProjection, seconds: float = SETTLE_SECONDS)
     return more
 
 
-_collected = [0]  # the frozen count right after the last deliberate full collection
+# [frozen count right after the last deliberate full collection, freezes since the last count]
+_collected = [0, 0]
+# `gc.get_freeze_count()` walks the whole frozen list (milliseconds at 10,000 players): it is
+# read once every this many slices, not at every one.
+_COUNT_EVERY = 1024
 
 
 def _freeze() -> None:
     """`gc.freeze()`; and once the frozen heap is twice what survived the last full
     collection, one full collection first, so that frozen cycles stay bounded."""
-    if gc.get_freeze_count() > 2 * max(_collected[0], 1_000_000):
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
-        _collected[0] = gc.get_freeze_count()
-    else:
-        gc.freeze()
+    _collected[1] += 1
+    if _collected[1] >= _COUNT_EVERY:
+        _collected[1] = 0
+        if gc.get_freeze_count() > 2 * max(_collected[0], 1_000_000):
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            _collected[0] = gc.get_freeze_count()
+            return
+    gc.freeze()
 
 
 Loaded = tuple[StandingsProjection, "Delayed | None"]
