@@ -71,19 +71,12 @@ def categories_event(state: TournamentState, specs: tuple[CategorySpec, ...]) ->
 
 
 def _category(cat: CategorySpec) -> Category:
-    federations = None if cat.federations is None else tuple(f.upper() for f in cat.federations)
-    return Category(
-        code=cat.code,
-        name=cat.name,
-        rating_min=cat.rating_min,
-        rating_max=cat.rating_max,
-        unrated=cat.unrated,
-        born_from=cat.born_from,
-        born_to=cat.born_to,
-        sex=cat.sex,
-        federations=federations,
-        members=cat.members,
-    )
+    # The two structs have the same fields: the spec's checked values carry over as they are,
+    # federation codes upper-cased so that matching a participant's record ignores case.
+    fields = msgspec.structs.asdict(cat)
+    if cat.federations is not None:
+        fields["federations"] = tuple(f.upper() for f in cat.federations)
+    return Category(**fields)
 
 
 def check_birth_date(text: str, field: str) -> None:
