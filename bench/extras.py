@@ -4,9 +4,11 @@
     .venv/bin/python -m bench.extras --players 500 --repeat 2 --rule shared
 
 A result's cost is everything the server does for it on the event loop (`Service._apply`):
-the projection's apply and the feed's publish (`Hub.publish`: the delta message, the prize
-list recomputed and compared with the last one sent, each filtered view's delta, every frame
-written to its viewers). The same generated Swiss is run in four variants:
+the projection's apply and the feed's publish (`Hub.publish`: the delta message, each
+filtered view's delta, every frame written to its viewers). The prize list is not computed
+there: it is sent once the events pause (`livetb/web/feed/prizes.py`), so it is timed apart,
+as the recompute a pause after each result would run (the list read, compared with the last
+one sent, sent when it differs). The same generated Swiss is run in four variants:
 
 - `without`: no categories, no prizes; one viewer of the full standings.
 - `categories`: 5 categories (U2000, U1800, women, juniors by birth date, a federation); one
@@ -63,7 +65,8 @@ from livetb.events.schema import (
 from livetb.projections.categories import document_view
 from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
-from livetb.web.feed.hub import Filter, Hub, Subscriber
+from livetb.web.feed.hub import Hub, Subscriber
+from livetb.web.feed.views import Filter
 
 TOURNAMENT = "bench"
 FEDERATIONS = ("ITA", "ITA", "ITA", "GER", "FRA", "ESP", "IND", "USA", "NED", "SRB")
@@ -150,6 +153,7 @@ class Pass:
     frames: int
     rating_ms: list[float] = field(default_factory=list)  # ?with=rating_change's document
     plain_ms: list[float] = field(default_factory=list)  # the same document without it
+    prizes_ms: list[float] = field(default_factory=list)  # the list once quiet, per result
 
 
 async def run_pass(log: list[Recorded], variant: str, rating_every: int) -> Pass:
@@ -186,6 +190,7 @@ async def run_pass(log: list[Recorded], variant: str, rating_every: int) -> Pass
     applied = [0.0] * len(log)
     rating_ms: list[float] = []
     plain_ms: list[float] = []
+    prizes_ms: list[float] = []
     results = 0
     clock = time.perf_counter
     for i in range(first, len(log)):
@@ -199,6 +204,8 @@ async def run_pass(log: list[Recorded], variant: str, rating_every: int) -> Pass
         total[i] = (t2 - t0) * 1000
         while projection.unsettled:
             settle_for(projection)
+        if variant in ("prizes", "both") and isinstance(rec.event, ResultRecorded):
+            prizes_ms.append(_timed(lambda: hub.prizes.flush(TOURNAMENT)))
         if rating_every and isinstance(rec.event, ResultRecorded):
             results += 1
             if results % rating_every == 0:
@@ -213,7 +220,7 @@ async def run_pass(log: list[Recorded], variant: str, rating_every: int) -> Pass
         assert sub.task is not None
         sub.task.cancel()
     await asyncio.gather(*(s.task for s in subs if s.task is not None), return_exceptions=True)
-    return Pass(total, applied, frames, rating_ms, plain_ms)
+    return Pass(total, applied, frames, rating_ms, plain_ms, prizes_ms)
 
 
 def _timed(build: Callable[[], object]) -> float:
@@ -222,29 +229,27 @@ def _timed(build: Callable[[], object]) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def _least(kept: list[float], new: list[float]) -> list[float]:
+    """Each event's best time over the passes so far."""
+    return [min(x, y) for x, y in zip(kept, new, strict=True)] if kept else new
+
+
 @dataclass
 class Best:
-    total_ms: list[float]
-    apply_ms: list[float]
+    total_ms: list[float] = field(default_factory=list)
+    apply_ms: list[float] = field(default_factory=list)
     frames: int = 0
     rating_ms: list[float] = field(default_factory=list)
     plain_ms: list[float] = field(default_factory=list)
+    prizes_ms: list[float] = field(default_factory=list)
 
     def keep(self, p: Pass) -> None:
-        self.total_ms = [min(a, b) for a, b in zip(self.total_ms, p.total_ms, strict=True)]
-        self.apply_ms = [min(a, b) for a, b in zip(self.apply_ms, p.apply_ms, strict=True)]
+        self.total_ms = _least(self.total_ms, p.total_ms)
+        self.apply_ms = _least(self.apply_ms, p.apply_ms)
         self.frames = p.frames
-        if p.rating_ms:
-            self.rating_ms = (
-                [min(a, b) for a, b in zip(self.rating_ms, p.rating_ms, strict=True)]
-                if self.rating_ms
-                else p.rating_ms
-            )
-            self.plain_ms = (
-                [min(a, b) for a, b in zip(self.plain_ms, p.plain_ms, strict=True)]
-                if self.plain_ms
-                else p.plain_ms
-            )
+        self.rating_ms = _least(self.rating_ms, p.rating_ms)
+        self.plain_ms = _least(self.plain_ms, p.plain_ms)
+        self.prizes_ms = _least(self.prizes_ms, p.prizes_ms)
 
 
 def stats(xs: list[float]) -> str:
@@ -259,7 +264,7 @@ async def run(args: argparse.Namespace) -> None:
     gc.collect()
     gc.freeze()
     before = reference_ms()
-    best = {v: Best([float("inf")] * len(logs[v]), [float("inf")] * len(logs[v])) for v in VARIANTS}
+    best = {v: Best() for v in VARIANTS}
     for _ in range(args.repeat):
         for v in VARIANTS:
             every = args.rating_every if v == "both" else 0
@@ -293,6 +298,12 @@ async def run(args: argparse.Namespace) -> None:
             f"| {statistics.fmean(close):.0f} / {max(close):.0f} ms "
             f"| {statistics.fmean(pair):.0f} / {max(pair):.0f} ms |"
         )
+    print()
+    print(
+        "the prize list once quiet (`livetb/web/feed/prizes.py`: at most once per pause, here "
+        "after every result), p50 | p99 | max ms: "
+        + "; ".join(f"{v} {stats(best[v].prizes_ms)}" for v in ("prizes", "both"))
+    )
     b = best["both"]
     if b.rating_ms:
         print()

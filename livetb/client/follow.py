@@ -27,10 +27,12 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from livetb.wire.messages import (
     AnyMessage,
     DeltaMessage,
+    PrizesMessage,
     RoundInfo,
     SnapshotMessage,
     decode_message,
 )
+from livetb.wire.prizes import PrizeList
 from livetb.wire.standings import (
     BH_CELL,
     FB_CELL,
@@ -59,6 +61,7 @@ class LocalStandings:
         self.filtered = filtered
         self.doc: DbStandings | None = None
         self.round: RoundInfo | None = None  # the last round paired, results filling in
+        self.prizes: PrizeList | None = None  # the live prize list, when there is a table
         self._rows: dict[int, Row] = {}
         self._order: list[int] = []  # start numbers, best first
         self._shares: set[int] = set()  # rows sharing the rank of the row above
@@ -73,7 +76,7 @@ class LocalStandings:
         (a snapshot: every row)."""
         match message:
             case SnapshotMessage(standings=doc):
-                self.doc, self.round = doc, message.round
+                self.doc, self.round, self.prizes = doc, message.round, message.prizes
                 self._rows = {row.start_no: row for row in doc.standings}
                 self._order = [row.start_no for row in doc.standings]
                 self._shares = {no for no, tied in ties_of(doc.standings) if tied}
@@ -81,6 +84,8 @@ class LocalStandings:
                 return tuple(self._order)
             case DeltaMessage():
                 return self._apply_delta(message)
+            case PrizesMessage(prizes=prizes):
+                self.prizes = prizes
         return ()
 
     def _apply_delta(self, delta: DeltaMessage) -> tuple[int, ...]:

@@ -17,8 +17,11 @@ Python client (`livetb/client/follow.py`) and the pages (`livetb/web/pages/stati
      "tied": [start_no, …],                  rows that now share the rank of the row above
      "untied": [start_no, …],                rows that no longer do
      "round": <the round, as in the snapshot>,  re-published: pairings or a requested bye
-     "games": [[round, board, result], …],   results recorded or corrected
-     "prizes": <GET /api/tournaments/{id}/prizes>}  when the event changed the prize list
+     "games": [[round, board, result], …]}   results recorded or corrected
+    {"type": "prizes", "prizes": <GET /api/tournaments/{id}/prizes>}
+                                             the prize list, once it changed: sent when the
+                                             events have paused (50 ms), not with each delta;
+                                             its "seq" is the last event it counts
     {"type": "ping"}
 
 Every key after `round_in_progress` is left out when empty. A rank is 1 + the position of the
@@ -30,7 +33,8 @@ that entered), `"ranks": [[start_no, rank], …]` for each of its rows whose ran
 `"drop"` the rows that left it. Its rows are ordered by rank, then start number.
 
 A delta carries every event's seq, even when nothing changed, so a client can tell that it
-missed nothing.
+missed nothing. A viewer resuming with `since=` gets the deltas it missed, then the prize list
+as it is (when the tournament has a prize table).
 """
 
 from __future__ import annotations
@@ -92,17 +96,20 @@ class DeltaMessage(Message, tag="delta", omit_defaults=True, frozen=True):
     drop: tuple[int, ...] = ()
     round: RoundInfo | None = None
     games: tuple[tuple[int, int, str | None], ...] = ()
-    prizes: PrizeList | None = None  # the prize list, when this event changed it
     # `with=rating_change` feeds only: the rating change of the view's rows whose total this
     # event changed (and of rows that entered the view), an exact decimal string or None.
     rating_change: tuple[tuple[int, str | None], ...] = ()
+
+
+class PrizesMessage(Message, tag="prizes", frozen=True):
+    prizes: PrizeList
 
 
 class PingMessage(Message, tag="ping", frozen=True):
     pass
 
 
-AnyMessage = SnapshotMessage | DeltaMessage | PingMessage
+AnyMessage = SnapshotMessage | DeltaMessage | PrizesMessage | PingMessage
 
 encode = msgspec.json.Encoder().encode
 # Annotated: mypy cannot take a union for `type[T]`, so the decoder would be Decoder[Any].

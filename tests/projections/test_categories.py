@@ -35,8 +35,8 @@ from livetb.projections.categories import (
 )
 from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
-from livetb.web.feed.hub import Filter, View
 from livetb.web.feed.messages import delta_message, snapshot_message
+from livetb.web.feed.views import Filter, View
 from livetb.wire.messages import decode_message, encode
 from livetb.wire.standings import Row
 from tests.projections.test_incremental import recorded, tournaments

@@ -17,8 +17,8 @@ from livetb.events.schema import AnyEvent, ParticipantKSet, ParticipantRegistere
 from livetb.projections.document import to_json
 from livetb.projections.ratings import RatedTotals, with_rating_change
 from livetb.projections.standings import StandingsProjection
-from livetb.web.feed.hub import Filter, View
 from livetb.web.feed.messages import delta_message, snapshot_message
+from livetb.web.feed.views import Filter, View
 from livetb.wire.messages import decode_message, encode
 from tests.projections.test_incremental import recorded, tournaments
 

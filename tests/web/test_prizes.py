@@ -1,14 +1,18 @@
 """The prize list over HTTP and the feed: PUT …/prizes (the contract's body; 422 naming the
 field for an unknown list, a negative amount, a place given twice, and nothing logged),
-GET …/prizes provisional then final, and the feed's `prizes` following every change."""
+GET …/prizes provisional then final, and the feed's `prizes` messages following every change
+once the events pause."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from msgspec import json, to_builtins
 from websockets.asyncio.client import connect
 
-from livetb.client import feed_url
+from livetb.client import LocalStandings, feed_url, follow
+from livetb.wire.messages import PrizesMessage, SnapshotMessage
 from tests.web.conftest import TID, Api, recv
 
 T = f"/api/tournaments/{TID}"
@@ -108,15 +112,82 @@ async def test_the_feed_carries_the_prize_list_when_it_changes(api: Api) -> None
         assert {a["amount"] for a in snapshot["prizes"]["awards"]} == {"100.00"}
         await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
         delta = await recv(ws)
+        assert delta["type"] == "delta" and "prizes" not in delta
+        # The list follows the delta once the events pause, in a message of its own.
+        message = await recv(ws)
+        assert message["type"] == "prizes" and message["prizes"]["seq"] == delta["seq"]
         # 1 alone on a point; 2..8 on 0 share the 2nd place, the last one paid, 300 / 7 =
         # 42.857…: 42.85 each and 5 cents to the first five. U2000's members all have a
         # prize now: it goes to nobody.
-        assert awards(delta["prizes"]) == [
+        assert awards(message["prizes"]) == [
             (1, "main", 1, "500.00"),
             *((no, "main", 2, "42.86") for no in (2, 3, 4, 5, 6)),
             *((no, "main", 2, "42.85") for no in (7, 8)),
         ]
-        assert delta["prizes"] == await api.get(f"{T}/prizes")
+        assert message["prizes"] == await api.get(f"{T}/prizes")
         await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "1/2-1/2"})
-        delta = await recv(ws)
-        assert delta["prizes"] == await api.get(f"{T}/prizes")
+        assert (await recv(ws))["type"] == "delta"
+        message = await recv(ws)
+        assert message["type"] == "prizes"
+        assert message["prizes"] == await api.get(f"{T}/prizes")
+
+
+async def test_a_burst_of_results_sends_one_list_and_an_unchanged_list_none(api: Api) -> None:
+    await two_rounds(api)
+    assert (await api.call("PUT", f"{T}/prizes", CONTRACT))[0] == 200
+    async with connect(feed_url(api.base, TID)) as ws:
+        await recv(ws)  # the snapshot
+        # One command (a PGN of three games), three events: their deltas, then one list
+        # counting all three.
+        games = "".join(
+            f'[White "P{w}"]\n[Black "P{w + 1}"]\n[Result "1-0"]\n\n1. d4 d5 1-0\n\n'
+            for w in (1, 3, 5)
+        )
+        headers = {"Content-Type": "text/plain"}
+        path = f"{T}/rounds/1/pgn"
+        status, body = await api.call("POST", path, data=games.encode(), headers=headers)
+        assert status == 200 and len(body["recorded"]) == 3, body
+        messages = [await recv(ws) for _ in range(4)]
+        seq = (await api.standings())["seq"]
+        kinds = [(m["type"], m.get("seq") or m["prizes"]["seq"]) for m in messages]
+        assert kinds == [("delta", seq - 2), ("delta", seq - 1), ("delta", seq), ("prizes", seq)]
+        assert awards(await api.get(f"{T}/prizes")) == [
+            (1, "main", 1, "500.00"), (3, "main", 2, "300.00"), (5, "U2000", 1, "100.00")
+        ]  # fmt: skip
+        # Board 4's draw leaves 1, 3 and 5 where they were: a delta, and no list after it.
+        await api.post(f"{T}/rounds/1/results", {"board": 4, "result": "1/2-1/2"})
+        assert (await recv(ws))["type"] == "delta"
+        with pytest.raises(TimeoutError):
+            await recv(ws, timeout=0.5)
+
+
+async def test_a_resumed_viewer_gets_the_missed_deltas_then_the_list(api: Api) -> None:
+    await two_rounds(api)
+    assert (await api.call("PUT", f"{T}/prizes", CONTRACT))[0] == 200
+    since = (await api.standings())["seq"]
+    await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
+    await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})
+    async with connect(feed_url(api.base, TID, since=since)) as ws:
+        assert [(await recv(ws))["seq"] for _ in range(2)] == [since + 1, since + 2]
+        message = await recv(ws)
+        assert message["type"] == "prizes"
+        assert message["prizes"] == await api.get(f"{T}/prizes")
+        assert awards(message["prizes"])[:2] == [(1, "main", 1, "500.00"), (4, "main", 2, "300.00")]
+
+
+async def test_the_python_client_keeps_the_list(api: Api) -> None:
+    await two_rounds(api)
+    assert (await api.call("PUT", f"{T}/prizes", CONTRACT))[0] == 200
+    local = LocalStandings()
+    async for message in follow(api.base, TID, local):
+        if isinstance(message, SnapshotMessage):
+            assert local.prizes is not None
+            assert [a[0] for a in awards(to_builtins(local.prizes))] == [1, 2, 5]
+            await api.post(f"{T}/rounds/1/results", {"board": 3, "result": "0-1"})
+        elif isinstance(message, PrizesMessage):
+            break
+    assert local.prizes is not None and local.prizes.seq == local.seq
+    assert json.decode(json.encode(local.prizes)) == await api.get(f"{T}/prizes")
+    # 6 alone on a point takes the 1st; 1 leads the others by start number; U2000 (5-8):
+    # 6 has a prize, 5 is next.
+    assert [a[0] for a in awards(to_builtins(local.prizes))] == [6, 1, 5]

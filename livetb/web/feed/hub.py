@@ -9,6 +9,8 @@
   which its sender task drains with flow control. A full queue marks it stale: its sender
   drops the backlog and sends a fresh snapshot instead, so a slow viewer never delays the
   others or the writer. One frame taking longer than `send_timeout` drops the viewer.
+- The prize list is not in the deltas: an event marks it due, and it is computed and sent once
+  the events pause (`livetb/web/feed/prizes.py`).
 - A gap in the published seqs (events applied without a publish) empties the ring and makes
   every subscriber stale.
 
@@ -40,24 +42,21 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
-import msgspec
 from websockets.frames import Frame as WsFrame
 from websockets.frames import Opcode
 
-from livetb.projections.categories import Memberships, category_rows
-from livetb.projections.delta import change_of
 from livetb.projections.document import to_json
-from livetb.projections.prizes import PrizeFeed
 from livetb.projections.ratings import RatedTotals, with_rating_change
 from livetb.projections.standings import Delta, StandingsProjection
 from livetb.web.collector import Collector
-from livetb.web.feed.follow import CategoryOrder
-from livetb.web.feed.messages import delta_message, rated_part, snapshot_message
-from livetb.wire.messages import PING, DeltaMessage, encode
-from livetb.wire.standings import Row, RowChange
+from livetb.web.feed.messages import delta_message, snapshot_message
+from livetb.web.feed.prizes import PrizeSender
+from livetb.web.feed.views import Filter, View
+from livetb.wire.messages import PING, encode
+from livetb.wire.standings import Row
 
 log = logging.getLogger(__name__)
 
@@ -99,137 +98,6 @@ class Frame:
         if self._wire is None:
             self._wire = WsFrame(Opcode.TEXT, self.data).serialize(mask=False, extensions=[])
         return self._wire
-
-
-class Filter(msgspec.Struct, frozen=True):
-    """Which rows a viewer gets: the first `top` rows, or the `participants` listed; with a
-    `category` (its code), that category's standings (ranks counted inside it; its first
-    `top` rows with `top`). `rated` (`with=rating_change`): the snapshot's rows with their
-    `rating_change`, each delta with the totals it changed; alone, every row."""
-
-    top: int | None = None
-    participants: frozenset[int] | None = None
-    category: str | None = None
-    rated: bool = False
-
-    @property
-    def key(self) -> tuple[str, ...]:
-        return (*self._key, "rc") if self.rated else self._key
-
-    @property
-    def _key(self) -> tuple[str, ...]:
-        if self.category is not None:
-            return ("category", self.category, "" if self.top is None else str(self.top))
-        if self.top is not None:
-            return ("top", str(self.top))
-        if self.participants is None:
-            return ("all",)
-        return ("nos", ",".join(map(str, sorted(self.participants))))
-
-    @property
-    def whole(self) -> bool:
-        """Rows from anywhere in the order: a category's, or every row."""
-        return self.category is not None or (self.top is None and self.participants is None)
-
-    @property
-    def leading(self) -> bool:
-        """The first `top` rows of the main standings."""
-        return self.top is not None and self.category is None
-
-
-class View:
-    """The rows one filter currently shows, shared by every viewer with that filter."""
-
-    def __init__(self, filter: Filter, projection: StandingsProjection) -> None:
-        self.filter = filter
-        self.viewers = 0
-        self.members = Memberships()  # a category's, read again when the roster changes
-        # A whole category's ranks, kept up from the main deltas while they say what moved.
-        self.follows: CategoryOrder | None = None
-        self.seq = self.roster = -1  # the seq and the roster `follows` is at
-        order = projection.standings(None if filter.whole else filter.top)
-        self.ranks = {r.start_no: r.rank for r in self.rows(order, projection)}
-        self._restart(projection, order)
-
-    def _restart(self, projection: StandingsProjection, order: list[Row]) -> None:
-        """`follows` from the whole standings `order` of `projection`."""
-        if self.filter.category is None or self.filter.top is not None:
-            return
-        state = projection.state
-        members = self.members.of(state).get(self.filter.category, frozenset())
-        self.follows = CategoryOrder(order, members)
-        self.ranks = self.follows.ranks
-        self.seq, self.roster = projection.seq, state.roster_seq
-
-    def rows(self, order: list[Row], projection: StandingsProjection) -> list[Row]:
-        """The view's rows out of the whole standings `order` (the first `top` of them, for
-        a top-N view)."""
-        if self.filter.category is not None:
-            nos = self.members.of(projection.state).get(self.filter.category, frozenset())
-            return category_rows(order, nos, ordered=True)[: self.filter.top]
-        if self.filter.top is not None:
-            return order[: self.filter.top]
-        if self.filter.participants is None:
-            return order
-        wanted = self.filter.participants
-        return [r for r in order if r.start_no in wanted]
-
-    def delta(
-        self,
-        message: DeltaMessage,
-        projection: StandingsProjection,
-        order: list[Row] | Callable[[], list[Row]] | None,
-        rated: RatedTotals | None = None,
-    ) -> bytes:
-        """The view's part of the full feed's `message`: its rows' changed cells (all of a row
-        that entered), their changed ranks, the rows that left. `order`: the whole standings
-        (or the first `top` rows of a top-N view), or what reads them when needed."""
-        follows = self.follows
-        if (
-            follows is not None
-            and message.seq == self.seq + 1
-            and projection.state.roster_seq == self.roster
-            and (changed := follows.follow(message)) is not None
-        ):
-            self.seq = message.seq
-            mine = follows.ranks
-            rows = tuple(c for c in message.rows if c.start_no in mine)
-            part = self._part(message, rows, tuple(sorted(changed.items())), ())
-            return encode(self._rated(part, rated, ()))
-        if callable(order):
-            order = order()
-        if order is None:  # a fixed set of participants
-            now = {r.start_no: r for r in projection.ranked(self.filter.participants or ())}
-        else:
-            now = {r.start_no: r for r in self.rows(order, projection)}
-        before = self.ranks
-        changes = [c for c in message.rows if c.start_no in now and c.start_no in before]
-        changes += [change_of(None, now[no]) for no in sorted(now.keys() - before.keys())]
-        ranks = tuple(sorted((no, r.rank) for no, r in now.items() if before.get(no) != r.rank))
-        drop = tuple(sorted(before.keys() - now.keys()))
-        self.ranks = {no: r.rank for no, r in now.items()}
-        if order is not None:
-            self._restart(projection, order)
-        part = self._part(message, tuple(changes), ranks, drop)
-        return encode(self._rated(part, rated, now.keys() - before.keys()))
-
-    def _rated(
-        self, part: DeltaMessage, rated: RatedTotals | None, entered: Iterable[int]
-    ) -> DeltaMessage:
-        if not self.filter.rated or rated is None:
-            return part
-        return rated_part(part, rated, self.ranks.keys(), entered)
-
-    @staticmethod
-    def _part(
-        message: DeltaMessage,
-        rows: tuple[RowChange, ...],
-        ranks: tuple[tuple[int, int], ...],
-        drop: tuple[int, ...],
-    ) -> DeltaMessage:
-        return msgspec.structs.replace(
-            message, rows=rows, moves=(), order=None, tied=(), untied=(), ranks=ranks, drop=drop
-        )
 
 
 class Subscriber:
@@ -356,7 +224,7 @@ class Hub:
         self._weights: dict[str, int] = {}  # bytes held by each ring
         self._snapshots: dict[tuple[str, tuple[str, ...] | None], tuple[int, bytes]] = {}
         self._views: dict[str, dict[tuple[str, ...], View]] = {}
-        self._prizes: dict[str, PrizeFeed] = {}  # the prize list each feed last sent
+        self.prizes = PrizeSender(self._offer_all)  # each channel's list, once quiet
         self._totals: dict[str, RatedTotals] = {}  # rating totals, while a rated view is watched
 
     # --- writing side ---
@@ -365,11 +233,7 @@ class Hub:
         """Encode once (and once per filter), remember, offer to every subscriber; never
         awaits a socket."""
         message = delta_message(delta, projection)  # once: every view starts from it
-        feed = self._prizes.setdefault(tournament_id, PrizeFeed())
-        if not self._subs.get(tournament_id):
-            feed.forget()  # nobody to tell: a new viewer's snapshot carries the list
-        elif (prizes := feed.changed(projection)) is not None:  # the event changed the list
-            message = msgspec.structs.replace(message, prizes=prizes)
+        self.prizes.changed(tournament_id, projection, bool(self._subs.get(tournament_id)))
         data = encode(message)
         gap = self._remember(tournament_id, delta.seq, data)
         frames: dict[tuple[str, ...] | None, Frame] = {None: Frame(data)}
@@ -399,6 +263,11 @@ class Hub:
             if gap:
                 sub.stale = True
             sub.offer(frames[sub.view])
+
+    def _offer_all(self, channel: str, data: bytes) -> None:
+        frame = Frame(data)
+        for sub in self._subs.get(channel, ()):
+            sub.offer(frame)
 
     def _rating_totals(
         self, channel: str, projection: StandingsProjection, views: dict[tuple[str, ...], View]
@@ -441,6 +310,7 @@ class Hub:
         """The public projection caught up with the live `projection` and no delay is left:
         its viewers follow the live channel again."""
         channel = public_channel(tournament_id)
+        self.prizes.flush(channel)  # the list as the live channel's viewers have it
         self._move(channel, tournament_id, projection, everyone=True)
         self._forget(channel)
 
@@ -462,6 +332,7 @@ class Hub:
         self._rings.pop(channel, None)
         self._weights.pop(channel, None)
         self._totals.pop(channel, None)
+        self.prizes.forget(channel)
         for key in [k for k in self._snapshots if k[0] == channel]:
             del self._snapshots[key]
 
@@ -525,7 +396,8 @@ class Hub:
         if since is not None and view is None:
             missed = self.missed(tournament_id, since, projection.seq)
             if missed is not None and sum(map(len, missed)) <= len(snapshot):
-                return missed
+                prizes = self.prizes.current(projection)  # the deltas do not carry it
+                return missed if prizes is None else [*missed, prizes]
         return [snapshot]
 
     # --- subscribers ---
@@ -568,6 +440,7 @@ class Hub:
             self.collector.left()
         if not subs:
             del self._subs[tournament_id]
+            self.prizes.cancel(tournament_id)
         if sub.view is None:  # every row: no filtered view to count down
             return
         views = self._views.get(tournament_id, {})
@@ -594,6 +467,8 @@ class Hub:
     async def close(self) -> None:
         """Close every socket with GOING_AWAY, all at once."""
         subs = list(self.subscribers())
+        for channel in self._subs:
+            self.prizes.cancel(channel)
         self._subs.clear()
         self._views.clear()
         await asyncio.gather(*(sub.close() for sub in subs), return_exceptions=True)

@@ -20,7 +20,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from livetb.errors import InvalidInput, UnknownTournament
 from livetb.tokens.store import Tokens
-from livetb.web.feed.hub import Filter, Subscriber, public_channel
+from livetb.web.feed.hub import Subscriber, public_channel
+from livetb.web.feed.views import Filter
 from livetb.web.http.auth import check_read, credentials
 from livetb.web.http.limits import int_query, is_number
 from livetb.web.http.public import reads_live

@@ -68,8 +68,14 @@ export class Standings {
       row.rating_change = value;
       changed.add(no);
     }
-    if (msg.prizes) this.prizes = msg.prizes;
-    return { changed, moved, games: msg.games ?? [], round: Boolean(msg.round), prizes: Boolean(msg.prizes) };
+    return { changed, moved, games: msg.games ?? [], round: Boolean(msg.round), prizes: false };
+  }
+
+  /** A new prize list (it comes apart from the deltas, once the events pause); a change of
+   *  nothing but the list. */
+  prizeList(msg) {
+    this.prizes = msg.prizes;
+    return { changed: new Set(), moved: new Map(), games: [], round: false, prizes: true };
   }
 
   /** Ranks from the order and the ties (or as given, for a filtered view); the moved rows. */
@@ -212,6 +218,9 @@ export function follow(tid, {
         if (msg.seq !== model.doc.seq + 1) { abandon(0); return; } // a gap: resume with since=
         live();
         handlers.delta?.(model, model.delta(msg));
+      } else if (msg.type === "prizes" && model.doc) {
+        live();
+        handlers.delta?.(model, model.prizeList(msg));
       } else if (model.doc) {
         live(); // a ping: the server is there
       }
