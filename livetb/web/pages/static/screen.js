@@ -10,6 +10,7 @@ import { boot } from "./boot.js";
 import { lang, num, t } from "./i18n.js";
 import { fitRows, estimateRows, throttled } from "./fit.js";
 import { addScores, pairingsTable, progress, scoresBefore, updateGame } from "./pairings.js";
+import { prizeTable } from "./prize-table.js";
 import "./standings-table.js";
 
 const tid = config.tournament;
@@ -51,50 +52,12 @@ function pages() {
 
 // --- the prize list: every list of the table, its places and who takes them now ---
 
-/** "€80.00" / "80,00 €": the amount's decimal string formatted as it is (no float on the way). */
-function money(amount, currency) {
-  try {
-    return new Intl.NumberFormat(lang, { style: "currency", currency }).format(amount);
-  } catch { // a currency code Intl does not know
-    return `${num(amount)} ${currency}`;
-  }
-}
-
-function prizeRows(doc, code) {
-  const rows = [];
-  for (const p of doc.prizes.filter((x) => x.list === code)) {
-    const inShare = doc.awards.some((a) => a.list === code && a.places[0] < p.place && p.place <= a.places[1]);
-    if (inShare) continue; // on the lines of the share that covers it
-    const awarded = doc.awards.filter((a) => a.list === code && a.place === p.place);
-    if (!awarded.length) {
-      rows.push(el("tr", { class: "none", dataset: { place: p.place } },
-        el("td", { class: "place" }, String(p.place)),
-        el("td", { class: "amount" }, p.amount ? money(p.amount, doc.currency) : "", p.label ? ` ${p.label}` : ""),
-        el("td", { class: "who" }, t("prize.unawarded"))));
-      continue;
-    }
-    awarded.forEach((a, i) => {
-      const place = a.places[0] === a.places[1] ? String(a.place) : `${a.places[0]}–${a.places[1]}`;
-      rows.push(el("tr", { dataset: { place: a.place, startNo: a.start_no } },
-        el("td", { class: "place" }, i === 0 ? place : ""),
-        el("td", { class: "amount" }, a.amount ? money(a.amount, doc.currency) : "", a.label ? ` ${a.label}` : ""),
-        el("td", { class: "who" }, el("span", { "data-name": "" }, a.name || `#${a.start_no}`))));
-    });
-  }
-  return rows;
-}
-
 function prizesPage() {
   const doc = feed.model.prizes;
   const lists = doc.lists.filter((info) => doc.prizes.some((p) => p.list === info.code))
     .map((info) => el("section", { class: "screen-prize-list", dataset: { list: info.code } },
       el("h3", {}, info.name ?? t("prize.list.main")),
-      el("table", { class: "prizes" },
-        el("thead", {}, el("tr", {},
-          el("th", { scope: "col", class: "place" }, t("prize.col.place")),
-          el("th", { scope: "col", class: "amount" }, t("prize.col.amount")),
-          el("th", { scope: "col" }, t("prize.col.winner")))),
-        el("tbody", {}, ...prizeRows(doc, info.code)))));
+      prizeTable(doc, info.code, { cents: true })));
   ui.prizes.replaceChildren(
     el("p", { class: "prize-status", dataset: { status: doc.status } }, t(`prize.status.${doc.status}`)),
     el("div", { class: "screen-prize-lists" }, ...lists));

@@ -77,9 +77,10 @@ export const capital = (text) => text.charAt(0).toLocaleUpperCase(lang) + text.s
 const moneyFormats = new Map();
 
 /** An amount ("80.00", "80.50") in the tournament's currency as the page's language writes
- * it: "€80", "€80.50" in English, "80 €", "80,50 €" in Italian; whole amounts without cents. */
-export function money(amount, currency) {
-  const whole = /^\d+(\.0*)?$/.test(amount);
+ * it: "€80", "€80.50" in English, "80 €", "80,50 €" in Italian; whole amounts without cents,
+ * unless `cents` (the venue screen's column of amounts: "€80.00"). */
+export function money(amount, currency, { cents = false } = {}) {
+  const whole = !cents && /^\d+(\.0*)?$/.test(amount);
   const key = `${currency}:${whole}`;
   if (!moneyFormats.has(key)) {
     let format;
