@@ -14,7 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -86,22 +86,54 @@ class Server:
             return json.loads(resp.read())
 
     def tournament(
-        self, tid: str, tiebreaks: list[str], players: int = 8, private: bool = False
+        self,
+        tid: str,
+        tiebreaks: list[str],
+        players: int = 8,
+        private: bool = False,
+        *,
+        rounds: int = 5,
+        ratings: Sequence[int | None] | None = None,
+        categories: Sequence[object] | None = None,
+        prizes: dict[str, object] | None = None,
+        results: Sequence[tuple[int, str]] = (),
     ) -> str:
-        """Create `tid` with `players`, pair round 1 (1-2, 3-4, …); its token."""
+        """Create `tid` with `players` rated 2400 - 10 × start number (or a player a rating in
+        `ratings`, None for unrated), pair round 1 (1-2, 3-4, …), define the `categories` and
+        the `prizes` given, enter round 1's `results` (board, result); its token."""
         token = self.token(tid)
         t = f"/api/tournaments/{tid}"
-        body = {"name": f"Open {tid}", "rounds": 5, "tiebreaks": tiebreaks, "private": private}
+        body = {"name": f"Open {tid}", "rounds": rounds, "tiebreaks": tiebreaks, "private": private}
         assert self.call("PUT", t, body, token)[0] == 201
-        for no in range(1, players + 1):
+        if ratings is None:
+            ratings = [2400 - 10 * no for no in range(1, players + 1)]
+        for no, rating in enumerate(ratings, start=1):
             name = NAMES[no - 1] if no <= len(NAMES) else f"Player {no}"
-            person = {"start_no": no, "name": name, "rating": 2400 - 10 * no, "federation": "ITA"}
+            person: dict[str, object] = {"start_no": no, "name": name, "federation": "ITA"}
+            if rating is not None:
+                person["rating"] = rating
             assert self.call("POST", f"{t}/participants", person, token)[0] == 201
         boards = [
-            {"board": b, "white": 2 * b - 1, "black": 2 * b} for b in range(1, players // 2 + 1)
+            {"board": b, "white": 2 * b - 1, "black": 2 * b}
+            for b in range(1, len(ratings) // 2 + 1)
         ]
         assert self.call("POST", f"{t}/rounds/1/pairings", {"boards": boards}, token)[0] == 201
+        if categories is not None:
+            status, answer = self.call("PUT", f"{t}/categories", {"categories": categories}, token)
+            assert status == 200, answer
+        if prizes is not None:
+            status, answer = self.call("PUT", f"{t}/prizes", prizes, token)
+            assert status == 200, answer
+        for board, result in results:
+            game = {"board": board, "result": result}
+            status, answer = self.call("POST", f"{t}/rounds/1/results", game, token)
+            assert status == 201, answer
         return token
+
+
+def prize_table(rule: str, prizes: Sequence[object]) -> dict[str, object]:
+    """A prize table in euros, one prize per player, for `Server.tournament(prizes=…)`."""
+    return {"rule": rule, "one_prize_per_player": True, "currency": "EUR", "prizes": prizes}
 
 
 def _free_port() -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, prize_table
 
 PHONE = {"width": 390, "height": 844}
 FULL_HD = {"width": 1920, "height": 1080}
@@ -25,41 +25,28 @@ def build(server: Server, tid: str) -> str:
     """Six players (the sixth unrated), two rounds: round 1 over (1-2 1-0, 3-4 drawn, 5 beat
     the unrated 6) and closed, round 2, the last, paired 1-3, 4-5, 6-2 with no result in.
     Category U2200 (4, 5 and the unrated 6); prizes by the ranking, one per player. Its token."""
-    base = T.format(tid)
-    token = server.token(tid)
-    body = {"name": "Prize open", "rounds": 2, "tiebreaks": ["PTS", "BH", "TPR"]}
-    assert server.call("PUT", base, body, token)[0] == 201
-    for no, rating in enumerate(RATINGS, start=1):
-        person: dict[str, object] = {"start_no": no, "name": f"Player{no}, Ann"}
-        if rating is not None:
-            person["rating"] = rating
-        assert server.call("POST", f"{base}/participants", person, token)[0] == 201
-    cats = {"categories": [{"code": "U2200", "name": "Under 2200", "rating_max": 2199}]}
-    assert server.call("PUT", f"{base}/categories", cats, token)[0] in (200, 201)
-    prizes = {
-        "rule": "ranking",
-        "one_prize_per_player": True,
-        "currency": "EUR",
-        "prizes": [
-            {"list": "main", "place": 1, "amount": "300"},
-            {"list": "main", "place": 2, "amount": "200"},
-            {"list": "main", "place": 3, "amount": "100"},
-            {"list": "U2200", "place": 1, "amount": "80"},
-            {"list": "U2200", "place": 2, "amount": "50.50"},
-        ],
-    }
-    status, answer = server.call("PUT", f"{base}/prizes", prizes, token)
-    assert status in (200, 201), answer
+    prizes = [
+        {"list": "main", "place": 1, "amount": "300"},
+        {"list": "main", "place": 2, "amount": "200"},
+        {"list": "main", "place": 3, "amount": "100"},
+        {"list": "U2200", "place": 1, "amount": "80"},
+        {"list": "U2200", "place": 2, "amount": "50.50"},
+    ]
+    token = server.tournament(
+        tid,
+        ["PTS", "BH", "TPR"],
+        rounds=2,
+        ratings=RATINGS,
+        categories=[{"code": "U2200", "name": "Under 2200", "rating_max": 2199}],
+        prizes=prize_table("ranking", prizes),
+        results=[(1, "1-0"), (2, "1/2-1/2"), (3, "1-0")],
+    )
     steps: list[tuple[str, object]] = [
-        ("rounds/1/pairings", {"boards": boards((1, 2), (3, 4), (5, 6))}),
-        ("rounds/1/results", {"board": 1, "result": "1-0"}),
-        ("rounds/1/results", {"board": 2, "result": "1/2-1/2"}),
-        ("rounds/1/results", {"board": 3, "result": "1-0"}),
         ("rounds/1/close", {}),
         ("rounds/2/pairings", {"boards": boards((1, 3), (4, 5), (6, 2))}),
     ]
     for path, step in steps:
-        status, answer = server.call("POST", f"{base}/{path}", step, token)
+        status, answer = server.call("POST", f"{T.format(tid)}/{path}", step, token)
         assert status == 201, (path, answer)
     return token
 
@@ -258,15 +245,13 @@ def test_categories_and_prizes_redefined_mid_event_reach_an_open_card(
     page.wait_for_selector(".cats [data-category='RATED']", timeout=5000)
     # Five rated players: 4 and 3 on 0.5 behind 1 and 5 and ahead of 2 (both 3rd of 5).
     assert page.locator(".cats [data-category='RATED'] dd").inner_text() == "3rd of 5, shared by 2"
-    prizes = {
-        "rule": "ranking",
-        "one_prize_per_player": True,
-        "currency": "EUR",
-        "prizes": [
+    prizes = prize_table(
+        "ranking",
+        [
             {"list": "U2200", "place": 1, "amount": "120"},
             {"list": "U2200", "place": 2, "amount": "99.90"},
         ],
-    }
+    )
     status, answer = server.call("PUT", f"{base}/prizes", prizes, token)
     assert status in (200, 201), answer
     # 5 leads the category on 1 point: 4 takes its 2nd prize.

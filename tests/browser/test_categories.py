@@ -20,20 +20,12 @@ T = "/api/tournaments/cats"
 @pytest.fixture(scope="module")
 def cats(server: Server) -> str:
     """8 players rated 2390 down to 2320; U2360 (4–8) and TOP (1–3); round 1 under way."""
-    token = server.tournament("cats", ["PTS", "BH"])
-    body = {
-        "categories": [
-            {"code": "U2360", "name": "Under 2360", "rating_max": 2360},
-            {"code": "TOP", "name": "Top seeds", "members": [1, 2, 3]},
-        ]
-    }
-    assert server.call("PUT", f"{T}/categories", body, token)[0] == 200
-    for board, result in [(1, "0-1"), (3, "1-0"), (4, "1/2-1/2")]:
-        status, _ = server.call(
-            "POST", f"{T}/rounds/1/results", {"board": board, "result": result}, token
-        )
-        assert status == 201
-    return token
+    categories = [
+        {"code": "U2360", "name": "Under 2360", "rating_max": 2360},
+        {"code": "TOP", "name": "Top seeds", "members": [1, 2, 3]},
+    ]
+    results = [(1, "0-1"), (3, "1-0"), (4, "1/2-1/2")]
+    return server.tournament("cats", ["PTS", "BH"], categories=categories, results=results)
 
 
 def open_page(browser: Any, size: dict[str, int], url: str) -> Any:

@@ -28,15 +28,9 @@ INSIDE = """() => {
 @pytest.fixture(scope="module")
 def ovcat(server: Server) -> str:
     """8 players rated 2390 down to 2320; U2360 (4–8); round 1 under way. The token."""
-    token = server.tournament("ovcat", ["PTS", "BH"])
-    body = {"categories": [{"code": "U2360", "name": "Under 2360", "rating_max": 2360}]}
-    assert server.call("PUT", f"{T}/categories", body, token)[0] == 200
-    for board, result in [(1, "0-1"), (3, "1-0"), (4, "1/2-1/2")]:
-        status, _ = server.call(
-            "POST", f"{T}/rounds/1/results", {"board": board, "result": result}, token
-        )
-        assert status == 201
-    return token
+    categories = [{"code": "U2360", "name": "Under 2360", "rating_max": 2360}]
+    results = [(1, "0-1"), (3, "1-0"), (4, "1/2-1/2")]
+    return server.tournament("ovcat", ["PTS", "BH"], categories=categories, results=results)
 
 
 def open_page(browser: Any, size: dict[str, int], url: str) -> Any:

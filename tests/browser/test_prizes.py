@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, prize_table
 
 PHONE = {"width": 390, "height": 844}
 FULL_HD = {"width": 1920, "height": 1080}
@@ -21,28 +21,19 @@ T = "/api/tournaments/{}"
 def build(server: Server, tid: str) -> str:
     """8 players (rated 2390 … 2320: `Server.tournament`), round 1 paired 1-2, 3-4, 5-6, 7-8;
     category TOP (1-4); prizes shared, one per player. Its token."""
-    token = server.tournament(tid, ["PTS", "BH"])
-    base = T.format(tid)
-    cats = {"categories": [{"code": "TOP", "name": "Top seeds", "members": [1, 2, 3, 4]}]}
-    assert server.call("PUT", f"{base}/categories", cats, token)[0] == 200
-    prizes = {
-        "rule": "shared",
-        "one_prize_per_player": True,
-        "currency": "EUR",
-        "prizes": [
-            {"list": "main", "place": 1, "amount": "500"},
-            {"list": "main", "place": 2, "amount": "300"},
-            {"list": "main", "place": 3, "amount": "100", "label": "Medal"},
-            {"list": "TOP", "place": 1, "amount": "150"},
-        ],
-    }
-    status, answer = server.call("PUT", f"{base}/prizes", prizes, token)
-    assert status == 200, answer
-    for board, result in [(1, "1-0"), (2, "0-1"), (3, "1/2-1/2")]:
-        status, _ = server.call("POST", f"{base}/rounds/1/results",
-                                {"board": board, "result": result}, token)  # fmt: skip
-        assert status == 201
-    return token
+    prizes = [
+        {"list": "main", "place": 1, "amount": "500"},
+        {"list": "main", "place": 2, "amount": "300"},
+        {"list": "main", "place": 3, "amount": "100", "label": "Medal"},
+        {"list": "TOP", "place": 1, "amount": "150"},
+    ]
+    return server.tournament(
+        tid,
+        ["PTS", "BH"],
+        categories=[{"code": "TOP", "name": "Top seeds", "members": [1, 2, 3, 4]}],
+        prizes=prize_table("shared", prizes),
+        results=[(1, "1-0"), (2, "0-1"), (3, "1/2-1/2")],
+    )
 
 
 def rows(page: Any, code: str) -> list[str]:

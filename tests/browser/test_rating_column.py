@@ -24,13 +24,7 @@ CELLS = """() => Object.fromEntries([...document.querySelectorAll('tr[data-start
 @pytest.fixture(scope="module")
 def rcol(server: Server) -> str:
     """8 rated players, round 1 under way: two results in. The token."""
-    token = server.tournament("rcol", ["PTS", "BH"])
-    for board, result in [(1, "0-1"), (2, "1/2-1/2")]:
-        status, _ = server.call(
-            "POST", f"{T}/rounds/1/results", {"board": board, "result": result}, token
-        )
-        assert status == 201
-    return token
+    return server.tournament("rcol", ["PTS", "BH"], results=[(1, "0-1"), (2, "1/2-1/2")])
 
 
 def shown(value: str | None, lang: str) -> str:

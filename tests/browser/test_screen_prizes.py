@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, prize_table
 
 FULL_HD = {"width": 1920, "height": 1080}
 SHOTS = Path("/tmp/shots/pages25")
@@ -18,30 +18,24 @@ T = "/api/tournaments/{}"
 KIND = "() => document.querySelector('.screen-page').dataset.kind"
 
 
+TOP = {"code": "TOP", "name": "Top seeds", "members": [1, 2, 3, 4]}
+
+
 def build(server: Server, tid: str) -> str:
     """8 players, round 1 paired 1-2, 3-4, 5-6, 7-8 with three results in; category TOP
     (1-4); prizes by ranking, one per player. Its token."""
-    token = server.tournament(tid, ["PTS", "BH"])
-    base = T.format(tid)
-    cats = {"categories": [{"code": "TOP", "name": "Top seeds", "members": [1, 2, 3, 4]}]}
-    assert server.call("PUT", f"{base}/categories", cats, token)[0] == 200
-    prizes = {
-        "rule": "ranking",
-        "one_prize_per_player": True,
-        "currency": "EUR",
-        "prizes": [
-            {"list": "main", "place": 1, "amount": "500"},
-            {"list": "main", "place": 2, "amount": "300.50"},
-            {"list": "TOP", "place": 1, "amount": "150"},
-        ],
-    }
-    status, answer = server.call("PUT", f"{base}/prizes", prizes, token)
-    assert status == 200, answer
-    for board, result in [(1, "1-0"), (2, "0-1"), (3, "1/2-1/2")]:
-        status, _ = server.call("POST", f"{base}/rounds/1/results",
-                                {"board": board, "result": result}, token)  # fmt: skip
-        assert status == 201
-    return token
+    prizes = [
+        {"list": "main", "place": 1, "amount": "500"},
+        {"list": "main", "place": 2, "amount": "300.50"},
+        {"list": "TOP", "place": 1, "amount": "150"},
+    ]
+    return server.tournament(
+        tid,
+        ["PTS", "BH"],
+        categories=[TOP],
+        prizes=prize_table("ranking", prizes),
+        results=[(1, "1-0"), (2, "0-1"), (3, "1/2-1/2")],
+    )
 
 
 def open_screen(browser: Any, server: Server, tid: str, lang: str) -> Any:
@@ -89,16 +83,14 @@ def test_the_prize_page_in_the_cycle_updates_live(browser: Any, server: Server, 
     assert len(winners(page, "TOP")) == 1
     page.screenshot(path=SHOTS / f"screen-prizes-1920x1080-{lang}.png")
     # The arbiter raises the first prize: the page follows without a reload.
-    raised = {
-        "rule": "ranking",
-        "one_prize_per_player": True,
-        "currency": "EUR",
-        "prizes": [
+    raised = prize_table(
+        "ranking",
+        [
             {"list": "main", "place": 1, "amount": "650.25"},
             {"list": "main", "place": 2, "amount": "300.50"},
             {"list": "TOP", "place": 1, "amount": "150"},
         ],
-    }
+    )
     assert server.call("PUT", f"{T.format(tid)}/prizes", raised, token)[0] == 200
     shown = {"en": "€650.25", "it": "650,25\xa0€"}[lang]
     page.wait_for_function(
@@ -126,14 +118,9 @@ def test_no_prize_table_no_prize_page(browser: Any, server: Server) -> None:
 def test_a_long_prize_table_fits_the_page(browser: Any, server: Server) -> None:
     """30 places overall and 10 in a category: every row on the one page, inside the screen."""
     tid = "sprizelong"
-    token = server.tournament(tid, ["PTS", "BH"])
-    base = T.format(tid)
-    cats = {"categories": [{"code": "TOP", "name": "Top seeds", "members": [1, 2, 3, 4]}]}
-    assert server.call("PUT", f"{base}/categories", cats, token)[0] == 200
     table = [{"list": "main", "place": p, "amount": str(1000 - 30 * p)} for p in range(1, 31)]
     table += [{"list": "TOP", "place": p, "amount": "50"} for p in range(1, 11)]
-    prizes = {"rule": "ranking", "one_prize_per_player": True, "currency": "EUR", "prizes": table}
-    assert server.call("PUT", f"{base}/prizes", prizes, token)[0] == 200
+    server.tournament(tid, ["PTS", "BH"], categories=[TOP], prizes=prize_table("ranking", table))
     page = open_screen(browser, server, tid, "en")
     page.wait_for_function(f"{KIND} === 'prizes'", timeout=30_000)
     assert len(winners(page, "main")) == 30
