@@ -35,6 +35,7 @@ from livetb.projections.categories import (
 )
 from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
+from livetb.web.feed.follow import MainOrder
 from livetb.web.feed.messages import delta_message, snapshot_message
 from livetb.web.feed.views import Filter, View
 from livetb.wire.messages import decode_message, encode
@@ -247,8 +248,9 @@ def test_category_feeds_keep_snapshot_plus_deltas_equal_to_get(
     live = StandingsProjection()
     live.apply(log[0])
     viewers = []
+    main = MainOrder()  # the channel's, followed once per delta for both views (as the hub)
     for code in ("A", "B"):
-        view = View(Filter(top=top, category=code), live)
+        view = View(Filter(top=top, category=code), live, main)
         doc = to_json(live)
         doc.standings = view.rows(doc.standings, live)
         local = LocalStandings(filtered=True)
@@ -257,6 +259,7 @@ def test_category_feeds_keep_snapshot_plus_deltas_equal_to_get(
     for rec in log[1:]:
         delta = live.apply(rec)
         message = delta_message(delta, live)
+        main.follow(message)
         for code, view, local in viewers:
             local.apply(decode_message(view.delta(message, live, live.standings())))
             assert local.as_builtins() == category_doc(live, code, top), (rec.seq, code)

@@ -17,6 +17,7 @@ from livetb.events.schema import AnyEvent, ParticipantKSet, ParticipantRegistere
 from livetb.projections.document import to_json
 from livetb.projections.ratings import RatedTotals, with_rating_change
 from livetb.projections.standings import StandingsProjection
+from livetb.web.feed.follow import MainOrder
 from livetb.web.feed.messages import delta_message, snapshot_message
 from livetb.web.feed.views import Filter, View
 from livetb.wire.messages import decode_message, encode
@@ -50,7 +51,7 @@ def test_rated_feeds_keep_snapshot_plus_deltas_equal_to_get(
     log = recorded(events)
     live = StandingsProjection()
     live.apply(log[0])
-    view = View(Filter(top=top, rated=True), live)
+    view = View(Filter(top=top, rated=True), live, MainOrder())
     doc = to_json(live)
     doc.standings = with_rating_change(view.rows(doc.standings, live), live.state)
     snapshot = msgspec.json.decode(encode(snapshot_message(doc, live)))

@@ -8,6 +8,10 @@ outside the positions those touch, the order, the ties and so every member's ran
 before. So only the members between the first touched position (taken back to the start of
 its tie group) and the last one (taken on to the end of its tie group) are counted again;
 the members before them are counted by the nearest one's known index.
+
+The main order is followed once per delta for every category view of a channel
+(`MainOrder`): finding a moved row in it is a linear search, the larger part of a view's
+cost when each view kept its own copy.
 """
 
 from __future__ import annotations
@@ -18,39 +22,39 @@ from livetb.wire.messages import DeltaMessage
 from livetb.wire.standings import Row
 
 
-class CategoryOrder:
-    """The main order of start numbers and its ties, and each member's index and rank."""
+class MainOrder:
+    """The main order of start numbers and its ties at `seq` (-1 while unknown), and the
+    positions that the delta of seq `moved` touched (`lo`..`hi`; `hi` < 0: none). `moved` is
+    -1 when the order was read whole, not followed: nothing says what changed."""
 
-    __slots__ = ("_index", "_members", "_order", "_tied", "ranks")
+    __slots__ = ("hi", "lo", "moved", "nos", "seq", "tied")
 
-    def __init__(self, order: list[Row], members: frozenset[int]) -> None:
-        self._order = [r.start_no for r in order]
-        self._tied = {r.start_no for above, r in itertools.pairwise(order) if r.rank == above.rank}
-        self._members = members
-        self._index: dict[int, int] = {}
-        self.ranks: dict[int, int] = {}
-        count, rank, main = 0, 0, None
-        for row in order:
-            if row.start_no in members:
-                count += 1
-                if row.rank != main:
-                    rank, main = count, row.rank
-                self._index[row.start_no] = count
-                self.ranks[row.start_no] = rank
+    def __init__(self) -> None:
+        self.seq = self.moved = -1
+        self.nos: list[int] = []
+        self.tied: set[int] = set()
+        self.lo, self.hi = 0, -1
 
-    def follow(self, message: DeltaMessage) -> dict[int, int] | None:
-        """Apply the main delta `message`; the members whose rank changed, with the new one.
-        None when the delta does not say (a whole new order, a row not in the order): the
-        view is counted again from the whole standings."""
-        if message.order is not None:
-            return None
-        order, tied = self._order, self._tied
+    def reset(self, order: list[Row], seq: int) -> None:
+        """The whole standings `order` at `seq`."""
+        self.nos = [r.start_no for r in order]
+        self.tied = {r.start_no for above, r in itertools.pairwise(order) if r.rank == above.rank}
+        self.seq, self.moved, self.lo, self.hi = seq, -1, 0, -1
+
+    def follow(self, message: DeltaMessage) -> None:
+        """Apply the main delta `message`. Unknown afterwards (seq -1) when it does not follow
+        or does not say (a whole new order, a row not in the order)."""
+        if self.seq != message.seq - 1 or message.order is not None:
+            self.seq = -1
+            return
+        order, tied = self.nos, self.tied
         lo, hi = len(order), -1
         for no, position in message.moves:
             try:
                 old = order.index(no)
             except ValueError:
-                return None  # a row new to the order
+                self.seq = -1  # a row new to the order
+                return
             del order[old]
             order.insert(position, no)
             lo, hi = min(lo, old, position), max(hi, old, position)
@@ -59,8 +63,44 @@ class CategoryOrder:
         for no in (*message.tied, *message.untied):
             p = order.index(no)
             lo, hi = min(lo, p), max(hi, p)
+        if hi >= 0:
+            while lo > 0 and order[lo] in tied:
+                lo -= 1  # from the start of its tie group
+        self.seq = self.moved = message.seq
+        self.lo, self.hi = lo, hi
+
+
+class CategoryOrder:
+    """A category's members in the main order (`MainOrder`, shared): each member's index
+    and rank."""
+
+    __slots__ = ("_index", "_main", "_members", "ranks")
+
+    def __init__(self, main: MainOrder, members: frozenset[int]) -> None:
+        self._main = main
+        self._members = members
+        self._index: dict[int, int] = {}
+        self.ranks: dict[int, int] = {}
+        count, rank, tied = 0, 0, main.tied
+        for no in main.nos:
+            if no in members:
+                count += 1
+                if no not in tied or not rank:
+                    rank = count
+                self._index[no] = count
+                self.ranks[no] = rank
+            elif no not in tied:
+                rank = 0  # a new tie group: the next member starts its rank
+
+    def follow(self, message: DeltaMessage) -> dict[int, int] | None:
+        """The members whose rank the main delta `message` changed, with the new one; None
+        when the main order could not follow it: the view is counted again from the whole
+        standings."""
+        main = self._main
+        if main.moved != message.seq:
+            return None
         members, index, ranks = self._members, self._index, self.ranks
-        if hi < 0 or not any(
+        if main.hi < 0 or not any(
             no in members
             for no in itertools.chain(
                 (no for no, _ in message.moves), (c.start_no for c in message.rows), message.tied,
@@ -69,8 +109,7 @@ class CategoryOrder:
         ):  # fmt: skip
             # Only the members' keys and order make their ranks, and none of them changed.
             return {}
-        while lo > 0 and order[lo] in tied:
-            lo -= 1  # from the start of its tie group
+        order, tied, lo, hi = main.nos, main.tied, main.lo, main.hi
         count = 0
         for p in range(lo - 1, -1, -1):
             if order[p] in members:
@@ -85,17 +124,17 @@ class CategoryOrder:
             ranks.update(ranked)
             return ranked
         changed: dict[int, int] = {}
-        main, main_above, rank_above = lo + 1, 0, 0
+        group, group_above, rank_above = lo + 1, 0, 0
         for p in range(lo, len(order)):
             no = order[p]
             if no not in tied:
                 if p > hi:
                     break  # a new tie group after the touched rows: all as before from here
-                main = p + 1
+                group = p + 1
             if no in members:
                 count += 1
-                rank = rank_above if main == main_above else count
-                main_above, rank_above = main, rank
+                rank = rank_above if group == group_above else count
+                group_above, rank_above = group, rank
                 index[no] = count
                 if ranks[no] != rank:
                     ranks[no] = changed[no] = rank

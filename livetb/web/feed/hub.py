@@ -52,6 +52,7 @@ from livetb.projections.document import to_json
 from livetb.projections.ratings import RatedTotals, with_rating_change
 from livetb.projections.standings import Delta, StandingsProjection
 from livetb.web.collector import Collector
+from livetb.web.feed.follow import MainOrder
 from livetb.web.feed.messages import delta_message, snapshot_message
 from livetb.web.feed.prizes import PrizeSender
 from livetb.web.feed.views import Filter, View
@@ -226,6 +227,7 @@ class Hub:
         self._views: dict[str, dict[tuple[str, ...], View]] = {}
         self.prizes = PrizeSender(self._offer_all)  # each channel's list, once quiet
         self._totals: dict[str, RatedTotals] = {}  # rating totals, while a rated view is watched
+        self._mains: dict[str, MainOrder] = {}  # the main order, while a category view follows
 
     # --- writing side ---
 
@@ -249,6 +251,10 @@ class Hub:
             ]
             whole = any(v.filter.whole for v in views.values())
             rated = self._rating_totals(tournament_id, projection, views)
+            if any(v.follows is not None for v in views.values()):
+                self._main(tournament_id).follow(message)  # once for every category view
+            else:
+                self._mains.pop(tournament_id, None)
             read: list[list[Row]] = []
 
             def order() -> list[Row]:  # read once, and only if a view cannot do without it
@@ -263,6 +269,9 @@ class Hub:
             if gap:
                 sub.stale = True
             sub.offer(frames[sub.view])
+
+    def _main(self, channel: str) -> MainOrder:
+        return self._mains.setdefault(channel, MainOrder())
 
     def _offer_all(self, channel: str, data: bytes) -> None:
         frame = Frame(data)
@@ -296,9 +305,7 @@ class Hub:
         left = list(self._subs.get(channel, ()))  # there from a public view since dropped
         if left:  # their views' rows as `projection` has them, as the snapshots below
             for view in self._views.get(channel, {}).values():
-                fresh = View(view.filter, projection)
-                view.ranks, view.follows = fresh.ranks, fresh.follows
-                view.seq, view.roster = fresh.seq, fresh.roster
+                view.reset(projection, self._main(channel))
         self._move(tournament_id, channel, projection)
         # Their snapshot, if they need one, is made now: the public projection may still be
         # in the making (`livetb/app/delay.py`), and nothing but `projection` is public.
@@ -332,6 +339,7 @@ class Hub:
         self._rings.pop(channel, None)
         self._weights.pop(channel, None)
         self._totals.pop(channel, None)
+        self._mains.pop(channel, None)
         self.prizes.forget(channel)
         for key in [k for k in self._snapshots if k[0] == channel]:
             del self._snapshots[key]
@@ -410,7 +418,7 @@ class Hub:
             return None
         views = self._views.setdefault(tournament_id, {})
         if filter.key not in views:
-            views[filter.key] = View(filter, projection)
+            views[filter.key] = View(filter, projection, self._main(tournament_id))
         if filter.rated:  # the totals its snapshot shows: a delta says which ones change
             totals = self._totals.get(tournament_id)
             if totals is None or totals.seq != projection.seq:

@@ -11,7 +11,7 @@ from livetb.projections.categories import Memberships, category_rows
 from livetb.projections.delta import change_of
 from livetb.projections.ratings import RatedTotals
 from livetb.projections.standings import StandingsProjection
-from livetb.web.feed.follow import CategoryOrder
+from livetb.web.feed.follow import CategoryOrder, MainOrder
 from livetb.web.feed.messages import rated_part
 from livetb.wire.messages import DeltaMessage, encode
 from livetb.wire.standings import Row, RowChange
@@ -56,14 +56,20 @@ class Filter(msgspec.Struct, frozen=True):
 class View:
     """The rows one filter currently shows, shared by every viewer with that filter."""
 
-    def __init__(self, filter: Filter, projection: StandingsProjection) -> None:
+    def __init__(self, filter: Filter, projection: StandingsProjection, main: MainOrder) -> None:
         self.filter = filter
         self.viewers = 0
         self.members = Memberships()  # a category's, read again when the roster changes
-        # A whole category's ranks, kept up from the main deltas while they say what moved.
+        self.reset(projection, main)
+
+    def reset(self, projection: StandingsProjection, main: MainOrder) -> None:
+        """The view's rows as `projection` has them; a whole category's ranks kept up from
+        the main deltas (`main`: its channel's order, followed once for every view) while
+        they say what moved."""
+        self.main = main
         self.follows: CategoryOrder | None = None
         self.seq = self.roster = -1  # the seq and the roster `follows` is at
-        order = projection.standings(None if filter.whole else filter.top)
+        order = projection.standings(None if self.filter.whole else self.filter.top)
         self.ranks = {r.start_no: r.rank for r in self.rows(order, projection)}
         self._restart(projection, order)
 
@@ -73,7 +79,9 @@ class View:
             return
         state = projection.state
         members = self.members.of(state).get(self.filter.category, frozenset())
-        self.follows = CategoryOrder(order, members)
+        if self.main.seq != projection.seq:  # the first view to restart at this seq
+            self.main.reset(order, projection.seq)
+        self.follows = CategoryOrder(self.main, members)
         self.ranks = self.follows.ranks
         self.seq, self.roster = projection.seq, state.roster_seq
 
