@@ -10,8 +10,8 @@ its tie group) and the last one (taken on to the end of its tie group) are count
 the members before them are counted by the nearest one's known index.
 
 The main order is followed once per delta for every category view of a channel
-(`MainOrder`), and the touched positions' tie groups are read once for all of them: a view
-then only picks its members out of them.
+(`MainOrder`): finding a moved row in it is a linear search, the larger part of a view's
+cost when each view kept its own copy.
 """
 
 from __future__ import annotations
@@ -23,20 +23,17 @@ from livetb.wire.standings import Row
 
 
 class MainOrder:
-    """The main order of start numbers and its ties at `seq` (-1 while unknown), and the span
-    of positions that the delta of seq `moved` touched: from `lo` (the start of its tie
-    group) through `hi`'s tie group; `hi` < 0: none. `moved` is -1 when the order was read
-    whole, not followed: nothing says what changed."""
+    """The main order of start numbers and its ties at `seq` (-1 while unknown), and the
+    positions that the delta of seq `moved` touched (`lo`..`hi`; `hi` < 0: none). `moved` is
+    -1 when the order was read whole, not followed: nothing says what changed."""
 
-    __slots__ = ("_groups", "hi", "lo", "moved", "nos", "seq", "span", "tied")
+    __slots__ = ("hi", "lo", "moved", "nos", "seq", "tied")
 
     def __init__(self) -> None:
         self.seq = self.moved = -1
         self.nos: list[int] = []
         self.tied: set[int] = set()
         self.lo, self.hi = 0, -1
-        self.span: list[int] = []
-        self._groups: list[int] | None = None
 
     def reset(self, order: list[Row], seq: int) -> None:
         """The whole standings `order` at `seq`."""
@@ -66,32 +63,11 @@ class MainOrder:
         for no in (*message.tied, *message.untied):
             p = order.index(no)
             lo, hi = min(lo, p), max(hi, p)
-        self.span, self._groups = [], None
         if hi >= 0:
             while lo > 0 and order[lo] in tied:
-                lo -= 1
-            end = hi + 1
-            while end < len(order) and order[end] in tied:
-                end += 1
-            self.span = order[lo:end]
+                lo -= 1  # from the start of its tie group
         self.seq = self.moved = message.seq
         self.lo, self.hi = lo, hi
-
-    def groups(self) -> list[int] | None:
-        """The position of each span row's tie group (its first row's); None when the span
-        holds no tie (each row's group is its own position). Read once per delta."""
-        if self._groups is None:
-            tied = self.tied
-            if tied.isdisjoint(self.span):
-                self._groups = []
-            else:
-                group, out = self.lo, []
-                for p, no in enumerate(self.span, self.lo):
-                    if no not in tied:
-                        group = p
-                    out.append(group)
-                self._groups = out
-        return self._groups or None
 
 
 class CategoryOrder:
@@ -133,23 +109,33 @@ class CategoryOrder:
         ):  # fmt: skip
             # Only the members' keys and order make their ranks, and none of them changed.
             return {}
-        order, span = main.nos, main.span
+        order, tied, lo, hi = main.nos, main.tied, main.lo, main.hi
         count = 0
-        for p in range(main.lo - 1, -1, -1):
+        for p in range(lo - 1, -1, -1):
             if order[p] in members:
                 count = index[order[p]]
                 break
-        picked = list(itertools.compress(range(len(span)), map(members.__contains__, span)))
-        now = dict(zip(map(span.__getitem__, picked), itertools.count(count + 1)))
-        index.update(now)
-        groups = main.groups()
-        if groups is not None:  # members of one tie group share the rank of its first member
-            above = rank = -1
-            for i, no in zip(picked, now, strict=True):
-                if groups[i] == above:
-                    now[no] = rank
-                else:
-                    above, rank = groups[i], now[no]
-        ranked = dict(now.items() - ranks.items())
-        ranks.update(ranked)
-        return ranked
+        window = order[lo : hi + 1]
+        if (hi + 1 >= len(order) or order[hi + 1] not in tied) and tied.isdisjoint(window):
+            # No tie inside: the members' ranks are their indexes, counted in C.
+            now = dict(zip(filter(members.__contains__, window), itertools.count(count + 1)))
+            index.update(now)
+            ranked = dict(now.items() - ranks.items())
+            ranks.update(ranked)
+            return ranked
+        changed: dict[int, int] = {}
+        group, group_above, rank_above = lo + 1, 0, 0
+        for p in range(lo, len(order)):
+            no = order[p]
+            if no not in tied:
+                if p > hi:
+                    break  # a new tie group after the touched rows: all as before from here
+                group = p + 1
+            if no in members:
+                count += 1
+                rank = rank_above if group == group_above else count
+                group_above, rank_above = group, rank
+                index[no] = count
+                if ranks[no] != rank:
+                    ranks[no] = changed[no] = rank
+        return changed
