@@ -16,18 +16,21 @@ one sent, sent when it differs). The same generated Swiss is run in four variant
 - `prizes`: the same categories and 30 prizes (main 1-10, 4 categories x 5); one viewer of
   the full standings, which is what the prizes page follows (the list rides in its messages).
 - `both`: the categories, the prizes, and every viewer above.
+- `rating`: no categories, no prizes; one viewer of the full standings and one of the full
+  standings with each row's rating change (`with=rating_change`: the standings page's and
+  the overlay's `Δ` column), whose totals are read at every event.
 
 The generator's participants carry no sex, birth date or federation: this bench gives them
 some, deterministically, before the log is applied. The viewers are the hub's own subscribers
 on sockets that take every frame at once (a viewer keeping up), so a frame costs the write
 call the server makes and nothing of the network.
 
-Rating change is not computed per event: the standings carry it only when asked
-(`?with=rating_change`, `livetb/projections/ratings.py`), so its cost is timed apart, as that
-GET's document built at results spread over the run, against the same document without it.
+Rating change is computed only when asked: per event while a `with=rating_change` viewer
+watches (the `rating` variant), and for the GET `?with=rating_change`, whose document is
+timed apart, built at results spread over the run, against the same document without it.
 
 As `bench.projection`: every event's time is its best of `--repeat` passes (the passes of
-the four variants interleaved, so that the machine's drift reaches them alike), the
+the variants interleaved, so that the machine's drift reaches them alike), the
 projection is settled between events as a quiet server settles it, and a reference loop is
 timed before and after.
 """
@@ -81,7 +84,7 @@ CATEGORIES = (
 MAIN_PRIZES = (1000, 800, 600, 500, 400, 300, 250, 200, 150, 100)
 CATEGORY_PRIZES = (150, 100, 80, 60, 50)
 PRIZED = ("U2000", "U1800", "W", "U18")
-VARIANTS = ("without", "categories", "prizes", "both")
+VARIANTS = ("without", "categories", "prizes", "both", "rating")
 
 
 def prizes(rule: Rule) -> PrizesDefined:
@@ -116,7 +119,7 @@ def variant_log(base: list[AnyEvent], variant: str, rule: Rule) -> list[Recorded
     """The log with the variant's definitions right before the first pairing."""
     first = next(i for i, e in enumerate(base) if isinstance(e, RoundPaired))
     defined: list[AnyEvent] = []
-    if variant != "without":
+    if variant not in ("without", "rating"):
         defined.append(CategoriesDefined(categories=CATEGORIES))
     if variant in ("prizes", "both"):
         defined.append(prizes(rule))
@@ -167,6 +170,8 @@ async def run_pass(log: list[Recorded], variant: str, rating_every: int) -> Pass
     filters: list[Filter | None] = [None]
     if variant in ("categories", "both"):
         filters += [Filter(category=c.code) for c in CATEGORIES]
+    if variant == "rating":
+        filters.append(Filter(rated=True))
     sockets, subs = [], []
     for wanted in filters:
         view = hub.view(TOURNAMENT, wanted, projection)
@@ -291,7 +296,7 @@ async def run(args: argparse.Namespace) -> None:
 
         res, app = of(ResultRecorded, b.total_ms), of(ResultRecorded, b.apply_ms)
         close, pair = of(RoundClosed, b.total_ms), of(RoundPaired, b.total_ms)
-        viewers = 6 if v in ("categories", "both") else 1
+        viewers = {"categories": 6, "both": 6, "rating": 2}.get(v, 1)
         print(
             f"| {v} | {viewers} | {percentile(res, 50):.3f} ms | {percentile(res, 99):.3f} ms "
             f"| {max(res):.3f} ms | {percentile(app, 50):.3f} / {percentile(app, 99):.3f} ms "

@@ -250,7 +250,7 @@ class Hub:
                 if v.filter.category is None and (top := v.filter.top) is not None
             ]
             whole = any(v.filter.whole for v in views.values())
-            rated = self._rating_totals(tournament_id, projection, views)
+            rated = self._rating_totals(tournament_id, delta, projection, views)
             if any(v.follows is not None for v in views.values()):
                 self._main(tournament_id).follow(message)  # once for every category view
             else:
@@ -279,7 +279,11 @@ class Hub:
             sub.offer(frame)
 
     def _rating_totals(
-        self, channel: str, projection: StandingsProjection, views: dict[tuple[str, ...], View]
+        self,
+        channel: str,
+        delta: Delta,
+        projection: StandingsProjection,
+        views: dict[tuple[str, ...], View],
     ) -> RatedTotals | None:
         """The rating totals after this event and those it changed, read only while a rated
         view is watched: nobody else pays for them."""
@@ -287,7 +291,7 @@ class Hub:
             self._totals.pop(channel, None)
             return None
         before = self._totals.get(channel)
-        now = RatedTotals.read(projection, before)
+        now = RatedTotals.read(projection, before, delta.games)
         self._totals[channel] = now
         return now
 
