@@ -63,9 +63,9 @@ class View:
         self.reset(projection, main)
 
     def reset(self, projection: StandingsProjection, main: MainOrder) -> None:
-        """The view's rows as `projection` has them; a whole category's ranks kept up from
-        the main deltas (`main`: its channel's order, followed once for every view) while
-        they say what moved."""
+        """The view's rows as `projection` has them; the ranks of a view of a whole category
+        (or of every row, with their rating change) kept up from the main deltas (`main`: its
+        channel's order, followed once for every view) while they say what moved."""
         self.main = main
         self.follows: CategoryOrder | None = None
         self.seq = self.roster = -1  # the seq and the roster `follows` is at
@@ -75,10 +75,13 @@ class View:
 
     def _restart(self, projection: StandingsProjection, order: list[Row]) -> None:
         """`follows` from the whole standings `order` of `projection`."""
-        if self.filter.category is None or self.filter.top is not None:
-            return
+        if not self.filter.whole or self.filter.top is not None:
+            return  # the first rows, or a fixed set: counted from the order each time
         state = projection.state
-        members = self.members.of(state).get(self.filter.category, frozenset())
+        if self.filter.category is None:  # every row: ranked as the main order has them
+            members = frozenset(r.start_no for r in order)
+        else:
+            members = self.members.of(state).get(self.filter.category, frozenset())
         if self.main.seq != projection.seq:  # the first view to restart at this seq
             self.main.reset(order, projection.seq)
         self.follows = CategoryOrder(self.main, members)
