@@ -313,7 +313,7 @@ async def run(args: argparse.Namespace) -> None:
     if b.rating_ms:
         print()
         print(
-            f"rating change (lazy: `?with=rating_change`), the standings document at "
+            f"the `?with=rating_change` standings document (a GET builds it once per seq), at "
             f"{len(b.rating_ms)} results of the 'both' run, p50 | p99 | max ms: "
             f"with it {stats(b.rating_ms)}; without it {stats(b.plain_ms)}"
         )
