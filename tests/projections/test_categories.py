@@ -17,10 +17,15 @@ from livetb.errors import InvalidInput, UnknownParticipant
 from livetb.events.commands import CategorySpec, DefineCategories, UpdateParticipant, decide
 from livetb.events.schema import (
     AnyEvent,
+    Board,
     CategoriesDefined,
     Category,
     ParticipantKSet,
     ParticipantRegistered,
+    PlayoffDecided,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
     TournamentCreated,
 )
 from livetb.events.state import fold
@@ -239,11 +244,9 @@ def category_doc(projection: StandingsProjection, code: str, top: int | None) ->
     return msgspec.json.decode(encode(doc))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(with_categories(), st.sampled_from([None, 2]))
-def test_category_feeds_keep_snapshot_plus_deltas_equal_to_get(
-    events: list[AnyEvent], top: int | None
-) -> None:
+def assert_feeds_follow(events: list[AnyEvent], top: int | None) -> None:
+    """Category feeds A and B (their first `top` rows): snapshot + deltas == GET after every
+    event, both views following one main order as the hub has them."""
     log = recorded(events)
     live = StandingsProjection()
     live.apply(log[0])
@@ -263,6 +266,63 @@ def test_category_feeds_keep_snapshot_plus_deltas_equal_to_get(
         for code, view, local in viewers:
             local.apply(decode_message(view.delta(message, live, live.standings())))
             assert local.as_builtins() == category_doc(live, code, top), (rec.seq, code)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(with_categories(), st.sampled_from([None, 2]))
+def test_category_feeds_keep_snapshot_plus_deltas_equal_to_get(
+    events: list[AnyEvent], top: int | None
+) -> None:
+    assert_feeds_follow(events, top)
+
+
+def test_a_tie_broken_at_a_non_member_reranks_the_members_after_it() -> None:
+    """A playoff parts 1 from 6 (outside the category: rated over 1800), 6 no longer sharing
+    the rank above; members 7 and 8, tied with 6, leave 1's rank for their own (found by the
+    property above)."""
+    events: list[AnyEvent] = [
+        TournamentCreated(name="t", rounds=1, tiebreaks=("PTS", "BH"), unrated_rating=1500)
+    ]
+    events += [
+        ParticipantRegistered(start_no=no, name=f"P{no}", rating=1801 if no == 6 else None)
+        for no in range(1, 10)
+    ]
+    pairs = [(1, 9), (3, 7), (5, 6), (4, 8)]
+    boards = tuple(Board(board=b, white=w, black=k) for b, (w, k) in enumerate(pairs, 1))
+    events += [
+        RoundPaired(round=1, boards=boards, bye=2),
+        ResultRecorded(round=1, board=2, result="1-0"),
+        ResultRecorded(round=1, board=3, result="1-0"),
+        CategoriesDefined(categories=(Category(code="A", name="A", rating_max=1800),)),
+        ResultRecorded(round=1, board=1, result="0-1"),
+        ResultRecorded(round=1, board=4, result="1-0"),
+        RoundClosed(round=1),
+        PlayoffDecided(order=(2, 1)),
+    ]
+    assert_feeds_follow(events, None)
+
+
+def test_category_feeds_follow_a_first_round_of_one_large_tie() -> None:
+    """64 players on 0 points, each result taking its winner out of that one tie group: the
+    views count their members a tie group at a time (`CategoryOrder.follow`)."""
+    events: list[AnyEvent] = [TournamentCreated(name="t", rounds=5, tiebreaks=("PTS", "BH"))]
+    events += [
+        ParticipantRegistered(
+            start_no=no, name=f"P{no}", rating=2500 - 10 * no, federation="ITA" if no % 3 else "SMR"
+        )
+        for no in range(1, 65)
+    ]
+    ita = Category(code="A", name="Italy", federations=("ITA",))
+    few = Category(code="B", name="Five", members=(5, 17, 40, 41, 63))
+    events.append(CategoriesDefined(categories=(ita, few)))
+    boards = tuple(Board(board=b, white=b, black=b + 32) for b in range(1, 33))
+    events.append(RoundPaired(round=1, boards=boards))
+    results = ("1-0", "0-1", "1/2-1/2")
+    events += [
+        ResultRecorded(round=1, board=b, result=results[b % 3])
+        for b in (*range(32, 0, -2), *range(1, 33, 2))
+    ]
+    assert_feeds_follow(events, None)
 
 
 def test_a_team_tournament_takes_no_categories() -> None:
