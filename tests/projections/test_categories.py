@@ -303,8 +303,8 @@ def test_a_tie_broken_at_a_non_member_reranks_the_members_after_it() -> None:
 
 
 def test_category_feeds_follow_a_first_round_of_one_large_tie() -> None:
-    """64 players on 0 points, each result taking its winner out of that one tie group: the
-    views count their members a tie group at a time (`CategoryOrder.follow`)."""
+    """64 players on 0 points, each result taking its winner out of that one tie group: a
+    view's span holds hundreds of tied rows."""
     events: list[AnyEvent] = [TournamentCreated(name="t", rounds=5, tiebreaks=("PTS", "BH"))]
     events += [
         ParticipantRegistered(

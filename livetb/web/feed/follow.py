@@ -17,7 +17,6 @@ cost when each view kept its own copy.
 from __future__ import annotations
 
 import itertools
-import operator
 
 from livetb.wire.messages import DeltaMessage
 from livetb.wire.standings import Row
@@ -25,18 +24,16 @@ from livetb.wire.standings import Row
 
 class MainOrder:
     """The main order of start numbers and its ties at `seq` (-1 while unknown), and the
-    positions that the delta of seq `moved` touched (`lo`..`hi`; `hi` < 0: none), `lo` taken
-    back to the start of its tie group and `end` on past the end of `hi`'s. `moved` is -1 when
-    the order was read whole, not followed: nothing says what changed."""
+    positions that the delta of seq `moved` touched (`lo`..`hi`; `hi` < 0: none). `moved` is
+    -1 when the order was read whole, not followed: nothing says what changed."""
 
-    __slots__ = ("_starts", "end", "hi", "lo", "moved", "nos", "seq", "tied")
+    __slots__ = ("hi", "lo", "moved", "nos", "seq", "tied")
 
     def __init__(self) -> None:
         self.seq = self.moved = -1
         self.nos: list[int] = []
         self.tied: set[int] = set()
-        self.lo, self.hi, self.end = 0, -1, 0
-        self._starts: list[int] | None = None
+        self.lo, self.hi = 0, -1
 
     def reset(self, order: list[Row], seq: int) -> None:
         """The whole standings `order` at `seq`."""
@@ -66,22 +63,11 @@ class MainOrder:
         for no in (*message.tied, *message.untied):
             p = order.index(no)
             lo, hi = min(lo, p), max(hi, p)
-        end = hi + 1
         if hi >= 0:
             while lo > 0 and order[lo] in tied:
-                lo -= 1
-            while end < len(order) and order[end] in tied:
-                end += 1
+                lo -= 1  # from the start of its tie group
         self.seq = self.moved = message.seq
-        self.lo, self.hi, self.end, self._starts = lo, hi, end, None
-
-    def starts(self) -> list[int]:
-        """Where the tie groups from `lo` to `end` start: read once per delta, for every view."""
-        if self._starts is None:
-            span = self.nos[self.lo : self.end]
-            untied = map(operator.not_, map(self.tied.__contains__, span))
-            self._starts = list(itertools.compress(itertools.count(self.lo), untied))
-        return self._starts
+        self.lo, self.hi = lo, hi
 
 
 class CategoryOrder:
@@ -143,18 +129,6 @@ class CategoryOrder:
             ranks.update(ranked)
             return ranked
         changed: dict[int, int] = {}
-        starts = main.starts()
-        if len(starts) * 16 <= main.end - lo:
-            # A few large tie groups (a round's first results: most of the field on 0 points):
-            # each group's members share one rank, and are found in C.
-            for a, b in itertools.pairwise([*starts, main.end]):
-                inside = list(filter(members.__contains__, order[a:b]))
-                index.update(zip(inside, itertools.count(count + 1)))
-                rank = count + 1
-                changed.update({no: rank for no in inside if ranks[no] != rank})
-                count += len(inside)
-            ranks.update(changed)
-            return changed
         group, group_above, rank_above = lo + 1, 0, 0
         for p in range(lo, len(order)):
             no = order[p]
