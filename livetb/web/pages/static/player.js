@@ -17,8 +17,9 @@ import {
 const tid = config.tournament;
 const no = config.start_no;
 let info, token, model, card;
-// Beside the card, from their own endpoints: the rating change (…/participants/{no}/rating),
-// the prize list (…/prizes: status, currency, awards) and the categories with their members.
+// Beside the card: the rating change (…/participants/{no}/rating) and the categories with their
+// members, from their own endpoints; the prize list (status, currency, awards) as the feed
+// keeps it (the same document as …/prizes).
 let extra = { rating: null, prizes: null, categories: null };
 const ui = {};
 const kept = new Map(); // disclosures by key, reused by every render
@@ -470,13 +471,13 @@ const beside = (path) => getJSON(`${api}${path}`, token).catch((err) => {
 
 async function load() {
   try {
-    const [next, rating, prizeList, categories] = await Promise.all([
+    const [next, rating, categories] = await Promise.all([
       getJSON(`${api}/participants/${no}`, token),
-      beside(`/participants/${no}/rating`), beside("/prizes"), beside("/categories"),
+      beside(`/participants/${no}/rating`), beside("/categories"),
     ]);
     if (card && next.seq < card.seq) return; // an answer overtaken by a later one
     card = next;
-    extra = { rating, prizes: prizeList, categories };
+    extra = { rating, prizes: model?.prizes ?? null, categories };
     render();
     keepCard();
   } catch (err) {
