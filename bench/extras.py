@@ -6,9 +6,9 @@
 A result's cost is everything the server does for it on the event loop (`Service._apply`):
 the projection's apply and the feed's publish (`Hub.publish`: the delta message, each
 filtered view's delta, every frame written to its viewers). The prize list is not computed
-there: it is sent once the events pause (`livetb/web/feed/prizes.py`), so it is timed apart,
-as the recompute a pause after each result would run (the list read, compared with the last
-one sent, sent when it differs). The same generated Swiss is run in four variants:
+there: it is sent at most once every 50 ms (`livetb/web/feed/prizes.py`), so it is timed
+apart, as the recompute each result would cost if it came alone (the list read, compared with
+the last one sent, sent when it differs). The same generated Swiss is run in five variants:
 
 - `without`: no categories, no prizes; one viewer of the full standings.
 - `categories`: 5 categories (U2000, U1800, women, juniors by birth date, a federation); one
@@ -305,7 +305,7 @@ async def run(args: argparse.Namespace) -> None:
         )
     print()
     print(
-        "the prize list once quiet (`livetb/web/feed/prizes.py`: at most once per pause, here "
+        "the prize list apart (`livetb/web/feed/prizes.py`: at most once every 50 ms, here "
         "after every result), p50 | p99 | max ms: "
         + "; ".join(f"{v} {stats(best[v].prizes_ms)}" for v in ("prizes", "both"))
     )

@@ -19,8 +19,9 @@ Python client (`livetb/client/follow.py`) and the pages (`livetb/web/pages/stati
      "round": <the round, as in the snapshot>,  re-published: pairings or a requested bye
      "games": [[round, board, result], …]}   results recorded or corrected
     {"type": "prizes", "prizes": <GET /api/tournaments/{id}/prizes>}
-                                             the prize list, once it changed: sent when the
-                                             events have paused (50 ms), not with each delta;
+                                             the prize list, once it changed: not with each
+                                             delta but 50 ms after the first event since the
+                                             last list, one for all the events in between;
                                              its "seq" is the last event it counts
     {"type": "ping"}
 

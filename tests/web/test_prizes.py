@@ -1,7 +1,7 @@
 """The prize list over HTTP and the feed: PUT …/prizes (the contract's body; 422 naming the
 field for an unknown list, a negative amount, a place given twice, and nothing logged),
 GET …/prizes provisional then final, and the feed's `prizes` messages following every change
-once the events pause."""
+within 50 ms of a change."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ async def test_the_feed_carries_the_prize_list_when_it_changes(api: Api) -> None
         await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
         delta = await recv(ws)
         assert delta["type"] == "delta" and "prizes" not in delta
-        # The list follows the delta once the events pause, in a message of its own.
+        # The list follows the delta within 50 ms, in a message of its own.
         message = await recv(ws)
         assert message["type"] == "prizes" and message["prizes"]["seq"] == delta["seq"]
         # 1 alone on a point; 2..8 on 0 share the 2nd place, the last one paid, 300 / 7 =

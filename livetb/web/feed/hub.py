@@ -9,8 +9,8 @@
   which its sender task drains with flow control. A full queue marks it stale: its sender
   drops the backlog and sends a fresh snapshot instead, so a slow viewer never delays the
   others or the writer. One frame taking longer than `send_timeout` drops the viewer.
-- The prize list is not in the deltas: an event marks it due, and it is computed and sent once
-  the events pause (`livetb/web/feed/prizes.py`).
+- The prize list is not in the deltas: an event marks it due, and it is computed and sent
+  50 ms later, once for every event in between (`livetb/web/feed/prizes.py`).
 - A gap in the published seqs (events applied without a publish) empties the ring and makes
   every subscriber stale.
 

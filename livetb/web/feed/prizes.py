@@ -1,4 +1,4 @@
-"""The live prize list in the feed: computed once a tournament is quiet, not at every event.
+"""The live prize list in the feed: computed at most once every 50 ms, not at every event.
 
 A prize list reads the standings as far as its prizes reach, and a category's members may be
 anywhere in the order: at 2,000 players with 5 categories and 30 prizes, 0.45 ms for a

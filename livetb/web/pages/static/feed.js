@@ -71,7 +71,7 @@ export class Standings {
     return { changed, moved, games: msg.games ?? [], round: Boolean(msg.round), prizes: false };
   }
 
-  /** A new prize list (it comes apart from the deltas, once the events pause); a change of
+  /** A new prize list (it comes apart from the deltas, within 50 ms of a change); a change of
    *  nothing but the list. */
   prizeList(msg) {
     this.prizes = msg.prizes;

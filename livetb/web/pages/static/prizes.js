@@ -1,7 +1,7 @@
 // /t/{id}/prizes: the live prize list — every prize of the table by list and place, with who
 // would take it if the tournament ended now (provisional while rounds remain, final after the
 // last close). The list comes with the feed (the snapshot's `prizes`, then a `prizes` message
-// once the events pause; the same document as GET …/prizes): each change redraws the lists (a
+// within 50 ms of a change; the same document as GET …/prizes): each change redraws the lists (a
 // few dozen lines at most) and says so once in the page's polite status line. See
 // docs/prizes.md.
 import { app, config, el, languageSwitch, stateLine, statusLine } from "./common.js";
