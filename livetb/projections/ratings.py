@@ -198,7 +198,7 @@ class RatedTotals:
     only when what else the totals depend on changed (`_basis`)."""
 
     def __init__(
-        self, seq: int, totals: dict[int, int | None], changed: set[int], basis: object = None
+        self, seq: int, totals: dict[int, int | None], changed: set[int], basis: object
     ) -> None:
         self.seq = seq
         self.totals = totals

@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
 
 from livetb.client import LocalStandings, feed_url
 from livetb.wire.messages import decode_message
@@ -89,3 +91,13 @@ async def test_with_anything_else_is_refused(api: Api) -> None:
     await start(api)
     status, body = await api.call("GET", f"/ws?tournament={TID}&with=everything", token=None)
     assert status == 422, body
+
+
+async def test_an_unknown_with_is_refused_by_the_feed_and_the_get(api: Api) -> None:
+    await start(api)
+    with pytest.raises(InvalidStatus) as err:
+        await connect(feed_url(api.base, TID) + "&with=ratings")
+    assert err.value.response.status_code == 422
+    status, body = await api.call("GET", f"{T}/standings?with=ratings", token=None)
+    assert (status, body["path"]) == (422, "with")
+    assert body["message"] == "with='ratings': expected with=rating_change"

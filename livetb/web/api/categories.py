@@ -32,6 +32,7 @@ from livetb.projections.categories import (
 )
 from livetb.projections.ratings import RatingChange
 from livetb.projections.standings import StandingsProjection
+from livetb.web.http.limits import RATING_CHANGE, rating_change_query
 from livetb.web.http.public import readable
 from livetb.web.http.routing import (
     BASE,
@@ -46,7 +47,6 @@ from livetb.web.http.routing import (
 from livetb.web.keys import STORE
 from livetb.wire.standings import DbStandings, Row
 
-RATING_CHANGE = "rating_change"
 CATEGORY_QUERY = Query(
     "category", "only this category's members, ranks counted inside it (its code)", "string"
 )
@@ -158,10 +158,7 @@ def view_queries(request: web.Request) -> tuple[str | None, bool]:
     category = request.query.get("category")
     if category is not None and not category:
         raise InvalidInput("category: a category's code, e.g. U1800", path="category")
-    wanted = request.query.get("with")
-    if wanted is not None and wanted != RATING_CHANGE:
-        raise InvalidInput(f"with={wanted!r}: expected with=rating_change", path="with")
-    return category, wanted is not None
+    return category, rating_change_query(request)
 
 
 def view(doc: DbStandings, state: TournamentState, category: str | None, rated: bool) -> None:

@@ -225,7 +225,7 @@ class Hub:
         self._weights: dict[str, int] = {}  # bytes held by each ring
         self._snapshots: dict[tuple[str, tuple[str, ...] | None], tuple[int, bytes]] = {}
         self._views: dict[str, dict[tuple[str, ...], View]] = {}
-        self.prizes = PrizeSender(self._offer_all)  # each channel's list, once quiet
+        self.prizes = PrizeSender(self._offer_all)  # each channel's list, every 50 ms at most
         self._totals: dict[str, RatedTotals] = {}  # rating totals, while a rated view is watched
         self._mains: dict[str, MainOrder] = {}  # the main order, while a category view follows
 

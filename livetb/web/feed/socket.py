@@ -23,7 +23,7 @@ from livetb.tokens.store import Tokens
 from livetb.web.feed.hub import Subscriber, public_channel
 from livetb.web.feed.views import Filter
 from livetb.web.http.auth import check_read, credentials
-from livetb.web.http.limits import int_query, is_number
+from livetb.web.http.limits import int_query, is_number, rating_change_query
 from livetb.web.http.public import reads_live
 from livetb.web.http.routing import Endpoint, NotFound, Query, route_defs
 from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
@@ -73,11 +73,8 @@ def view_filter(request: web.Request) -> Filter | None:
     `top=N`); `with=rating_change` besides any of them (alone: every row); None: every row
     as they are."""
     found = rows_filter(request)
-    wanted = request.query.get("with")
-    if wanted is None:
+    if not rating_change_query(request):
         return found
-    if wanted != "rating_change":
-        raise InvalidInput(f"with={wanted!r}: expected with=rating_change", path="with")
     return msgspec.structs.replace(found or Filter(), rated=True)
 
 

@@ -36,6 +36,17 @@ def int_query(request: web.Request, name: str, low: int = 0, high: int = MAX_INT
     return int(text)
 
 
+RATING_CHANGE = "rating_change"
+
+
+def rating_change_query(request: web.Request) -> bool:
+    """Whether `with=rating_change` was asked (any other `with=` is refused)."""
+    wanted = request.query.get("with")
+    if wanted is not None and wanted != RATING_CHANGE:
+        raise InvalidInput(f"with={wanted!r}: expected with={RATING_CHANGE}", path="with")
+    return wanted is not None
+
+
 async def read_body(request: web.Request, limit: int, timeout: float) -> bytes:
     """The whole body, at most `limit` bytes, within `timeout` seconds."""
     declared = request.content_length
