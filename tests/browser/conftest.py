@@ -136,6 +136,23 @@ def prize_table(rule: str, prizes: Sequence[object]) -> dict[str, object]:
     return {"rule": rule, "one_prize_per_player": True, "currency": "EUR", "prizes": prizes}
 
 
+def open_page(
+    browser: Any, size: dict[str, int], url: str, *selectors: str, live: bool = False
+) -> Any:
+    """A new page at `url` with its script errors in `page.errors`, once its feed is live
+    (`live`) and each of `selectors` is there."""
+    page = browser.new_page(viewport=size)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    page.goto(url)
+    if live:
+        page.wait_for_selector("html[data-connection='live']")
+    for selector in selectors:
+        page.wait_for_selector(selector)
+    return page
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

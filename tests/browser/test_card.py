@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, open_page
 
 PHONE = {"width": 390, "height": 844}
 FULL_HD = {"width": 1920, "height": 1080}
@@ -66,13 +66,8 @@ def running(server: Server) -> str:
 def open_card(
     browser: Any, server: Server, tid: str, no: int, size: dict[str, int], lang: str = "en"
 ) -> Any:
-    page = browser.new_page(viewport=size)
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(f"{server.base}/t/{tid}/player/{no}?lang={lang}")
-    page.wait_for_selector("details[data-breakdown]")
-    return page
+    url = f"{server.base}/t/{tid}/player/{no}?lang={lang}"
+    return open_page(browser, size, url, "details[data-breakdown]")
 
 
 def test_an_opened_breakdown_stays_open_through_five_live_deltas(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server, prize_table
+from tests.browser.conftest import Server, open_page, prize_table
 
 PHONE = {"width": 390, "height": 844}
 FULL_HD = {"width": 1920, "height": 1080}
@@ -75,13 +75,8 @@ def text_of(locator: Any) -> str:
 def open_card(
     browser: Any, server: Server, tid: str, no: int, size: dict[str, int], lang: str
 ) -> Any:
-    page = browser.new_page(viewport=size)
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(f"{server.base}/t/{tid}/player/{no}?lang={lang}")
-    page.wait_for_selector("section.prizes:not([hidden]) .prize-goals li")
-    return page
+    url = f"{server.base}/t/{tid}/player/{no}?lang={lang}"
+    return open_page(browser, size, url, "section.prizes:not([hidden]) .prize-goals li")
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, open_page
 
 PHONE = {"width": 390, "height": 844}
 FULL_HD = {"width": 1920, "height": 1080}
@@ -28,14 +28,8 @@ def cats(server: Server) -> str:
     return server.tournament("cats", ["PTS", "BH"], categories=categories, results=results)
 
 
-def open_page(browser: Any, size: dict[str, int], url: str) -> Any:
-    page = browser.new_page(viewport=size)
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector("table.standings tbody.rows tr[data-start-no]")
-    return page
+def open_rows(browser: Any, size: dict[str, int], url: str) -> Any:
+    return open_page(browser, size, url, "table.standings tbody.rows tr[data-start-no]")
 
 
 def ranks(page: Any) -> list[tuple[int, int]]:
@@ -53,7 +47,7 @@ def test_choosing_a_category_shows_its_ranks_and_follows_results(
     browser: Any, server: Server, cats: str
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = open_page(browser, FULL_HD, f"{server.base}/t/cats")
+    page = open_rows(browser, FULL_HD, f"{server.base}/t/cats")
     picker = page.locator("select#category")
     assert picker.locator("option").all_inner_texts() == ["All players", "Under 2360", "Top seeds"]
     assert len(ranks(page)) == 8
@@ -81,14 +75,14 @@ def test_choosing_a_category_shows_its_ranks_and_follows_results(
 
 def test_a_phone_in_italian_and_a_category_gone(browser: Any, server: Server, cats: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = open_page(browser, PHONE, f"{server.base}/t/cats?category=TOP&lang=it")
+    page = open_rows(browser, PHONE, f"{server.base}/t/cats?category=TOP&lang=it")
     assert page.locator("label[for='category']").inner_text() == "Categoria"
     assert page.locator("select#category option").first.inner_text() == "Tutti i giocatori"
     assert [no for _, no in ranks(page)] == [2, 1, 3]
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     page.screenshot(path=SHOTS / "standings-category-390-it.png", full_page=True)
     page.close()
-    page = open_page(browser, PHONE, f"{server.base}/t/cats?category=GONE")
+    page = open_rows(browser, PHONE, f"{server.base}/t/cats?category=GONE")
     page.wait_for_url("**/t/cats")  # an unknown code: every player instead
     assert len(ranks(page)) == 8
     page.close()

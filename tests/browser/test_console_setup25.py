@@ -60,16 +60,21 @@ def fill_row(page: Any, kind: str, index: int, values: dict[str, str]) -> None:
             field.fill(value)
 
 
-def define_categories_and_prizes(page: Any) -> None:
+def submit_categories(page: Any, rows: list[dict[str, str]], tone: str) -> None:
+    """The set-up tab's categories form with `rows`, submitted; its status then says `tone`."""
     page.click("#tab-setup")
     page.wait_for_selector("#cat-current li")
     add_category = page.locator("#panel-setup .categories-form .actions button[type='button']")
-    add_category.click()
-    fill_row(page, "category", 0, {"code": "U2370", "name": "Under 2370", "rating_max": "2369"})
-    add_category.click()
-    fill_row(page, "category", 1, {"code": "TOP", "name": "Top two", "members": "1, 2"})
+    for i, values in enumerate(rows):
+        add_category.click()
+        fill_row(page, "category", i, values)
     page.click("#panel-setup .categories-form button[type='submit']")
-    page.wait_for_selector("#cat-status[data-tone='ok']")
+    page.wait_for_selector(f"#cat-status[data-tone='{tone}']")
+
+
+def define_categories_and_prizes(page: Any) -> None:
+    u2370 = {"code": "U2370", "name": "Under 2370", "rating_max": "2369"}
+    submit_categories(page, [u2370, {"code": "TOP", "name": "Top two", "members": "1, 2"}], "ok")
     page.wait_for_selector("#cat-current li[data-code='TOP']")
     # The prize form's lists follow the categories just saved.
     page.wait_for_selector("#panel-setup .prizes-form")
@@ -212,15 +217,9 @@ def test_italian_console_sets_and_describes_in_italian(server: Server, opened: A
 
 def test_a_refused_category_is_shown_at_its_field(server: Server, opened: Any) -> None:
     page, tid, _ = opened()
-    page.click("#tab-setup")
-    page.wait_for_selector("#cat-current li")
-    add_category = page.locator("#panel-setup .categories-form .actions button[type='button']")
-    add_category.click()
-    fill_row(page, "category", 0, {"code": "U2000", "name": "Under 2000", "rating_max": "1999"})
-    add_category.click()
-    fill_row(page, "category", 1, {"code": "JUN", "name": "Juniors", "members": "3, 99"})
-    page.click("#panel-setup .categories-form button[type='submit']")
-    page.wait_for_selector("#cat-status[data-tone='error']")
+    u2000 = {"code": "U2000", "name": "Under 2000", "rating_max": "1999"}
+    juniors = {"code": "JUN", "name": "Juniors", "members": "3, 99"}
+    submit_categories(page, [u2000, juniors], "error")
     bad = page.locator("[aria-invalid='true']")
     assert bad.count() == 1
     assert bad.get_attribute("data-path") == "$.categories[1].members"

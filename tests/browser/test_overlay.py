@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, open_page
 
 SHOTS = Path("/tmp/shots/overlay")
 SIZES = [(1920, 1080), (1280, 720), (480, 1080), (600, 400), (1920, 200)]
@@ -74,13 +74,9 @@ def field(server: Server) -> str:
 
 
 def open_overlay(browser: Any, server: Server, size: tuple[int, int], query: str) -> Any:
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(f"{server.base}/t/forty/overlay?{query}")
-    page.wait_for_selector("html[data-connection='live']")
-    page.wait_for_selector(".overlay tr[data-start-no]")
+    viewport = {"width": size[0], "height": size[1]}
+    url = f"{server.base}/t/forty/overlay?{query}"
+    page = open_page(browser, viewport, url, ".overlay tr[data-start-no]", live=True)
     page.wait_for_timeout(300)  # the fit runs on the next frame
     return page
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, open_page
 
 FULL_HD = {"width": 1920, "height": 1080}
 COLUMN = {"width": 480, "height": 1080}
@@ -33,15 +33,8 @@ def ovcat(server: Server) -> str:
     return server.tournament("ovcat", ["PTS", "BH"], categories=categories, results=results)
 
 
-def open_page(browser: Any, size: dict[str, int], url: str) -> Any:
-    page = browser.new_page(viewport=size)
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector("html[data-connection='live']")
-    page.wait_for_selector("tr[data-start-no]")
-    return page
+def open_rows(browser: Any, size: dict[str, int], url: str) -> Any:
+    return open_page(browser, size, url, "tr[data-start-no]", live=True)
 
 
 def ranks(page: Any) -> list[tuple[int, int]]:
@@ -57,7 +50,7 @@ def test_overlay_shows_the_category_with_its_ranks_live(
     browser: Any, server: Server, ovcat: str, lang: str
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = open_page(browser, FULL_HD, f"{server.base}/t/ovcat/overlay?category=U2360&lang={lang}")
+    page = open_rows(browser, FULL_HD, f"{server.base}/t/ovcat/overlay?category=U2360&lang={lang}")
     assert page.locator(".ov-head .ov-cat").inner_text().strip() == "· Under 2360"
     # Main ranks: 2 and 5 first (1 point), 7 and 8 third, the others fifth; inside U2360
     # (4–8): 5 first, 7 and 8 sharing 2nd, 4 and 6 sharing 4th (the English run then moves 4).
@@ -84,7 +77,7 @@ def test_overlay_category_in_a_narrow_column_pages_inside_the_frame(
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     url = f"{server.base}/t/ovcat/overlay?category=U2360&max_rows=2&page_seconds=2&lang={lang}"
-    page = open_page(browser, COLUMN, url)
+    page = open_rows(browser, COLUMN, url)
     page.wait_for_selector("section.overlay.layout-column")
     page.wait_for_timeout(300)  # the fit settles
     assert page.evaluate(INSIDE)
@@ -120,7 +113,7 @@ def test_overlay_category_in_a_narrow_column_pages_inside_the_frame(
 def test_overlay_names_an_unknown_category(
     browser: Any, server: Server, ovcat: str, lang: str, said: str
 ) -> None:
-    page = open_page(browser, FULL_HD, f"{server.base}/t/ovcat/overlay?category=JUNK&lang={lang}")
+    page = open_rows(browser, FULL_HD, f"{server.base}/t/ovcat/overlay?category=JUNK&lang={lang}")
     page.wait_for_selector(".ov-error:not([hidden])")
     assert page.locator(".ov-error").inner_text() == said
     assert page.locator("tbody tr[data-start-no]").count() == 8  # every player instead
@@ -130,7 +123,7 @@ def test_overlay_names_an_unknown_category(
 
 
 def test_screen_shows_the_category(browser: Any, server: Server, ovcat: str) -> None:
-    page = open_page(browser, FULL_HD, f"{server.base}/t/ovcat/screen?category=U2360&lang=en")
+    page = open_rows(browser, FULL_HD, f"{server.base}/t/ovcat/screen?category=U2360&lang=en")
     page.wait_for_selector(".screen-page[data-kind='standings'] tr[data-start-no]")
     assert page.locator(".screen-head .screen-cat").inner_text().strip() == "· Under 2360"
     assert {n for _, n in ranks(page)} == {4, 5, 6, 7, 8}

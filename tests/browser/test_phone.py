@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, open_page
 
 PHONE = {"width": 390, "height": 844}
 FULL_HD = {"width": 1920, "height": 1080}
@@ -32,22 +32,17 @@ def forty(server: Server) -> Iterator[str]:
     yield token
 
 
-def open_page(browser: Any, server: Server, size: dict[str, int], lang: str = "en") -> Any:
-    page = browser.new_page(viewport=size)
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(f"{server.base}/t/forty?lang={lang}")
-    page.wait_for_selector("table.standings tbody.rows tr[data-start-no]")
-    page.wait_for_function("() => document.documentElement.dataset.connection === 'live'")
-    return page
+def open_forty(browser: Any, server: Server, size: dict[str, int], lang: str = "en") -> Any:
+    url = f"{server.base}/t/forty?lang={lang}"
+    rows = "table.standings tbody.rows tr[data-start-no]"
+    return open_page(browser, size, url, rows, live=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
 def test_ten_whole_rows_in_the_first_screen(
     browser: Any, server: Server, forty: str, lang: str
 ) -> None:
-    page = open_page(browser, server, PHONE, lang)
+    page = open_forty(browser, server, PHONE, lang)
     inside = page.evaluate(
         """() => [...document.querySelectorAll('tr[data-start-no]')].filter((tr) => {
             const box = tr.getBoundingClientRect();
@@ -79,7 +74,7 @@ def test_ten_whole_rows_in_the_first_screen(
 def test_the_desktop_table_in_both_languages(
     browser: Any, server: Server, forty: str, lang: str
 ) -> None:
-    page = open_page(browser, server, FULL_HD, lang)
+    page = open_forty(browser, server, FULL_HD, lang)
     assert page.locator("thead th.tb").count() == len(CODES)
     assert page.locator("tbody.rows tr[data-start-no]:not([hidden])").count() == 40
     page.screenshot(path=SHOTS / f"standings-1920-{lang}.png")
@@ -90,7 +85,7 @@ def test_the_desktop_table_in_both_languages(
 def test_a_delta_rewrites_only_the_rows_it_changed(
     browser: Any, server: Server, forty: str
 ) -> None:
-    page = open_page(browser, server, FULL_HD)
+    page = open_forty(browser, server, FULL_HD)
     page.evaluate(
         """() => document.querySelectorAll('tr[data-start-no]').forEach((tr) => {
             tr._kept = true;
@@ -146,7 +141,7 @@ def test_a_group_tie_break_shows_a_dash_for_a_player_nobody_is_tied_with(
 def test_moves_leave_the_rows_in_order_without_overlap(
     browser: Any, server: Server, forty: str
 ) -> None:
-    page = open_page(browser, server, FULL_HD)
+    page = open_forty(browser, server, FULL_HD)
     # Three results in a burst: each delta lands while the previous slide is still running.
     for board, result in [(11, "0-1"), (12, "0-1"), (13, "0-1")]:
         body = {"board": board, "result": result}
@@ -174,7 +169,7 @@ def test_moves_leave_the_rows_in_order_without_overlap(
 def test_columns_in_any_notation_and_an_unknown_code_said(
     browser: Any, server: Server, forty: str
 ) -> None:
-    page = open_page(browser, server, FULL_HD)
+    page = open_forty(browser, server, FULL_HD)
     found = page.evaluate(
         """() => new Promise((done) => {
             const table = document.createElement('standings-table');

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, open_page
 
 FULL_HD = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -41,15 +41,8 @@ def expected(server: Server, lang: str) -> dict[str, str]:
     return {str(r["start_no"]): shown(r["rating_change"], lang) for r in doc["standings"]}
 
 
-def open_page(browser: Any, size: dict[str, int], url: str) -> Any:
-    page = browser.new_page(viewport=size)
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector("html[data-connection='live']")
-    page.wait_for_selector("tr[data-start-no] td.rc")
-    return page
+def open_rc(browser: Any, size: dict[str, int], url: str) -> Any:
+    return open_page(browser, size, url, "tr[data-start-no] td.rc", live=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
@@ -58,7 +51,7 @@ def test_standings_page_shows_the_rating_change(
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     url = f"{server.base}/t/rcol?with=rating_change&lang={lang}"
-    desk = open_page(browser, FULL_HD, url)
+    desk = open_rc(browser, FULL_HD, url)
     want = expected(server, lang)
     assert desk.evaluate(CELLS) == want
     assert {"–"} < set(want.values())  # boards 3 and 4 unfinished
@@ -68,7 +61,7 @@ def test_standings_page_shows_the_rating_change(
     head = desk.locator("thead th.rc").inner_text()
     assert ("Rating change" if lang == "en" else "Variazione Elo") in head or head == "Δ"
     desk.screenshot(path=SHOTS / f"standings-rc-1920x1080-{lang}.png")
-    phone = open_page(browser, PHONE, url)
+    phone = open_rc(browser, PHONE, url)
     assert phone.evaluate(CELLS) == want
     assert phone.locator("tr[data-start-no='2'] td.rc").is_visible()
     phone.screenshot(path=SHOTS / f"standings-rc-390x844-{lang}.png")
@@ -81,8 +74,8 @@ def test_a_result_moves_the_values_live_on_page_and_overlay(
     browser: Any, server: Server, rcol: str
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = open_page(browser, FULL_HD, f"{server.base}/t/rcol?with=rating_change&lang=en")
-    overlay = open_page(
+    page = open_rc(browser, FULL_HD, f"{server.base}/t/rcol?with=rating_change&lang=en")
+    overlay = open_rc(
         browser, FULL_HD, f"{server.base}/t/rcol/overlay?columns=PTS,%CE%94&top=8&lang=en"
     )
     assert overlay.locator(".ov-error").is_hidden()  # Δ is not an unknown column

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import zxingcpp
 
-from tests.browser.conftest import Server
+from tests.browser.conftest import Server, open_page
 
 SHOTS = Path("/tmp/shots/overlay")
 FULL_HD = {"width": 1920, "height": 1080}
@@ -64,14 +64,9 @@ def field(server: Server) -> str:
 
 
 def open_screen(browser: Any, server: Server, lang: str, seconds: int = 3) -> Any:
-    page = browser.new_page(viewport=FULL_HD)
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(f"{server.base}/t/hall/screen?page_seconds={seconds}&lang={lang}")
-    page.wait_for_selector("html[data-connection='live']")
-    page.wait_for_selector(".screen-page[data-kind='standings'] tr[data-start-no]")
-    return page
+    url = f"{server.base}/t/hall/screen?page_seconds={seconds}&lang={lang}"
+    rows = ".screen-page[data-kind='standings'] tr[data-start-no]"
+    return open_page(browser, FULL_HD, url, rows, live=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])

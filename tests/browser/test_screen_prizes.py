@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server, prize_table
+from tests.browser.conftest import Server, open_page, prize_table
 
 FULL_HD = {"width": 1920, "height": 1080}
 SHOTS = Path("/tmp/shots/pages25")
@@ -39,14 +39,9 @@ def build(server: Server, tid: str) -> str:
 
 
 def open_screen(browser: Any, server: Server, tid: str, lang: str) -> Any:
-    page = browser.new_page(viewport=FULL_HD)
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(f"{server.base}/t/{tid}/screen?page_seconds=3&lang={lang}")
-    page.wait_for_selector("html[data-connection='live']")
-    page.wait_for_selector(".screen-page[data-kind='standings'] tr[data-start-no]")
-    return page
+    url = f"{server.base}/t/{tid}/screen?page_seconds=3&lang={lang}"
+    rows = ".screen-page[data-kind='standings'] tr[data-start-no]"
+    return open_page(browser, FULL_HD, url, rows, live=True)
 
 
 def winners(page: Any, code: str) -> list[tuple[str, str, str]]:
