@@ -31,6 +31,7 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
     x NoResultToCorrect                     no_result_to_correct
     x ResultsMissing                        results_missing: closing an unfinished round
     x ParticipantWithdrawnError             participant_withdrawn
+    x ParticipantNotWithdrawn               participant_not_withdrawn: a return without a withdrawal
     x ParticipantPairedTwice                participant_paired_twice
     x ParticipantHasBye                     participant_has_bye: paired despite a requested bye
     x InvalidPlayoff                        invalid_playoff
@@ -439,6 +440,17 @@ class ParticipantWithdrawnError(CommandRejected):
     def __init__(self, start_no: int, from_round: int, field: str = "start_no") -> None:
         super().__init__(
             f"{field} {start_no}: withdrawn from round {from_round} on", field=field, value=start_no
+        )
+
+
+class ParticipantNotWithdrawn(CommandRejected):
+    code = "participant_not_withdrawn"
+
+    def __init__(self, start_no: int) -> None:
+        super().__init__(
+            f"start_no {start_no}: not withdrawn, nothing to return from",
+            field="start_no",
+            value=start_no,
         )
 
 

@@ -189,6 +189,18 @@ def _pgn(sub: argparse._SubParsersAction) -> None:
     )
 
 
+def _round_count(text: str) -> int:
+    try:
+        rounds = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a number of rounds, 1 to 99"
+        ) from None
+    if not 1 <= rounds <= 99:
+        raise argparse.ArgumentTypeError(f"{rounds}: expected a number of rounds, 1-99")
+    return rounds
+
+
 def _sync(sub: argparse._SubParsersAction) -> None:
     sy = sub.add_parser(
         "sync",
@@ -205,7 +217,20 @@ def _sync(sub: argparse._SubParsersAction) -> None:
         "tournament's must be the same",
     )
     sy.add_argument(
+        "--rounds",
+        type=_round_count,
+        metavar="N",
+        help="a new tournament's number of rounds, when the file declares none (no 142 or XXR); "
+        "an existing tournament's must be the same",
+    )
+    sy.add_argument(
         "--dry-run", action="store_true", help="print the difference in words; write nothing"
+    )
+    sy.add_argument(
+        "--force",
+        action="store_true",
+        help="sync a file refused as older than the files synced before, or as another "
+        "tournament's",
     )
     sy.add_argument(
         "--prefer",

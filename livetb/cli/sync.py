@@ -1,10 +1,12 @@
 """`livetb sync FILE.trf`: the log follows the pairing program's file (`livetb.interchange.sync`
 plans what the file adds), appended in one go with the head it was planned on; `--watch`
-syncs again each time the file is saved.
+syncs again each time the file is saved, and after a refusal also when the file is touched or
+the tournament's log changes (a conflict settled in the console), until it is back in step.
 
-Exit codes: 0 synced (or nothing to do), 2 a file that is not TRF or cannot be followed (its
-errors located, nothing written), 3 results entered in the log that the file contradicts
-(each board named, nothing written; `--prefer` settles them).
+Exit codes: 0 synced (or nothing to do), 2 refused: a file that is not TRF or cannot be
+followed (its errors located), one older than the files synced before, another tournament's,
+or a round count missing or disagreeing (nothing written); 3 results entered in the log that
+the file contradicts (each board named, nothing written; `--prefer` settles them).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ CONFLICT = 3
 SETTLE = 0.15  # seconds a saved file must stay the same before it is read
 RETRIES = 20  # reads of a file still being written (a parse error right after a change)
 RETRY_AFTER = 0.1
+LOG_POLL_MS = 1000  # after a refusal, how often --watch looks whether the log moved
 
 
 @dataclass
@@ -74,8 +77,10 @@ def sync_file(
             sync.player_lines(data),
             tiebreaks=tiebreaks,
             prefer=args.prefer,
+            rounds=args.rounds,
+            force=args.force,
         )
-        lines = [sync.describe(step, lang) for step in made.steps]
+        lines = [line for step in made.steps for line in sync.describe(step, lang, made)]
         lines += [i18n.text(lang, "sync.kept", **_fields(c)) for c in made.kept]
         lines += [
             i18n.text(lang, "sync.not_applied", no=no, fields=", ".join(fields))
@@ -83,10 +88,11 @@ def sync_file(
         ]
         events = made.events
         if not events or args.dry_run:
-            return Outcome(len(events), head, lines)
+            return Outcome(len(made.steps), head, lines)
         stored.readable([r.event for r in records] + events)  # the log stays readable
         seq = store.append(args.tournament, head, events, actor=sync.ACTOR)
-    return Outcome(len(events), seq, lines)
+    # A file that only records what it showed (the log said it all already) adds nothing.
+    return Outcome(len(events) if made.steps else 0, seq, lines)
 
 
 def _fields(c: sync.BoardConflict) -> dict[str, object]:
@@ -108,11 +114,21 @@ def _conflict(err: sync.SyncConflict, lang: str) -> int:
     return CONFLICT
 
 
+@dataclass
+class _Follow:
+    """What --watch knows between two reads of the file."""
+
+    synced: bytes | None = None  # the content last synced (or found in step)
+    refused_at: int | None = None  # the log's head when the last read was refused
+
+
 def _watch(
     args: argparse.Namespace, tiebreaks: list[str] | None, lang: str, out: io.TextIOBase
 ) -> int:
     """Sync now, then after every save: one line per sync. A file caught half-written (a parse
-    error right after a change) is read again shortly, never synced in part."""
+    error right after a change) is read again shortly, never synced in part. After a refusal
+    the same content is tried again when the file is touched or the log moves, and one line
+    says when the log and the file are back in step."""
     import watchfiles
 
     path = Path(args.file).resolve()
@@ -120,36 +136,46 @@ def _watch(
     def ours(_: watchfiles.Change, changed: str) -> bool:
         return Path(changed) == path
 
-    last: bytes | None = None
+    follow = _Follow()
     try:
-        last = _watched_sync(args, path, last, tiebreaks, lang, out)
-        for _ in watchfiles.watch(
+        _watched_sync(args, path, follow, tiebreaks, lang, out)
+        for changes in watchfiles.watch(
             path.parent,
             watch_filter=ours,
             debounce=100,
             step=20,
-            rust_timeout=0,
-            yield_on_timeout=False,
+            rust_timeout=LOG_POLL_MS,
+            yield_on_timeout=True,
         ):
-            last = _watched_sync(args, path, last, tiebreaks, lang, out)
+            # a save or a touch; or, after a refusal, the log moved (settled in the console)
+            moved = follow.refused_at is not None and _head(args) != follow.refused_at
+            if changes or moved:
+                _watched_sync(args, path, follow, tiebreaks, lang, out)
     except KeyboardInterrupt:
         print(i18n.text(lang, "sync.stopped"), file=out, flush=True)
     return 0
 
 
+def _head(args: argparse.Namespace) -> int:
+    with open_store(args.db) as store:
+        return store.head(args.tournament)
+
+
 def _watched_sync(
     args: argparse.Namespace,
     path: Path,
-    last: bytes | None,
+    follow: _Follow,
     tiebreaks: list[str] | None,
     lang: str,
     out: io.TextIOBase,
-) -> bytes | None:
-    """One sync of the watched file; the bytes synced (or `last`, if none were)."""
+) -> None:
+    """One sync of the watched file. The content synced last is not read again unless the
+    last read was refused (`follow.refused_at`): then it may go through now."""
+    name = Path(args.file).name
     for attempt in range(RETRIES):
         data = _settled(path)
-        if data is None or data == last:
-            return last  # gone (being replaced), or a save that changed nothing
+        if data is None or (data == follow.synced and follow.refused_at is None):
+            return  # gone (being replaced), or a save that changed nothing
         try:
             outcome = sync_file(args, data, tiebreaks, lang)
         except (TrfError, ConcurrencyConflict) as err:
@@ -157,17 +183,32 @@ def _watched_sync(
                 # The program is still writing it; or another writer appended meanwhile.
                 time.sleep(RETRY_AFTER)
                 continue
-            print(f"livetb: {err}", file=sys.stderr, flush=True)
-            return data
+            _refused(args, follow, data, lang, f"livetb: {err}")
+            return
         except sync.SyncConflict as err:
             _conflict(err, lang)
-            return data
+            _refused(args, follow, data, lang, None)
+            return
         except LivetbError as err:
-            print(f"livetb: {err}", file=sys.stderr, flush=True)
-            return data
-        print(_summary(args, outcome, lang), file=out, flush=True)
-        return data
-    return last  # pragma: no cover - the loop returns
+            _refused(args, follow, data, lang, f"livetb: {err}")
+            return
+        was_refused = follow.refused_at is not None
+        follow.synced, follow.refused_at = data, None
+        if outcome.events or not was_refused:
+            print(_summary(args, outcome, lang), file=out, flush=True)
+        if was_refused:
+            print(i18n.text(lang, "sync.in_step", file=name, seq=outcome.seq), file=out, flush=True)
+        return
+
+
+def _refused(
+    args: argparse.Namespace, follow: _Follow, data: bytes, lang: str, message: str | None
+) -> None:
+    """Say why (once per refusal), and wait for a save, a touch or the log to move."""
+    if message is not None:
+        print(message, file=sys.stderr, flush=True)
+    print(i18n.text(lang, "sync.retry", file=Path(args.file).name), file=sys.stderr, flush=True)
+    follow.synced, follow.refused_at = data, _head(args)
 
 
 def _settled(path: Path) -> bytes | None:

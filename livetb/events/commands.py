@@ -9,7 +9,8 @@ Rules, in short:
 - participant updates before round 1 is paired; registration too, or in a Swiss until the last
   round is closed: a late entrant's rounds already paired are absent unless it names a bye for
   them (a batch registration is refused whole if any one participant is); withdrawals any time
-  for a round not yet closed; byes only for rounds not yet paired;
+  for a round not yet closed, and a return from one for a round not yet paired; byes only for
+  rounds not yet paired;
 - round k+1 is paired once round k is closed; nobody withdrawn, unknown, seated twice or with a
   bye for the round may be paired (a board or the pairing-allocated bye);
 - results for paired rounds and existing boards, once per board; after that, or once the round
@@ -36,6 +37,7 @@ from livetb.errors import (
     InvalidTeam,
     NoResultToCorrect,
     ParticipantHasBye,
+    ParticipantNotWithdrawn,
     ParticipantPairedTwice,
     ParticipantWithdrawnError,
     PreviousRoundOpen,
@@ -67,6 +69,7 @@ from livetb.events.schema import (
     LotsDrawn,
     ParticipantKSet,
     ParticipantRegistered,
+    ParticipantReinstated,
     ParticipantUpdated,
     ParticipantWithdrawn,
     PlayoffDecided,
@@ -170,6 +173,14 @@ class WithdrawParticipant(Command, tag="WithdrawParticipant", frozen=True):
     from_round: RoundNo
 
 
+class ReinstateParticipant(Command, tag="ReinstateParticipant", frozen=True):
+    """A withdrawn participant back from `from_round` (a round not paired yet) on; the
+    unpaired rounds between the withdrawal and the return stay absences."""
+
+    start_no: StartNo
+    from_round: RoundNo
+
+
 class RequestBye(Command, tag="RequestBye", frozen=True):
     start_no: StartNo
     round: RoundNo
@@ -182,6 +193,9 @@ class PairRound(Command, tag="PairRound", frozen=True):
     bye: StartNo | None = None  # the pairing-allocated bye
     # Team tournaments: the players of the team given the pairing-allocated bye.
     team_bye: tuple[StartNo, ...] = ()
+    # Further pairing-allocated byes, after `bye` (a pairing program's file with several
+    # `U` in the round, read with a warning).
+    more_byes: tuple[StartNo, ...] = ()
 
 
 class RecordResult(Command, tag="RecordResult", frozen=True):
@@ -235,6 +249,7 @@ AnyCommand = (
     | RegisterTeam
     | UpdateParticipant
     | WithdrawParticipant
+    | ReinstateParticipant
     | RequestBye
     | PairRound
     | RecordResult
@@ -289,6 +304,8 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
             return _update(state, command)
         case WithdrawParticipant():
             return _withdraw(state, command)
+        case ReinstateParticipant():
+            return _reinstate(state, command)
         case RequestBye():
             return _request_bye(state, command)
         case PairRound():
@@ -481,6 +498,22 @@ def _withdraw(state: TournamentState, c: WithdrawParticipant) -> list[AnyEvent]:
     return [ParticipantWithdrawn(start_no=c.start_no, from_round=c.from_round)]
 
 
+def _reinstate(state: TournamentState, c: ReinstateParticipant) -> list[AnyEvent]:
+    _participant(state, c.start_no)
+    _in_range(state, c.from_round, "from_round")
+    since = state.withdrawn.get(c.start_no)
+    if since is None:
+        raise ParticipantNotWithdrawn(c.start_no)
+    if c.from_round <= state.paired:
+        raise RoundAlreadyPaired(c.from_round)
+    # The rounds left out: absent, as the withdrawal had them (a bye keeps them unpaired).
+    away = range(max(since, state.paired + 1), c.from_round)
+    return [
+        ParticipantReinstated(start_no=c.start_no, from_round=c.from_round),
+        *(ByeRequested(start_no=c.start_no, round=rnd, points="zero") for rnd in away),
+    ]
+
+
 def _request_bye(state: TournamentState, c: RequestBye) -> list[AnyEvent]:
     _participant(state, c.start_no)
     _in_range(state, c.round, "round")
@@ -519,7 +552,13 @@ def _pair(state: TournamentState, c: PairRound) -> list[AnyEvent]:
         seated.add(no)
     if c.team_bye:
         _team_bye(state, c.team_bye)
-    return [RoundPaired(round=rnd, boards=c.boards, bye=c.bye, team_bye=c.team_bye)]
+    if c.more_byes and c.bye is None:
+        raise InvalidInput("more_byes: further byes follow the first, `bye`", path="$.more_byes")
+    return [
+        RoundPaired(
+            round=rnd, boards=c.boards, bye=c.bye, team_bye=c.team_bye, more_byes=c.more_byes
+        )
+    ]
 
 
 def _team_bye(state: TournamentState, players: tuple[int, ...]) -> None:
@@ -545,6 +584,8 @@ def _seats(c: PairRound) -> Iterator[tuple[int, str]]:
         yield c.bye, "bye"
     for i, no in enumerate(c.team_bye):
         yield no, f"team_bye[{i}]"
+    for i, no in enumerate(c.more_byes):
+        yield no, f"more_byes[{i}]"
 
 
 # --- lookups that raise the typed rejection -------------------------------------------------

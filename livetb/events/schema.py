@@ -139,6 +139,14 @@ class ParticipantWithdrawn(Event, tag="ParticipantWithdrawn", frozen=True):
     from_round: RoundNo
 
 
+class ParticipantReinstated(Event, tag="ParticipantReinstated", frozen=True):
+    """Back after a withdrawal: paired again from `from_round` on (the rounds between stay
+    absences)."""
+
+    start_no: StartNo
+    from_round: RoundNo
+
+
 class ByeRequested(Event, tag="ByeRequested", frozen=True):
     """A bye for a round not yet paired, or a late entrant's for a round paired before it
     registered: `half` and `zero` are requested byes (TRF `H`, `Z`); `full` is a full-point
@@ -163,6 +171,9 @@ class RoundPaired(Event, tag="RoundPaired", frozen=True):
     bye: StartNo | None = None
     # Team tournaments: the players of the team given the pairing-allocated bye.
     team_bye: tuple[StartNo, ...] = ()
+    # Further pairing-allocated byes a pairing program gave in this round (a file with
+    # several `U`, read with a warning: merged sections give one each); `bye` is the first.
+    more_byes: tuple[StartNo, ...] = ()
 
 
 class ResultRecorded(Event, tag="ResultRecorded", frozen=True):
@@ -212,12 +223,24 @@ class PublicDelaySet(Event, tag="PublicDelaySet", frozen=True):
     seconds: int = 0
 
 
+class FileSynced(Event, tag="FileSynced", frozen=True):
+    """What a synced pairing-program file showed, appended with what it added: a later file
+    that shows less (fewer rounds, fewer results in a round) is older, and one with another
+    `012` name is another tournament's (`livetb/interchange/sync.py`)."""
+
+    source: str  # the file's own name
+    name: str = ""  # its 012 line
+    rounds: int = 0  # its paired rounds
+    results: tuple[int, ...] = ()  # per paired round, its boards with a result
+
+
 AnyEvent = (
     TournamentCreated
     | ParticipantRegistered
     | TeamRegistered
     | ParticipantUpdated
     | ParticipantWithdrawn
+    | ParticipantReinstated
     | ByeRequested
     | RoundPaired
     | ResultRecorded
@@ -229,6 +252,7 @@ AnyEvent = (
     | ParticipantKSet
     | CategoriesDefined
     | PrizesDefined
+    | FileSynced
 )
 
 

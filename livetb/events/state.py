@@ -14,10 +14,12 @@ from livetb.events.schema import (
     ByeRequested,
     CategoriesDefined,
     Category,
+    FileSynced,
     GameResult,
     LotsDrawn,
     ParticipantKSet,
     ParticipantRegistered,
+    ParticipantReinstated,
     ParticipantUpdated,
     ParticipantWithdrawn,
     PlayoffDecided,
@@ -63,6 +65,7 @@ class RoundState:
     pab: int | None = None
     team_pab: tuple[int, ...] = ()  # a team's players, when a whole team has the bye
     closed: bool = False
+    more_pabs: tuple[int, ...] = ()  # pairing-allocated byes after `pab` (`RoundPaired`)
 
     def __post_init__(self) -> None:
         # Not a field, so never stored: the same Game objects as `games`, by start number.
@@ -93,6 +96,7 @@ class TournamentState:
     # The seq of the last event that changed a participant's details or the categories: what
     # a category's members are read from (`livetb/projections/categories.py` caches by it).
     roster_seq: int = 0
+    synced: FileSynced | None = None  # the last pairing-program file synced
 
     @property
     def paired(self) -> int:
@@ -117,7 +121,7 @@ class TournamentState:
                     return Entry(pending, opponent, colour)
                 white, black = CODES[game.result]
                 return Entry(white if is_white else black, opponent, colour)
-            if state.pab == no or no in state.team_pab:
+            if state.pab == no or no in state.team_pab or no in state.more_pabs:
                 return Entry(Code.PAB)
         return Entry(self.byes.get(rnd, {}).get(no, Code.ZERO_BYE))
 
@@ -164,6 +168,7 @@ class TournamentState:
                 game.white, game.black = canonical(game.white), canonical(game.black)
             played.pab = None if played.pab is None else canonical(played.pab)
             played.team_pab = tuple(map(canonical, played.team_pab))
+            played.more_pabs = tuple(map(canonical, played.more_pabs))
             played.__post_init__()  # the seats by the same objects
         self.byes = {
             rnd: {canonical(no): code for no, code in b.items()} for rnd, b in self.byes.items()
@@ -203,6 +208,10 @@ class TournamentState:
                 return frozenset({no})
             case ParticipantWithdrawn(from_round=rnd):
                 self.withdrawn[self.canonical(event.start_no)] = rnd
+            case ParticipantReinstated():
+                self.withdrawn.pop(event.start_no, None)
+            case FileSynced():
+                self.synced = event
             case ByeRequested(round=rnd, points=points):
                 no = self.canonical(event.start_no)
                 self.byes.setdefault(rnd, {})[no] = BYE_CODES[points]
@@ -215,7 +224,11 @@ class TournamentState:
                 }
                 bye = None if event.bye is None else canonical(event.bye)
                 self.rounds[rnd] = RoundState(
-                    rnd, games, bye, tuple(map(canonical, event.team_bye))
+                    rnd,
+                    games,
+                    bye,
+                    tuple(map(canonical, event.team_bye)),
+                    more_pabs=tuple(map(canonical, event.more_byes)),
                 )
                 return frozenset(self.participants)
             case ResultRecorded(round=rnd, board=board) | ResultCorrected(round=rnd, board=board):

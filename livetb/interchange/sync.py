@@ -7,20 +7,24 @@ default (as `livetb import` chooses). The file may be read at any moment of the 
 paired). What it adds is planned in the log's order: the tournament if unknown, new
 participants (late entries with the rounds they missed as the file gives them: `Z` absent,
 `H` a half-point bye), details changed while round 1 is unpaired, then per round the
-withdrawals, the requested byes, the pairing (boards in publication order, `round_boards`),
+reinstatements, the requested byes, the pairing (boards in publication order, `round_boards`),
 the results, the corrections and the close of a round whose every board has a result in the
 file; last the byes and absences entered ahead.
 
 A result the file contradicts is corrected when the log's result came from an earlier sync
 (actor `sync`: the pairing program's file was wrong, and fixed); one entered otherwise (the
 console, the API) is a conflict, settled only by `prefer` ("file": corrected; "log": kept).
-A run of absences up to the last round reads as a withdrawal only once the file holds the
-final round: before that the player may still come back, and the rounds are absences.
+
+An absence is that round's only: a file never withdraws anyone (TRF has no withdrawal, and a
+player absent for rounds may still come back). A withdrawal is the arbiter's; a file that
+pairs a withdrawn player reinstates them from that round. Before planning, the file's round
+count, age and identity are checked (`sync_checks`); `force` skips the last two. What the
+file showed is appended as a `FileSynced` record whenever it differs from the last one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -38,15 +42,17 @@ from livetb.events.commands import (
     PairRound,
     RecordResult,
     RegisterParticipant,
+    ReinstateParticipant,
     RequestBye,
+    Sex,
     UpdateParticipant,
-    WithdrawParticipant,
     decide,
 )
 from livetb.events.schema import (
     AnyEvent,
     Board,
     ByePoints,
+    FileSynced,
     GameResult,
     Recorded,
     ResultCorrected,
@@ -54,16 +60,14 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
-from livetb.interchange.importer import RESULTS, events_from_tournament, withdrawal
+from livetb.interchange import sync_checks as checks
+from livetb.interchange.importer import RESULTS, events_from_tournament
+from livetb.interchange.sync_checks import ACTOR, by_sync
 from livetb.interchange.trf_commands import round_boards
+from livetb.projections.categories import birth_span
 from livetb.trf import TrfImport
 
-ACTOR = "sync"  # the CLI's; the API's is "sync:" and the token's actor
-
-
-def by_sync(actor: str | None) -> bool:
-    return actor is not None and (actor == ACTOR or actor.startswith(ACTOR + ":"))
-
+__all__ = ["ACTOR", "BoardConflict", "Plan", "SyncConflict", "SyncMismatch", "by_sync", "plan"]
 
 Prefer = Literal["file", "log"]
 _POINTS: dict[Code, ByePoints] = {
@@ -72,7 +76,7 @@ _POINTS: dict[Code, ByePoints] = {
     Code.ZERO_BYE: "zero",
 }
 _MISSED: dict[Code, MissedRound] = {Code.ZERO_BYE: "absent", Code.HALF_BYE: "half"}
-_DETAILS = ("name", "rating", "title", "federation", "fide_id")
+_DETAILS = ("name", "rating", "title", "federation", "fide_id", "sex", "birth_date")
 
 
 class BoardConflict(msgspec.Struct, frozen=True):
@@ -85,6 +89,8 @@ class BoardConflict(msgspec.Struct, frozen=True):
     log: GameResult
     file: GameResult
     line: int  # the file's 001 line of the white player
+    white_name: str = ""
+    black_name: str = ""
 
     def words(self, lang: str) -> str:
         return i18n.text(lang, "sync.conflict", **msgspec.structs.asdict(self))
@@ -129,10 +135,16 @@ class Plan:
     kept: list[BoardConflict] = field(default_factory=list)  # prefer="log": the log's result
     unchanged_details: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
     state: TournamentState = field(default_factory=TournamentState)
+    record: FileSynced | None = None  # what the file showed, if not what the last one did
 
     @property
     def events(self) -> list[AnyEvent]:
-        return [e for s in self.steps for e in s.events]
+        done = [e for s in self.steps for e in s.events]
+        return [*done, self.record] if self.record is not None else done
+
+    def names(self) -> Mapping[int, str]:
+        """Start number -> name, the file's new participants included."""
+        return {no: p.name for no, p in self.state.participants.items()}
 
 
 def player_lines(data: bytes) -> dict[int, int]:
@@ -162,15 +174,40 @@ def plan(
     *,
     tiebreaks: Sequence[str] | None = None,
     prefer: Prefer | None = None,
+    rounds: int | None = None,
+    force: bool = False,
 ) -> Plan:
     """The steps that bring the log (`records`) to the file; `SyncConflict` or
-    `SyncMismatch` when it cannot, a command's own rejection when the rules refuse one."""
+    `SyncMismatch` when it cannot, a command's own rejection when the rules refuse one.
+
+    `rounds`: a new tournament's round count when the file declares none. The round count,
+    the file's age and its identity are checked first (`sync_checks`); `force` skips the age
+    and identity checks, never the round count's."""
     if imported.is_team:
         raise ImportUnsupported(f"{source}: sync follows individual tournaments only")
     state = TournamentState()
     for rec in records:
         state.apply(rec.event)
-    return _Planner(state, authors(records), imported, source, lines, prefer).run(tiebreaks)
+    t = imported.tournament
+    if not force:  # another tournament's file first: its round count would be beside the point
+        foreign = checks.foreign_differences(state, t, t.participants)
+        if foreign:
+            raise checks.SyncForeign(source, foreign)
+    width = max((len(p.entries) for p in t.participants), default=0)
+    count = checks.round_count(state, imported.declared_rounds, rounds, width, source)
+    t = msgspec.structs.replace(t, rounds=count)
+    record = checks.record(t, source)
+    if not force:
+        names = {no: p.name for no, p in state.participants.items()}
+        results = checks.file_results(t)
+        stale = checks.stale_reasons(state, records, record, results, names)
+        if stale:
+            raise checks.SyncStale(source, stale)
+    imported = msgspec.structs.replace(imported, tournament=t)
+    made = _Planner(state, authors(records), imported, source, lines, prefer).run(tiebreaks)
+    if not checks.same_showing(state.synced, record):
+        made.record = record
+    return made
 
 
 class _Planner:
@@ -212,9 +249,8 @@ class _Planner:
                 path="tiebreaks",
             )
         self._participants(people)
-        played = t.played_rounds
-        for rnd in range(1, played + 1):
-            self._round(people, rnd, played)
+        for rnd in range(1, t.played_rounds + 1):
+            self._round(people, rnd)
         for rnd, no, code in self.imported.announced_byes:
             self._bye(no, rnd, code, ahead=True)
         if self.conflicts:
@@ -249,12 +285,15 @@ class _Planner:
                         title=p.title,
                         federation=p.federation,
                         fide_id=p.fide_id,
+                        sex=_sex(p.sex),
+                        birth_date=_birth_date(p.birth_date),
                         missed=self._missed(p),
                     )
                 )
                 continue
             wanted: dict[str, object] = {"name": name, "rating": p.rating, "title": p.title}
             wanted |= {"federation": p.federation, "fide_id": p.fide_id}
+            wanted |= {"sex": _sex(p.sex), "birth_date": _birth_date(p.birth_date)}
             changed = {f: v for f, v in wanted.items() if getattr(known, f) != v}
             if changed and not state.paired:
                 update = msgspec.convert({"start_no": p.start_no, **changed}, UpdateParticipant)
@@ -277,22 +316,22 @@ class _Planner:
             missed[rnd] = _MISSED[code]
         return missed
 
-    def _round(self, people: list[Participant], rnd: int, played: int) -> None:
+    def _round(self, people: list[Participant], rnd: int) -> None:
         state, t = self.state, self.t
-        if played == t.rounds:  # the final round is in the file: a run of absences is final
-            for p in people:
-                since = withdrawal(t, p, played)
-                if since == rnd and p.start_no not in state.withdrawn and rnd > state.closed:
-                    self.do(WithdrawParticipant(start_no=p.start_no, from_round=rnd))
-        boards, bye = round_boards(t, rnd)
-        seated = {no for b in boards for no in (b.white, b.black)} | {bye}
+        boards, byes = round_boards(t, rnd)
+        seated = {no for b in boards for no in (b.white, b.black)} | set(byes)
         for p in people:
             if p.start_no not in seated:
                 self._bye(p.start_no, rnd, p.entry(rnd).code, ahead=False)
         if rnd > state.paired:
-            self.do(PairRound(round=rnd, boards=boards, bye=bye))
+            for no in sorted(n for n in seated if n is not None):
+                since = state.withdrawn.get(no)
+                if since is not None and since <= rnd:  # paired again: back from this round
+                    self.do(ReinstateParticipant(start_no=no, from_round=rnd))
+            bye = byes[0] if byes else None
+            self.do(PairRound(round=rnd, boards=boards, bye=bye, more_byes=byes[1:]))
         else:
-            self._same_pairing(rnd, boards, bye)
+            self._same_pairing(rnd, boards, byes)
         by_seat = {(g.white, g.black): g for g in state.rounds[rnd].games.values()}
         by_no = {p.start_no: p for p in people}
         complete = True
@@ -313,16 +352,18 @@ class _Planner:
         if complete and not closed and state.rounds[rnd].complete:
             self.do(CloseRound(round=rnd))
 
-    def _same_pairing(self, rnd: int, boards: Sequence[Board], bye: int | None) -> None:
+    def _same_pairing(self, rnd: int, boards: Sequence[Board], byes: tuple[int, ...]) -> None:
         logged = self.state.rounds[rnd]
         mine = {(g.white, g.black) for g in logged.games.values()}
         theirs = {(b.white, b.black) for b in boards}
-        if mine != theirs or logged.pab != bye:
+        pabs = tuple(sorted(((logged.pab,) if logged.pab is not None else ()) + logged.more_pabs))
+        if mine != theirs or pabs != byes:
             only_log = ", ".join(f"#{w}-#{b}" for w, b in sorted(mine - theirs)) or "-"
             only_file = ", ".join(f"#{w}-#{b}" for w, b in sorted(theirs - mine)) or "-"
+            log_byes, file_byes = (", ".join(f"#{no}" for no in x) or "-" for x in (pabs, byes))
             raise SyncMismatch(
                 f"{self.source}: round {rnd} is paired otherwise in the log (only in the log: "
-                f"{only_log}; only in the file: {only_file}; bye {logged.pab} / {bye}); a "
+                f"{only_log}; only in the file: {only_file}; bye {log_byes} / {file_byes}); a "
                 "published pairing is not changed by a sync"
             )
 
@@ -367,7 +408,18 @@ class _Planner:
                 return
             self.do(RecordResult(round=rnd, board=board, result=result))
             return
-        conflict = BoardConflict(rnd, board, white, black, game.result, result, line)
+        names = self.state.participants
+        conflict = BoardConflict(
+            rnd,
+            board,
+            white,
+            black,
+            game.result,
+            result,
+            line,
+            names[white].name,
+            names[black].name,
+        )
         if not by_sync(self.by.get((rnd, board))) and self.prefer != "file":
             if self.prefer == "log":
                 self.result.kept.append(conflict)
@@ -382,48 +434,73 @@ class _Planner:
         )
 
 
+def _sex(code: str) -> Sex:
+    """The TRF's sex as the log keeps it: "m", "w" or unknown ("")."""
+    return "m" if code == "m" else "w" if code == "w" else ""
+
+
+def _birth_date(text: str) -> str:
+    """A birth date as the file writes it, if it reads as one (a category can use it)."""
+    return text.strip() if birth_span(text) else ""
+
+
 # --- the difference in words -------------------------------------------------------------------
 
 
-def describe(step: Step, lang: str) -> str:
-    """One line saying what a step appends."""
+def describe(step: Step, lang: str, made: Plan) -> list[str]:
+    """What a step appends, in words naming the players: one line, and for a pairing one more
+    per board."""
     c = step.command
     t = i18n.catalog(lang)
+    names = made.names()
+
+    def who(no: int) -> str:
+        return f"{names.get(no, '?')} (#{no})"
+
+    def game(rnd: int, board: int) -> dict[str, object]:
+        g = made.state.rounds[rnd].games[board]
+        return {"round": rnd, "board": board, "white": who(g.white), "black": who(g.black)}
+
     match c:
         case CreateTournament():
             listed = ", ".join(c.tiebreaks or ())
-            return i18n.text(lang, "sync.create", name=c.name, rounds=c.rounds, tiebreaks=listed)
+            return [i18n.text(lang, "sync.create", name=c.name, rounds=c.rounds, tiebreaks=listed)]
         case RegisterParticipant(missed=missed) if missed:
             rounds = ", ".join(
                 i18n.text(lang, "sync.missed", round=r, kind=t[f"sync.kind.{k}"])
                 for r, k in sorted(missed.items())
             )
-            return i18n.text(lang, "sync.register_late", no=c.start_no, name=c.name, rounds=rounds)
+            line = i18n.text(lang, "sync.register_late", no=c.start_no, name=c.name, rounds=rounds)
+            return [line]
         case RegisterParticipant():
-            return i18n.text(lang, "sync.register", no=c.start_no, name=c.name)
+            return [i18n.text(lang, "sync.register", no=c.start_no, name=c.name)]
         case UpdateParticipant():
             fields = ", ".join(f for f in _DETAILS if getattr(c, f) is not msgspec.UNSET)
-            return i18n.text(lang, "sync.update", no=c.start_no, fields=fields)
-        case WithdrawParticipant():
-            return i18n.text(lang, "sync.withdraw", no=c.start_no, round=c.from_round)
+            return [i18n.text(lang, "sync.update", who=who(c.start_no), fields=fields)]
+        case ReinstateParticipant():
+            return [i18n.text(lang, "sync.reinstate", who=who(c.start_no), round=c.from_round)]
         case RequestBye():
             kind = t[f"sync.kind.{c.points}"]
-            return i18n.text(lang, "sync.bye", no=c.start_no, round=c.round, kind=kind)
+            return [i18n.text(lang, "sync.bye", who=who(c.start_no), round=c.round, kind=kind)]
         case PairRound():
-            bye = "" if c.bye is None else i18n.text(lang, "sync.pab", no=c.bye)
-            return i18n.text(lang, "sync.pair", round=c.round, boards=len(c.boards), bye=bye)
+            byes = c.more_byes if c.bye is None else (c.bye, *c.more_byes)
+            bye = "".join(i18n.text(lang, "sync.pab", who=who(no)) for no in byes)
+            head = i18n.text(lang, "sync.pair", round=c.round, boards=len(c.boards), bye=bye)
+            return [head] + [
+                "  " + i18n.text(lang, "sync.board", **game(c.round, b.board)) for b in c.boards
+            ]
         case RecordResult():
-            return i18n.text(lang, "sync.result", round=c.round, board=c.board, result=c.result)
+            return [i18n.text(lang, "sync.result", result=c.result, **game(c.round, c.board))]
         case CorrectResult():
-            return i18n.text(
+            line = i18n.text(
                 lang,
                 "sync.correct",
-                round=c.round,
-                board=c.board,
                 old=c.expected,
                 result=c.result,
                 reason=c.reason,
+                **game(c.round, c.board),
             )
+            return [line]
         case CloseRound():
-            return i18n.text(lang, "sync.close", round=c.round)
-    return type(c).__name__  # pragma: no cover - a sync plans only the commands above
+            return [i18n.text(lang, "sync.close", round=c.round)]
+    return [type(c).__name__]  # pragma: no cover - a sync plans only the commands above

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from livetb.engine.model import Code, Tournament
+from livetb.engine.model import Code, Colour, Tournament
 from livetb.errors import InvalidInput, TrfError, TrfIssue
 from livetb.events.commands import PairRound, RegisterParticipant, RegisterParticipants
 from livetb.events.schema import Board
@@ -35,16 +35,22 @@ def pairing_from_text(data: bytes, rnd: int) -> PairRound:
 
 def pairing_from_trf(data: bytes, rnd: int) -> PairRound:
     """Round `rnd` of a pairing program's TRF: its games as boards in publication order
-    (`round_boards`; results, if any, are ignored) and its `U` as the PAB. Requested byes
-    (H, F, Z) are not pairings: send them as byes. TRF errors are 422 with their line and
-    columns."""
+    (`round_boards`; results, if any, are ignored) and its `U` as the PAB (several: the first
+    as `bye`, the others as `more_byes`). Requested byes (H, F, Z) are not pairings: send them
+    as byes. TRF errors are 422 with their line and columns."""
     imported = parse_trf(data, "pairings.trf", pending_round=rnd)
-    boards, bye = round_boards(imported.tournament, rnd)
-    return PairRound(round=rnd, boards=boards, bye=bye)
+    boards, byes = round_boards(imported.tournament, rnd)
+    return PairRound(round=rnd, boards=boards, bye=byes[0] if byes else None, more_byes=byes[1:])
 
 
-def round_boards(tournament: Tournament, rnd: int) -> tuple[tuple[Board, ...], int | None]:
-    """Round `rnd`'s boards, numbered as the pairings are published, and its PAB (not a board).
+def round_boards(tournament: Tournament, rnd: int) -> tuple[tuple[Board, ...], tuple[int, ...]]:
+    """Round `rnd`'s boards, numbered as the pairings are published, and its pairing-allocated
+    byes (not boards), by start number: one, as a rule; a file from merged sections has one
+    `U` per section (the reader warns), and each is a PAB all the same.
+
+    Each pair is one board. White is the side whose block says `w` (or whose opponent's says
+    `b`); when the two blocks give one colour, or none, the lower start number (the reader
+    gives a game not played yet White that way, with a warning).
 
     Swiss: FIDE's publication order (Handbook C.04, the pairing sorted before it is made
     public: the former C.04.1 F.1), boards by, in turn,
@@ -65,23 +71,31 @@ def round_boards(tournament: Tournament, rnd: int) -> tuple[tuple[Board, ...], i
         raise InvalidInput(
             f"the TRF has round blocks 1..{width}: none for round {rnd}", path="round"
         )
+    by_no = {p.start_no: p for p in people}
     pairs: list[tuple[int, int]] = []
     pabs: list[int] = []
+    seated: set[int] = set()
     for p in people:
         e = p.entries[rnd - 1]
         if e.code is Code.PAB:
             pabs.append(p.start_no)
-        elif e.opponent is not None and (
-            e.colour == "w" or (e.colour is None and p.start_no < e.opponent)
-        ):
-            pairs.append((p.start_no, e.opponent))
-    if len(pabs) > 1:
-        raise InvalidInput(f"round {rnd}: more than one pairing-allocated bye (U): {pabs}")
+        elif e.opponent is not None and p.start_no not in seated:
+            other = by_no.get(e.opponent)
+            back = other.entry(rnd).colour if other is not None else None
+            seated |= {p.start_no, e.opponent}
+            pairs.append(_white_first(p.start_no, e.colour, e.opponent, back))
     table = berger_order(pairs, len(people), rnd) if tournament.system == "roundrobin" else None
     if table is None:
         table = publication_order(pairs, scores_before(tournament, rnd))
     boards = tuple(Board(board=i, white=w, black=b) for i, (w, b) in enumerate(table, start=1))
-    return boards, pabs[0] if pabs else None
+    return boards, tuple(sorted(pabs))
+
+
+def _white_first(me: int, mine: Colour | None, them: int, theirs: Colour | None) -> tuple[int, int]:
+    """(white, black) of a pair from the colours its two blocks give (see `round_boards`)."""
+    if mine == theirs:  # one colour on both sides, or none
+        return min(me, them), max(me, them)
+    return (me, them) if mine == "w" or theirs == "b" else (them, me)
 
 
 def scores_before(tournament: Tournament, rnd: int) -> dict[int, Decimal]:

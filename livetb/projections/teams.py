@@ -23,6 +23,8 @@ from livetb.engine.team_standings import rank_teams
 from livetb.engine.teams import Roster, TeamEvent, build_team_event, rebuild_round
 from livetb.events.schema import (
     AnyEvent,
+    FileSynced,
+    ParticipantReinstated,
     ParticipantWithdrawn,
     ResultCorrected,
     ResultRecorded,
@@ -45,8 +47,8 @@ class TeamTable:
 
     def apply(self, state: TournamentState, specs: tuple[Spec, ...], event: AnyEvent) -> bool:
         """Take one folded event in; whether the table can have changed."""
-        if isinstance(event, ParticipantWithdrawn):
-            return False  # acts on later pairings
+        if isinstance(event, ParticipantWithdrawn | ParticipantReinstated | FileSynced):
+            return False  # act on later pairings; a sync's record changes no table
         rnd = event.round if isinstance(event, ResultRecorded | ResultCorrected) else None
         before = self.event
         if rnd is not None and before is not None:

@@ -46,6 +46,9 @@ class TrfImport(msgspec.Struct, frozen=True):
     team_event: TeamEvent | None = None  # the matches, when the file has team records
     # 240 byes for rounds after the file's last: (round, start number, H/F/Z code)
     announced_byes: tuple[tuple[int, int, Code], ...] = ()
+    # The round count the file declares (142, else XXR); None: it declares none, and
+    # `tournament.rounds` is only the width of its round blocks.
+    declared_rounds: int | None = None
 
 
 # --- issues ------------------------------------------------------------------------------------
@@ -157,27 +160,55 @@ def _split_records(text: str, report: _Report) -> list[_Line]:
 
 # every header record 012, 022, ... 222 (TRF.md 3.1, 3.2), the team headers, JaVaFo's rounds
 _HEADER_TAGS = frozenset({f"{n:03}" for n in range(12, 223, 10)} | {"352", "362", "XXR"})
-_RECORD_TAGS = frozenset({"001", "013", "240", "300", "310", "320", "330", "XXC"})
+_SCORING_TAGS = frozenset({"XXS"} | {f"BB{code}" for code in "WDLZFU"})  # TRF.md 7.4, 7.6
+_RECORD_TAGS = frozenset({"001", "013", "240", "300", "310", "320", "330", "XXC"} | _SCORING_TAGS)
 _SILENT_TAGS = frozenset({"801", "802"})  # informative summaries, never a source (TRF.md 6.10)
-_UNSUPPORTED_TAGS = (
-    frozenset({"250", "260", "299", "XXA", "XXS", "XXZ", "XXP"})
-    | {f"BB{code}" for code in "WDLZFU"}  # bbpPairings' scoring lines (TRF.md 7.6)
-)
+# Records for pairing programs that no standings depend on: a file for JaVaFo has an XXA line
+# per player, so each kind is said once, with its count, not once a line.
+_PAIRING_ONLY = {
+    "XXA": "acceleration",
+    "250": "acceleration",
+    "XXP": "prohibited pairings",
+    "260": "prohibited pairings",
+    "XXZ": "players left out of the next pairing",
+}
+_NATIONAL = "national ratings"  # the records tagged with the federation 172 names (TRF.md 5)
+_NOT_APPLIED = {"299": "point assignments"}  # they would change points: say they are not
 
 
 def _group(lines: list[_Line], report: _Report) -> defaultdict[str, list[_Line]]:
     by_tag: defaultdict[str, list[_Line]] = defaultdict(list)
+    national = next((_cols(x.text, 5, 7).strip() for x in reversed(lines) if x.tag == "172"), "")
+    unread: dict[str, list[_Line]] = {}  # tag -> its lines, for one warning per tag
     for line in lines:
         tag = line.tag
         if tag == "XXW":
             expected = "4-digit start numbers (the XXW wide layout is not supported)"
             report.error(line.number, (1, 3), "XXW record", line.text.strip(), expected)
-        elif tag in _UNSUPPORTED_TAGS:
-            report.warn(line.number, (1, 3), f"{tag} record", tag, "a supported record; skipped")
         elif tag not in _HEADER_TAGS | _RECORD_TAGS | _SILENT_TAGS:
-            report.warn(line.number, (1, 3), "record tag", tag, "a known record tag; skipped")
+            unread.setdefault(tag, []).append(line)
         by_tag[tag].append(line)
+    for tag, found in unread.items():
+        _unread(tag, found, national, report)
     return by_tag
+
+
+def _unread(tag: str, lines: list[_Line], national: str, report: _Report) -> None:
+    """One warning for all the lines of a tag the reader does not read, at the first one."""
+    first, count = lines[0].number, len(lines)
+    where = f"{tag} records"
+    span = f"{count} {tag} records on lines {first}-{lines[-1].number}" if count > 1 else ""
+    kind = _PAIRING_ONLY.get(tag) or (_NATIONAL if tag == national else None)
+    if kind is not None:
+        found = f"{span or f'one {tag} record'} ({kind})"
+        report.warn(first, (1, 3), where, found, "nothing: ignored, they change no standings")
+    elif tag in _NOT_APPLIED:
+        found = f"{span or f'one {tag} record'} ({_NOT_APPLIED[tag]})"
+        expected = "nothing: not applied, the points come from the round results only"
+        report.warn(first, (1, 3), where, found, expected)
+    else:
+        found = f"{tag} ({span})" if span else tag
+        report.warn(first, (1, 3), "record tag", found, "a known record tag; skipped")
 
 
 class _Header(msgspec.Struct, frozen=True):

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from livetb.cli import main
-from livetb.events.schema import ResultCorrected, RoundPaired
+from livetb.events.schema import FileSynced, ResultCorrected, RoundPaired
 from livetb.events.sqlite import SqliteStore
 from livetb.interchange.trf_commands import round_boards
 from livetb.trf import parse_trf
@@ -97,7 +98,8 @@ def test_a_result_entered_in_the_log_that_the_file_contradicts_is_a_conflict(
     assert run(capsys, "sync", str(paired), *base)[0] == 0
     truth = parse_trf(files["round 1 whole"]).tournament
     board = round_boards(truth, 1)[0][0]
-    told = truth.participants[board.white - 1].entry(1).code.value
+    names = {p.start_no: p.name for p in truth.participants}
+    told = next(p for p in truth.participants if p.start_no == board.white).entry(1).code.value
     other = {"1": "0-1", "0": "1-0", "=": "1-0"}[told]
     with SqliteStore(db) as store:
         TournamentService(store).execute(
@@ -106,7 +108,8 @@ def test_a_result_entered_in_the_log_that_the_file_contradicts_is_a_conflict(
         head = store.head(tid)
     code, _, err = run(capsys, "sync", str(whole), *base)
     assert code == 3
-    assert f"round 1 board 1 (#{board.white} – #{board.black}): the log has {other}" in err
+    assert f"round 1, board 1: {names[board.white]} (#{board.white}) – " in err
+    assert f"{names[board.black]} (#{board.black}): the log has {other}" in err
     assert SqliteStore(db).head(tid) == head  # nothing written
     code, out, _ = run(capsys, "sync", str(whole), *base, "--prefer", "log", "--dry-run")
     assert code == 0 and f"kept the log's {other}" in out
@@ -183,7 +186,7 @@ def test_watch_syncs_every_saved_version_once_and_never_a_half_written_one(
         assert proc.wait(timeout=10) == 0
     finally:
         proc.kill()
-    assert lines.get(timeout=5).startswith("stopped")
+    assert lines.get(timeout=30).startswith("stopped")
     assert lines.empty()
     assert proc.stderr is not None
     said = proc.stderr.read().splitlines()
@@ -202,7 +205,10 @@ def test_watch_syncs_every_saved_version_once_and_never_a_half_written_one(
 
 
 def _unnamed(event: object) -> object:
-    """A correction's reason names the file it came from: compared without it."""
+    """A correction's reason, and a sync's record, name the file it came from: compared
+    without it."""
     if isinstance(event, ResultCorrected):
         return (event.round, event.board, event.result, event.reason.split(", line")[1])
+    if isinstance(event, FileSynced):
+        return msgspec.structs.replace(event, source="")
     return event

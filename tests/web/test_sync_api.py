@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from livetb.events.schema import ResultCorrected, RoundClosed, RoundPaired
+from livetb.events.schema import FileSynced, ResultCorrected, RoundClosed, RoundPaired
 from livetb.interchange.trf_commands import round_boards
 from livetb.trf import parse_trf
 from livetb.web.keys import TOKENS
@@ -26,7 +26,15 @@ async def test_an_organiser_creates_by_syncing_and_an_arbiter_follows_the_event(
     assert arbiter.startswith("ltb_") and body["events"] == body["seq"]
     status, dry = await post(api, "new", files["round 1 whole"], "?dry_run=1", token=arbiter)
     assert status == 200 and dry["dry_run"] is True
-    assert dry["events"][-1] == {"type": "RoundClosed", "v": 1, "round": 1}
+    assert dry["events"][-2] == {"type": "RoundClosed", "v": 1, "round": 1}
+    assert dry["events"][-1] == {
+        "type": "FileSynced",
+        "v": 1,
+        "source": "upload.trf",
+        "name": "Generated individual swiss #1003",
+        "rounds": 1,
+        "results": [len(round_boards(parse_trf(files["round 1 whole"]).tournament, 1)[0])],
+    }
     assert api.store.head("new") == body["seq"]  # the dry run wrote nothing
     status, done = await post(api, "new", files["round 1 whole"], token=arbiter)
     assert status == 200 and done["events"] == len(dry["events"])
@@ -38,7 +46,7 @@ async def test_an_organiser_creates_by_syncing_and_an_arbiter_follows_the_event(
     paired = next(e for e in log if isinstance(e, RoundPaired))
     truth = parse_trf(files["round 1 whole"]).tournament
     assert paired.boards == round_boards(truth, 1)[0]
-    assert isinstance(log[-1], RoundClosed)
+    assert isinstance(log[-2], RoundClosed) and isinstance(log[-1], FileSynced)
 
 
 async def test_a_result_entered_by_the_api_and_contradicted_is_a_409_naming_it(api: Api) -> None:
@@ -47,7 +55,8 @@ async def test_a_result_entered_by_the_api_and_contradicted_is_a_409_naming_it(a
     assert status == 200, body
     truth = parse_trf(files["round 1 whole"]).tournament
     board = round_boards(truth, 1)[0][0]
-    told = truth.participants[board.white - 1].entry(1).code.value
+    white = next(p for p in truth.participants if p.start_no == board.white)
+    told = white.entry(1).code.value
     other = {"1": "0-1", "0": "1-0", "=": "1-0"}[told]
     status, _ = await api.post(
         "/api/tournaments/t1/rounds/1/results", {"board": 1, "result": other}
@@ -60,12 +69,10 @@ async def test_a_result_entered_by_the_api_and_contradicted_is_a_409_naming_it(a
     assert api.store.head("t1") == head
     status, err = await post(api, "t1", files["round 1 whole"], "?prefer=maybe")
     assert status == 422 and err["path"] == "prefer"
-    status, body = await post(api, "t1", files["round 1 whole"], "?prefer=file")
+    status, body = await post(api, "t1", files["round 1 whole"], "?prefer=file&file=r1.trf")
     assert status == 200, body
     fixes = [r.event for r in api.store.read("t1", head) if isinstance(r.event, ResultCorrected)]
-    assert [(e.round, e.board, e.reason.split(",")[0]) for e in fixes] == [
-        (1, 1, "sync: upload.trf")
-    ]
+    assert [(e.round, e.board, e.reason.split(",")[0]) for e in fixes] == [(1, 1, "sync: r1.trf")]
 
 
 async def test_a_file_that_is_not_trf_is_a_422_with_its_lines(api: Api) -> None:

@@ -25,6 +25,7 @@ from livetb.events.schema import (
     ByeRequested,
     GameResult,
     ParticipantRegistered,
+    ParticipantReinstated,
     ParticipantUpdated,
     ParticipantWithdrawn,
     PlayoffDecided,
@@ -130,7 +131,7 @@ def round_of(event: AnyEvent) -> int | None:
             return rnd
         case RoundClosed(round=rnd) | ByeRequested(round=rnd):
             return rnd
-        case ParticipantWithdrawn(from_round=rnd):
+        case ParticipantWithdrawn(from_round=rnd) | ParticipantReinstated(from_round=rnd):
             return rnd
     return None
 
@@ -143,12 +144,14 @@ def names(event: AnyEvent, no: int, boards: Boards) -> bool:
             ParticipantRegistered(start_no=who)
             | ParticipantUpdated(start_no=who)
             | ParticipantWithdrawn(start_no=who)
+            | ParticipantReinstated(start_no=who)
             | ByeRequested(start_no=who)
         ):
             return who == no
         case RoundPaired():
             seated = {p for b in event.boards for p in (b.white, b.black)}
-            return no in seated or event.bye == no or no in event.team_bye
+            byes = (event.bye, *event.team_bye, *event.more_byes)
+            return no in seated or no in byes
         case ResultRecorded(round=rnd, board=board) | ResultCorrected(round=rnd, board=board):
             return no in boards.seats.get((rnd, board), ())
         case TeamRegistered(members=members) | PlayoffDecided(order=members):

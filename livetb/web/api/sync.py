@@ -10,6 +10,11 @@ token).
                       each board with both results, and nothing is written
     ?tiebreaks=LIST   a new tournament's list (else the file's, else the default); an
                       existing tournament's must be the same
+    ?rounds=N         a new tournament's round count when the file declares none (422
+                      `rounds_required` without it); an existing tournament's must be the same
+    ?force=1          sync a file refused as older than those synced before (409
+                      `sync_stale`) or as another tournament's (409 `sync_foreign`)
+    ?file=NAME        the file's own name, which the reasons of synced corrections give
 
 The writes of the tournament decided before it are committed first; the append names the
 head the plan was made on, so a write that lands meanwhile makes it a 409, never a half sync.
@@ -35,7 +40,7 @@ from livetb.web.http.limits import read_body
 from livetb.web.http.routing import BASE, CREATE, WRITE_ERRORS, Endpoint, Query, json_response
 from livetb.web.keys import COMMITS, CONFIG, SERVICE, STORE, TOKENS
 
-SOURCE = "upload.trf"  # the name the corrections' reasons give the posted file
+SOURCE = "upload.trf"  # the posted file's name when the request gives none
 
 
 class Synced(msgspec.Struct, omit_defaults=True):
@@ -67,6 +72,33 @@ def _tiebreaks(request: web.Request) -> list[str] | None:
     return listed
 
 
+def _rounds(request: web.Request) -> int | None:
+    text = request.query.get("rounds")
+    if text is None:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 99:
+        raise InvalidInput(f"rounds={text!r}: expected a number of rounds, 1-99", path="rounds")
+    return int(text)
+
+
+def _force(request: web.Request) -> bool:
+    text = request.query.get("force")
+    if text is None:
+        return False
+    if text != "1":
+        raise InvalidInput(f"force={text!r}: expected 1 (or leave it out)", path="force")
+    return True
+
+
+def _source(request: web.Request) -> str:
+    name = request.query.get("file", "").strip()
+    # A browser may send a path; the name alone is the file's (and never a line break).
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    if len(name) > 200 or any(c in name for c in "\r\n"):
+        raise InvalidInput("file: a file name of up to 200 characters on one line", path="file")
+    return name or SOURCE
+
+
 def _log(store: EventStore, tid: str) -> list[Recorded]:
     return list(store.read(tid))
 
@@ -83,13 +115,22 @@ async def handle_sync(request: web.Request) -> web.Response:
     else:
         creator = await authorize_creation(header, tokens, tid)
     dry, prefer, tiebreaks = dry_run(request), _prefer(request), _tiebreaks(request)
+    rounds, force, source = _rounds(request), _force(request), _source(request)
     config = request.app[CONFIG]
     data = await read_body(request, config.pairings_max_body, config.body_timeout)  # 413, 408
-    imported = parse_trf(data, SOURCE)  # 422 with the file's lines
+    imported = parse_trf(data, source)  # 422 with the file's lines
     await request.app[COMMITS].drain(tid)  # the writes decided before this one, committed
     records = await asyncio.to_thread(_log, store, tid)
-    made = sync.plan(
-        records, imported, SOURCE, sync.player_lines(data), tiebreaks=tiebreaks, prefer=prefer
+    made = await asyncio.to_thread(
+        sync.plan,
+        records,
+        imported,
+        source,
+        sync.player_lines(data),
+        tiebreaks=tiebreaks,
+        prefer=prefer,
+        rounds=rounds,
+        force=force,
     )
     events = made.events
     if dry:
@@ -120,6 +161,22 @@ TIEBREAKS = Query(
     "an existing tournament's must be the same",
     "string",
 )
+ROUNDS = Query(
+    "rounds",
+    "a new tournament's number of rounds when the file declares none (no 142 or XXR); "
+    "without it such a file is a 422 rounds_required; an existing tournament's must be the same",
+    "integer",
+    minimum=1,
+    maximum=99,
+)
+FORCE = Query(
+    "force",
+    "1: sync a file refused as older than the files synced before (409 sync_stale) or as "
+    "another tournament's (409 sync_foreign)",
+    "string",
+    enum=("1",),
+)
+FILE = Query("file", "the file's own name, given in the reasons of synced corrections", "string")
 DRY_RUN = Query(
     "dry_run",
     "1: plan only; 200 {dry_run: true, events: [...]}, nothing appended",
@@ -137,7 +194,7 @@ ENDPOINTS = [
         response=Synced,
         auth=CREATE,
         errors=WRITE_ERRORS,
-        query=(DRY_RUN, PREFER, TIEBREAKS),
+        query=(DRY_RUN, PREFER, TIEBREAKS, ROUNDS, FORCE, FILE),
         trf_body="the pairing program's whole TRF, as saved at any moment of the event",
     )
 ]

@@ -10,6 +10,7 @@ tournament's first arbiter token, shown once: `{"seq": 1, "token": "ltb_…"}`.
     POST  /api/tournaments/{id}/teams                      RegisterTeam               201
     PATCH /api/tournaments/{id}/participants/{start_no}    UpdateParticipant          200
     POST  /api/tournaments/{id}/withdrawals                WithdrawParticipant        201
+    POST  /api/tournaments/{id}/reinstatements             ReinstateParticipant       201
     POST  /api/tournaments/{id}/byes                       RequestBye                 201
     POST  /api/tournaments/{id}/rounds/{round}/pairings    PairRound                  201
     POST  /api/tournaments/{id}/rounds/{round}/results     RecordResult               201
@@ -53,6 +54,7 @@ from livetb.events.commands import (
     RecordResult,
     RegisterParticipant,
     RegisterTeam,
+    ReinstateParticipant,
     RequestBye,
     SetPublicDelay,
     UpdateParticipant,
@@ -214,6 +216,7 @@ WRITES: list[tuple[str, str, Write]] = [
     ("POST", BASE + "/teams", Write(RegisterTeam)),
     ("PATCH", PARTICIPANT, Write(UpdateParticipant, ("start_no",), 200)),
     ("POST", BASE + "/withdrawals", Write(WithdrawParticipant)),
+    ("POST", BASE + "/reinstatements", Write(ReinstateParticipant)),
     ("POST", BASE + "/byes", Write(RequestBye)),
     ("POST", ROUND + "/pairings", Write(PairRound, ("round",), text=_round_trf)),
     ("POST", ROUND + "/results", Write(RecordResult, ("round",))),
@@ -248,6 +251,8 @@ WRITE_SUMMARIES = {
     UpdateParticipant: "Correct a participant's details (before round 1 is paired), or set"
     " the K factor of its rating change (`k`, at any time)",
     WithdrawParticipant: "Withdraw a participant from a round on",
+    ReinstateParticipant: "Reinstate a withdrawn participant, paired again from a round not yet"
+    " paired",
     RequestBye: "Request a bye for a round not yet paired",
     PairRound: "Publish a round's pairings (JSON, or the pairing program's TRF as text/plain)",
     RecordResult: "Record a result",

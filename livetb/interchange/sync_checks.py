@@ -1,0 +1,258 @@
+"""What a sync checks before it plans: that the file has a round count, is not older than the
+files synced before, and is this tournament's.
+
+- **Round count.** A new tournament takes the file's (`142`, else `XXR`) or the caller's; a
+  file that declares none and a caller that gives none is refused, never guessed. An existing
+  tournament keeps its own: a file or a caller naming another is refused with both numbers.
+- **Stale.** The log keeps what the last synced file showed (`FileSynced`): a file pairing
+  fewer rounds, or showing fewer results in a round, is older; so is a file holding a result
+  that a sync already corrected away.
+- **Another tournament's.** Its `012` name differs from the last synced file's, or a start
+  number of the log is another person in the file. A person is the same when the FIDE ids
+  agree (a rating, a title or a name's typo may change); without FIDE ids, when the birth
+  years do not differ and the names are the same up to a typo.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from difflib import SequenceMatcher
+
+from livetb.engine.model import Code, Participant, Tournament
+from livetb.errors import LivetbError
+from livetb.events.schema import (
+    FileSynced,
+    GameResult,
+    Recorded,
+    ResultCorrected,
+    ResultRecorded,
+)
+from livetb.events.state import TournamentState
+from livetb.interchange.importer import RESULTS
+
+# Two names of one person differing by a typo are this close (difflib's ratio): "Hansen,
+# Dina" and "Hansen-Berg, Dina" are 0.83; two different people rarely pass 0.6.
+_SAME_NAME = 0.8
+
+
+class RoundsRequired(LivetbError):
+    """A new tournament from a file that declares no round count, and none given."""
+
+    status = 422
+    code = "rounds_required"
+
+    def __init__(self, source: str) -> None:
+        super().__init__(
+            f"{source} declares no number of rounds (no 142 or XXR line) and the tournament "
+            "is new: give it with --rounds N (livetb sync), the Sync tab's number of rounds, "
+            "or ?rounds=N (POST …/sync); nothing written"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "path": "rounds"}
+
+
+class RoundsDiffer(LivetbError):
+    """The file, or the caller, names another round count than the tournament's."""
+
+    status = 409
+    code = "rounds_differ"
+
+
+class SyncStale(LivetbError):
+    """The file shows less than a file synced before: an older save."""
+
+    status = 409
+    code = "sync_stale"
+
+    def __init__(self, source: str, reasons: Sequence[str]) -> None:
+        self.reasons = tuple(reasons)
+        super().__init__(
+            f"{source} is older than what the log took from files: {'; '.join(reasons)} "
+            "(nothing written; --force syncs it anyway)"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "reasons": list(self.reasons)}
+
+
+class SyncForeign(LivetbError):
+    """The file is another tournament's."""
+
+    status = 409
+    code = "sync_foreign"
+
+    def __init__(self, source: str, differences: Sequence[str]) -> None:
+        self.differences = tuple(differences)
+        shown = "; ".join(differences[:10])
+        more = f"; and {len(differences) - 10} more" if len(differences) > 10 else ""
+        super().__init__(
+            f"{source} is another tournament's file: {shown}{more} "
+            "(nothing written; --force syncs it anyway)"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "differences": list(self.differences)}
+
+
+def round_count(
+    state: TournamentState, declared: int | None, given: int | None, width: int, source: str
+) -> int:
+    """The tournament's round count once the file is synced (see the module's docstring)."""
+    created = state.created
+    if created is not None:
+        have = created.rounds
+        if declared is not None and declared != have:
+            raise RoundsDiffer(
+                f"{source} declares {declared} rounds, the tournament has {have}; nothing written"
+            )
+        if given is not None and given != have:
+            raise RoundsDiffer(
+                f"rounds {given}: the tournament has {have} already (a sync sets a new "
+                "tournament's count only); nothing written"
+            )
+        return have
+    if declared is not None and given is not None and declared != given:
+        raise RoundsDiffer(f"rounds {given}: {source} declares {declared}; nothing written")
+    count = given if given is not None else declared
+    if count is None:
+        raise RoundsRequired(source)
+    if width > count:
+        raise RoundsDiffer(f"rounds {count}: {source} has round blocks up to round {width}")
+    return count
+
+
+def file_results(t: Tournament) -> dict[tuple[int, int, int], GameResult]:
+    """(round, white, black) -> the result the file gives the game, for its games with one."""
+    found: dict[tuple[int, int, int], GameResult] = {}
+    by_no = {p.start_no: p for p in t.participants}
+    for p in t.participants:
+        for rnd, e in enumerate(p.entries, start=1):
+            if e.opponent is None or e.colour != "w" or e.code is Code.PENDING:
+                continue
+            other = by_no.get(e.opponent)
+            if other is None:
+                continue
+            result = RESULTS.get((e.code, other.entry(rnd).code))
+            if result is not None:
+                found[(rnd, p.start_no, e.opponent)] = result
+    return found
+
+
+def record(t: Tournament, source: str) -> FileSynced:
+    """What the file shows: its name, paired rounds and results per round."""
+    played = t.played_rounds
+    counts = [0] * played
+    for rnd, _white, _black in file_results(t):
+        if rnd <= played:
+            counts[rnd - 1] += 1
+    return FileSynced(source=source, name=t.name, rounds=played, results=tuple(counts))
+
+
+def same_showing(a: FileSynced | None, b: FileSynced) -> bool:
+    """The same content under any file name: a re-read adds nothing."""
+    return a is not None and (a.name, a.rounds, a.results) == (b.name, b.rounds, b.results)
+
+
+def stale_reasons(
+    state: TournamentState,
+    records: Sequence[Recorded],
+    mine: FileSynced,
+    results: Mapping[tuple[int, int, int], GameResult],
+    names: Mapping[int, str],
+) -> list[str]:
+    """Why the file is older than what the log took from files (none: it is not)."""
+    reasons: list[str] = []
+    last = state.synced
+    if last is not None:
+        if mine.rounds < last.rounds:
+            reasons.append(
+                f"it pairs rounds up to {mine.rounds}, {last.source} synced before paired "
+                f"up to {last.rounds}"
+            )
+        for rnd, (now, before) in enumerate(zip(mine.results, last.results, strict=False), 1):
+            if now < before:
+                reasons.append(f"round {rnd}: {now} results, {last.source} had {before}")
+    for (rnd, board), (old, new, reason) in sync_corrections(records).items():
+        game = state.rounds[rnd].games[board]
+        if results.get((rnd, game.white, game.black)) == old:
+            who = f"{names.get(game.white, '?')} – {names.get(game.black, '?')}"
+            reasons.append(
+                f"round {rnd}, board {board} ({who}): the file has {old}, which a later file "
+                f"corrected to {new} ({reason})"
+            )
+    return reasons
+
+
+def sync_corrections(
+    records: Sequence[Recorded],
+) -> dict[tuple[int, int], tuple[GameResult, GameResult, str]]:
+    """(round, board) -> (result before, after, reason) of boards last changed by a sync's
+    correction."""
+    value: dict[tuple[int, int], GameResult] = {}
+    corrected: dict[tuple[int, int], tuple[GameResult, GameResult, str]] = {}
+    for rec in records:
+        event = rec.event
+        if isinstance(event, ResultRecorded | ResultCorrected):
+            key = (event.round, event.board)
+            before = value.get(key)
+            value[key] = event.result
+            corrected.pop(key, None)
+            if isinstance(event, ResultCorrected) and before is not None and by_sync(rec.actor):
+                corrected[key] = (before, event.result, event.reason)
+    return corrected
+
+
+ACTOR = "sync"  # the CLI's; the API's is "sync:" and the token's actor
+
+
+def by_sync(actor: str | None) -> bool:
+    return actor is not None and (actor == ACTOR or actor.startswith(ACTOR + ":"))
+
+
+def foreign_differences(
+    state: TournamentState, t: Tournament, people: Sequence[Participant]
+) -> list[str]:
+    """How the file is another tournament's (none: it is this one's)."""
+    differences: list[str] = []
+    last = state.synced
+    if last is not None and last.name and t.name and _plain(last.name) != _plain(t.name):
+        differences.append(f"its name is “{t.name}”, {last.source} synced before was “{last.name}”")
+    theirs = {p.start_no: p for p in people}
+    for no, known in sorted(state.participants.items()):
+        p = theirs.get(no)
+        if p is None:
+            differences.append(f"#{no} {known.name} is in the log, not in the file")
+        elif not same_person(known, p):
+            differences.append(f"#{no} is {_who(known)} in the log, {_who(p)} in the file")
+    return differences
+
+
+def same_person(a: Participant, b: Participant) -> bool:
+    """Whether two records name one person (see the module's docstring)."""
+    ida, idb = a.fide_id.strip().lstrip("0"), b.fide_id.strip().lstrip("0")
+    if ida and idb:
+        return ida == idb
+    ya, yb = _year(a.birth_date), _year(b.birth_date)
+    if ya and yb and ya != yb:
+        return False
+    x, y = _plain(a.name), _plain(b.name)
+    return x == y or SequenceMatcher(None, x, y).ratio() >= _SAME_NAME
+
+
+def _plain(name: str) -> str:
+    """A name without accents, case, punctuation or repeated blanks."""
+    bare = unicodedata.normalize("NFKD", name)
+    kept = "".join(c for c in bare if c.isalnum() or c.isspace()).casefold()
+    return " ".join(kept.split())
+
+
+def _year(birth: str) -> str:
+    text = birth.strip()
+    return text[:4] if len(text) >= 4 and text[:4].isdigit() else ""
+
+
+def _who(p: Participant) -> str:
+    extra = [x for x in (f"FIDE {p.fide_id}" if p.fide_id else "", _year(p.birth_date)) if x]
+    return f"“{p.name}”" + (f" ({', '.join(extra)})" if extra else "")
