@@ -200,7 +200,7 @@ def plan(
     if not force:
         names = {no: p.name for no, p in state.participants.items()}
         results = checks.file_results(t)
-        stale = checks.stale_reasons(state, records, record, results, names)
+        stale = checks.stale_reasons(state, records, record, results, names, t.participants)
         if stale:
             raise checks.SyncStale(source, stale)
     imported = msgspec.structs.replace(imported, tournament=t)

@@ -6,9 +6,10 @@ files synced before, and is this tournament's.
   tournament keeps its own: a file or a caller naming another is refused with both numbers.
 - **Stale.** The log keeps what the last synced file showed (`FileSynced`): a file pairing
   fewer rounds, or showing fewer results in a round, is older; so is a file holding a result
-  that a sync already corrected away.
+  that a sync already corrected away, or one lacking a participant an earlier file brought.
 - **Another tournament's.** Its `012` name differs from the last synced file's, or a start
-  number of the log is another person in the file. A person is the same when the FIDE ids
+  number of the log is another person in the file (one missing from it is a late entry the
+  file predates, or the console's). A person is the same when the FIDE ids
   agree (a rating, a title or a name's typo may change); without FIDE ids, when the birth
   years do not differ and the names are the same up to a typo.
 """
@@ -24,6 +25,7 @@ from livetb.errors import LivetbError
 from livetb.events.schema import (
     FileSynced,
     GameResult,
+    ParticipantRegistered,
     Recorded,
     ResultCorrected,
     ResultRecorded,
@@ -161,6 +163,7 @@ def stale_reasons(
     mine: FileSynced,
     results: Mapping[tuple[int, int, int], GameResult],
     names: Mapping[int, str],
+    people: Sequence[Participant],
 ) -> list[str]:
     """Why the file is older than what the log took from files (none: it is not)."""
     reasons: list[str] = []
@@ -174,6 +177,11 @@ def stale_reasons(
         for rnd, (now, before) in enumerate(zip(mine.results, last.results, strict=False), 1):
             if now < before:
                 reasons.append(f"round {rnd}: {now} results, {last.source} had {before}")
+    theirs = {p.start_no for p in people}
+    for rec in records:
+        e = rec.event
+        if isinstance(e, ParticipantRegistered) and by_sync(rec.actor) and e.start_no not in theirs:
+            reasons.append(f"#{e.start_no} {e.name}, taken from an earlier file, is not in it")
     for (rnd, board), (old, new, reason) in sync_corrections(records).items():
         game = state.rounds[rnd].games[board]
         if results.get((rnd, game.white, game.black)) == old:
@@ -221,10 +229,8 @@ def foreign_differences(
         differences.append(f"its name is “{t.name}”, {last.source} synced before was “{last.name}”")
     theirs = {p.start_no: p for p in people}
     for no, known in sorted(state.participants.items()):
-        p = theirs.get(no)
-        if p is None:
-            differences.append(f"#{no} {known.name} is in the log, not in the file")
-        elif not same_person(known, p):
+        p = theirs.get(no)  # one missing is a late entry the file predates, or the console's
+        if p is not None and not same_person(known, p):
             differences.append(f"#{no} is {_who(known)} in the log, {_who(p)} in the file")
     return differences
 

@@ -79,3 +79,64 @@ async def test_a_file_that_is_not_trf_is_a_422_with_its_lines(api: Api) -> None:
     status, err = await post(api, "t1", "012 Club\n001 abc\n")
     assert status == 422 and err["code"] == "trf_invalid"
     assert api.store.head("t1") == 0
+
+
+async def test_the_round_count_stale_and_foreign_refusals_write_nothing(api: Api) -> None:
+    files = {c.label: c.text for c in cuts(SWISSES[0])}
+    bare = {
+        k: "".join(x for x in v.splitlines(True) if x[:3] not in ("XXR", "142"))
+        for k, v in files.items()
+    }
+    status, err = await post(api, "t1", bare["players"])
+    assert status == 422 and err["code"] == "rounds_required" and err["path"] == "rounds"
+    assert "?rounds=N" in err["message"] and api.store.head("t1") == 0
+    status, err = await post(api, "t1", bare["players"], "?rounds=100")
+    assert status == 422 and err["path"] == "rounds"
+    status, body = await post(api, "t1", bare["players"], "?rounds=7")
+    assert status == 200, body
+    for label in ("round 1 paired", "round 1 whole", "round 2 paired"):
+        status, body = await post(api, "t1", bare[label])
+        assert status == 200, (label, body)
+    head = api.store.head("t1")
+    status, err = await post(api, "t1", files["round 1 whole"])
+    assert status == 409 and err["code"] == "sync_stale", err
+    had = {p.start_no for p in parse_trf(files["round 1 whole"].encode()).tournament.participants}
+    late = parse_trf(files["round 2 paired"].encode()).tournament.participants
+    late = tuple(p for p in late if p.start_no not in had)
+    assert err["reasons"] == [
+        "it pairs rounds up to 1, upload.trf synced before paired up to 2",
+        *(f"#{p.start_no} {p.name}, taken from an earlier file, is not in it" for p in late),
+    ]
+    other = {c.label: c.text for c in cuts(SWISSES[1])}
+    status, err = await post(api, "t1", other["round 2 paired"])
+    assert status == 409 and err["code"] == "sync_foreign" and err["differences"]
+    status, err = await post(api, "t1", files["round 2 paired"], "?rounds=9")
+    assert status == 409 and err["code"] == "rounds_differ"
+    assert api.store.head("t1") == head
+    status, body = await post(api, "t1", files["round 1 whole"], "?force=1")
+    assert (status, body["events"]) == (200, 1)  # the record of what it showed, nothing else
+    assert isinstance(list(api.store.read("t1"))[-1].event, FileSynced)
+
+
+async def test_a_juniors_category_from_a_synced_file_has_its_members(api: Api) -> None:
+    """The real Gros 2010 open (birth years on every 001 line): born 1990 or later."""
+    text = open("tests/data/real/gros-2010-trfkt.trf", encoding="utf-8").read()
+    t = parse_trf(text.encode()).tournament
+    juniors = sorted(p.start_no for p in t.participants if p.birth_date[:4] >= "1990")
+    women = sorted(p.start_no for p in t.participants if p.sex == "w")
+    assert juniors and women
+    status, body = await post(api, "t1", text)
+    assert status == 200, body
+    spec = {
+        "categories": [
+            {"code": "U21", "name": "Juniors", "born_from": "1990-01-01"},
+            {"code": "W", "name": "Women", "sex": "w"},
+        ]
+    }
+    status, body = await api.call("PUT", "/api/tournaments/t1/categories", spec)
+    assert status == 200, body
+    listed = await api.get("/api/tournaments/t1/categories")
+    assert [(c["code"], c["start_nos"]) for c in listed["categories"]] == [
+        ("U21", juniors),
+        ("W", women),
+    ]
