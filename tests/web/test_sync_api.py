@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from livetb.events.schema import FileSynced, ResultCorrected, RoundClosed, RoundPaired
 from livetb.interchange.trf_commands import round_boards
 from livetb.trf import parse_trf
@@ -120,7 +122,7 @@ async def test_the_round_count_stale_and_foreign_refusals_write_nothing(api: Api
 
 async def test_a_juniors_category_from_a_synced_file_has_its_members(api: Api) -> None:
     """The real Gros 2010 open (birth years on every 001 line): born 1990 or later."""
-    text = open("tests/data/real/gros-2010-trfkt.trf", encoding="utf-8").read()
+    text = Path("tests/data/real/gros-2010-trfkt.trf").read_text(encoding="utf-8")
     t = parse_trf(text.encode()).tournament
     juniors = sorted(p.start_no for p in t.participants if p.birth_date[:4] >= "1990")
     women = sorted(p.start_no for p in t.participants if p.sex == "w")
