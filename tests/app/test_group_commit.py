@@ -316,7 +316,7 @@ async def test_writes_decided_behind_a_failed_commit_are_answered_while_the_stor
     await asyncio.sleep(0.01)
     behind = [writes.execute("t1", RecordResult(round=1, board=b, result="0-1")) for b in (2, 3, 4)]
     outcomes = await asyncio.wait_for(
-        asyncio.gather(first, *behind, return_exceptions=True), timeout=5
+        asyncio.gather(first, *behind, return_exceptions=True), timeout=60
     )
     assert all(isinstance(o, StoreUnavailable) for o in outcomes), outcomes
     monkeypatch.setattr(store, "append_group", commit)

@@ -48,7 +48,7 @@ class Server:
     def start(self) -> Server:
         cmd = [LIVETB, "serve", "--db", str(self.db), "--port", str(self.port)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(f"{self.base}/api/tournaments", timeout=1):
@@ -57,7 +57,7 @@ class Server:
                 if self.proc.poll() is not None:
                     raise RuntimeError(self.proc.stderr.read().decode()) from None  # type: ignore[union-attr]
                 time.sleep(0.1)
-        raise RuntimeError("livetb serve did not answer within 15 s")
+        raise RuntimeError("livetb serve did not answer within 60 s")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -76,13 +76,13 @@ class Server:
             headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
         )
         try:
-            with urllib.request.urlopen(request, timeout=10) as resp:
+            with urllib.request.urlopen(request, timeout=30) as resp:
                 return resp.status, json.loads(resp.read())
         except urllib.error.HTTPError as err:
             return err.code, json.loads(err.read())
 
     def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.base + path, timeout=10) as resp:
+        with urllib.request.urlopen(self.base + path, timeout=30) as resp:
             return json.loads(resp.read())
 
     def tournament(

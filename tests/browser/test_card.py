@@ -86,7 +86,7 @@ def test_an_opened_breakdown_stays_open_through_five_live_deltas(
         body = {"board": board, "result": result}
         status, answer = server.call("POST", "/api/tournaments/club/rounds/3/results", body, club)
         assert status == 201, answer
-        page.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=5000)
+        page.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=30_000)
     assert breakdown.evaluate("d => d.open && d.reader === 'opened'")
     assert method.evaluate("d => d.open")
     focused = "document.activeElement === document.querySelector(\"[data-breakdown='BH'] summary\")"
@@ -195,12 +195,12 @@ def test_the_card_leaves_live_when_the_server_freezes_and_is_back_after_a_restar
         assert first.proc is not None
         os.kill(first.proc.pid, signal.SIGSTOP)  # like a silent Wi-Fi drop: no close, no pings
         try:
-            page.wait_for_selector("html:not([data-connection='live'])", timeout=10_000)
+            page.wait_for_selector("html:not([data-connection='live'])", timeout=60_000)
         finally:
             os.kill(first.proc.pid, signal.SIGCONT)
         first.stop()
         second = Server(first.db, port=first.port).start()
-        page.wait_for_selector("html[data-connection='live']", timeout=3_000)
+        page.wait_for_selector("html[data-connection='live']", timeout=30_000)
         assert page.locator(".live").inner_text() == "live"
         assert page.locator("details[data-breakdown='BH']").evaluate("d => d.open")
         assert page.errors == []
@@ -219,7 +219,7 @@ def test_a_card_reopened_offline_shows_the_last_card(browser: Any, tmp_path: Pat
         page = context.new_page()
         page.goto(f"{server.base}/t/away/player/2")
         page.wait_for_selector("details[data-breakdown='BH']")
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
         page.wait_for_function("() => localStorage.getItem('livetb.card.away.2') !== null")
         page.wait_for_function(
             """async () => {
@@ -234,7 +234,7 @@ def test_a_card_reopened_offline_shows_the_last_card(browser: Any, tmp_path: Pat
         errors: list[str] = []
         again.on("pageerror", lambda err: errors.append(str(err)))
         again.goto(f"{server.base}/t/away/player/2")
-        again.wait_for_selector("details[data-breakdown='BH']", timeout=5000)
+        again.wait_for_selector("details[data-breakdown='BH']", timeout=30_000)
         assert again.locator("h1").inner_text() == "Bianchi, Luca"
         assert again.locator(".connection .saved").is_visible()
         assert again.evaluate("document.documentElement.dataset.connection") != "live"
@@ -244,7 +244,7 @@ def test_a_card_reopened_offline_shows_the_last_card(browser: Any, tmp_path: Pat
         status, answer = server.call("POST", path, {"board": 1, "result": "0-1"}, token)
         assert status == 201
         context.set_offline(False)
-        again.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=10000)
+        again.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=60_000)
         assert again.locator("[data-fact='rank'] dd").inner_text().startswith("1 of 4")
         assert errors == []
         context.close()

@@ -159,7 +159,7 @@ def test_the_card_shows_category_rank_prize_ranges_and_rating_change(
     body = {"board": 2, "result": "1-0"}
     status, answer = server.call("POST", f"{base}/rounds/2/results", body, token)
     assert status == 201, answer
-    page.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=5000)
+    page.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=30_000)
     assert page.locator("details.rating-method").evaluate("d => d.open && d.reader === 'opened'")
     assert page.locator("details.prize-method").evaluate("d => d.open")
 
@@ -192,7 +192,7 @@ def test_the_card_shows_category_rank_prize_ranges_and_rating_change(
         assert status == 201, answer
     status, answer = server.call("POST", f"{base}/rounds/2/close", {}, token)
     assert status == 201, answer
-    page.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=5000)
+    page.wait_for_selector(f".card[data-seq='{answer['seq']}']", timeout=30_000)
     final = {"en": "final", "it": "definitivo"}[lang]
     page.wait_for_function(
         "text => document.querySelector('section.prizes h2 .badge')?.textContent === text",
@@ -237,7 +237,7 @@ def test_categories_and_prizes_redefined_mid_event_reach_an_open_card(
     }
     status, answer = server.call("PUT", f"{base}/categories", cats, token)
     assert status in (200, 201), answer
-    page.wait_for_selector(".cats [data-category='RATED']", timeout=5000)
+    page.wait_for_selector(".cats [data-category='RATED']", timeout=30_000)
     # Five rated players: 4 and 3 on 0.5 behind 1 and 5 and ahead of 2 (both 3rd of 5).
     assert page.locator(".cats [data-category='RATED'] dd").inner_text() == "3rd of 5, shared by 2"
     prizes = prize_table(
@@ -252,7 +252,7 @@ def test_categories_and_prizes_redefined_mid_event_reach_an_open_card(
     # 5 leads the category on 1 point: 4 takes its 2nd prize.
     page.wait_for_function(
         "() => document.querySelector('section.prizes .awards')?.textContent.includes('€99.90')",
-        timeout=5000,
+        timeout=30_000,
     )
     assert page.locator("details.prize-method").evaluate("d => d.open")
     assert page.errors == []

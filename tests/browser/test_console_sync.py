@@ -67,7 +67,7 @@ def post_trf(server: Server, tid: str, token: str, text: str) -> int:
         headers={"Authorization": f"Bearer {token}", "Content-Type": "text/plain"},
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as resp:
+        with urllib.request.urlopen(request, timeout=30) as resp:
             return int(resp.status)
     except urllib.error.HTTPError as err:
         return int(err.code)

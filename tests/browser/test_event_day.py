@@ -88,14 +88,14 @@ class FirstStart:
         cmd = [LIVETB, "serve", "--db", str(db), "--port", self.base.rsplit(":", 1)[1]]
         with self.out.open("w") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(f"{self.base}/api/tournaments", timeout=1):
                     return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError(f"livetb serve did not answer within 15 s: {self.out.read_text()}")
+        raise RuntimeError(f"livetb serve did not answer within 60 s: {self.out.read_text()}")
 
     def organiser_link(self) -> str:
         (url,) = [ln.strip() for ln in self.out.read_text().splitlines() if "/new#token=" in ln]
@@ -105,7 +105,7 @@ class FirstStart:
         request = urllib.request.Request(
             self.base + path, headers={"Authorization": f"Bearer {token}"}
         )
-        with urllib.request.urlopen(request, timeout=10) as resp:
+        with urllib.request.urlopen(request, timeout=30) as resp:
             return json.loads(resp.read())
 
     def stop(self) -> None:

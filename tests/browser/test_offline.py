@@ -26,7 +26,7 @@ def test_a_page_reopened_offline_shows_the_last_standings(browser: Any, tmp_path
         page.wait_for_selector("tr[data-start-no='4'][data-rank='1']")
         page.wait_for_function(LIVE)
         # The worker has taken the page and its modules, the page its standings.
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
         page.wait_for_function("() => localStorage.getItem('livetb.last.away') !== null")
         page.wait_for_function(
             """async () => {
@@ -44,7 +44,7 @@ def test_a_page_reopened_offline_shows_the_last_standings(browser: Any, tmp_path
         errors: list[str] = []
         again.on("pageerror", lambda err: errors.append(str(err)))
         again.goto(f"{server.base}/t/away")
-        again.wait_for_selector("tr[data-start-no='4'][data-rank='1']", timeout=5000)
+        again.wait_for_selector("tr[data-start-no='4'][data-rank='1']", timeout=30_000)
         assert again.locator("tr[data-start-no]").count() == 6
         assert again.locator(".connection .saved").is_visible()
         assert "saved at" in again.locator(".connection .saved").inner_text()
@@ -55,8 +55,8 @@ def test_a_page_reopened_offline_shows_the_last_standings(browser: Any, tmp_path
         server = Server(server.db, port=server.port).start()
         assert server.call("POST", path, {"board": 1, "result": "1-0"}, token)[0] == 201
         context.set_offline(False)
-        again.wait_for_function(LIVE, timeout=10000)
-        again.wait_for_selector("tr[data-start-no='1'][data-rank='1']", timeout=5000)
+        again.wait_for_function(LIVE, timeout=30_000)
+        again.wait_for_selector("tr[data-start-no='1'][data-rank='1']", timeout=30_000)
         assert again.locator(".connection .saved").is_hidden()
         assert errors == []
         context.close()

@@ -139,7 +139,7 @@ def test_rows_page_in_turn(browser: Any, server: Server, field: str) -> None:
     assert first is not None and first.startswith("1 / ")
     page.wait_for_function(
         "() => document.querySelector('standings-table .pager').textContent.startsWith('2 / ')",
-        timeout=3000,
+        timeout=30_000,
     )
     page.close()
 
@@ -232,6 +232,6 @@ def test_a_delay_set_while_on_air_is_said_within_seconds(browser: Any, server: S
     assert server.call("PATCH", path, {"public_delay": 600}, token)[0] == 200
     page.wait_for_function(
         "() => document.querySelector('.overlay .state').textContent.includes('delayed 10 min')",
-        timeout=12_000,  # the overlay reads its settings again every 10 s
+        timeout=60_000,  # the overlay reads its settings again every 10 s
     )
     page.close()

@@ -163,7 +163,7 @@ def server_post_text(server: Server, path: str, data: bytes, token: str) -> tupl
         headers={"Authorization": f"Bearer {token}", "Content-Type": "text/plain"},
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as resp:
+        with urllib.request.urlopen(request, timeout=30) as resp:
             return resp.status, json.loads(resp.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())

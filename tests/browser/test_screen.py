@@ -78,7 +78,7 @@ def test_pairings_come_second_with_points_and_readable_boards(
     page.screenshot(path=SHOTS / f"screen-1920-standings-{lang}.png")
     shown = page.locator("tr[data-start-no]:not([hidden])").count()
     assert 10 <= shown < 40  # a page of the field, the rest hidden
-    page.wait_for_function(f"() => ({KIND})() === 'pairings'", timeout=4500)
+    page.wait_for_function(f"() => ({KIND})() === 'pairings'", timeout=30_000)
     page.wait_for_timeout(300)  # the points before the round come from a second read
     page.screenshot(path=SHOTS / f"screen-1920-pairings-{lang}.png")
     boards = page.locator(".pairings tbody tr[data-board]")
@@ -94,7 +94,7 @@ def test_pairings_come_second_with_points_and_readable_boards(
         "(r) => r.getBoundingClientRect().bottom <= innerHeight)"
     )
     # Back to the standings (page 2) on the next turn, the QR code still there.
-    page.wait_for_function(f"() => ({KIND})() === 'standings'", timeout=4500)
+    page.wait_for_function(f"() => ({KIND})() === 'standings'", timeout=30_000)
     assert page.locator(".screen-page").get_attribute("data-page") == "2"
     assert page.locator(".qr img").is_visible()
     assert page.errors == []
@@ -115,7 +115,7 @@ def test_the_qr_code_decodes_to_the_phone_standings_url(
 
 def test_a_result_fills_in_on_the_pairings_page(browser: Any, server: Server, field: str) -> None:
     page = open_screen(browser, server, "en")
-    page.wait_for_function(f"() => ({KIND})() === 'pairings'", timeout=4500)
+    page.wait_for_function(f"() => ({KIND})() === 'pairings'", timeout=30_000)
     cell = page.locator(".pairings tr[data-board='15'] td.result")
     assert cell.get_attribute("data-done") == "false"
     path = "/api/tournaments/hall/rounds/1/results"
@@ -123,7 +123,7 @@ def test_a_result_fills_in_on_the_pairings_page(browser: Any, server: Server, fi
     page.wait_for_function(
         "() => document.querySelector(\".pairings tr[data-board='15'] td.result\")"
         ".textContent === '0–1'",
-        timeout=2000,
+        timeout=30_000,
     )
     assert "15 / 20" in page.locator(".screen-head .sub").inner_text().replace(" of ", " / ")
     page.close()

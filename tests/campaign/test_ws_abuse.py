@@ -91,14 +91,14 @@ class Abusers:
         """Until EOF, or the server's close frame (it then waits for ours, which never comes)."""
         with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
             while websocket:
-                head = await asyncio.wait_for(reader.readexactly(2), 10)
+                head = await asyncio.wait_for(reader.readexactly(2), 30)
                 n = head[1] & 0x7F
                 if n >= 126:
                     n = int.from_bytes(await reader.readexactly(2 if n == 126 else 8), "big")
                 await reader.readexactly(n)
                 if head[0] & 0x0F == 0x8:
                     break
-            while not websocket and await asyncio.wait_for(reader.read(65536), 10):
+            while not websocket and await asyncio.wait_for(reader.read(65536), 30):
                 pass
         self.closed_by_server += 1
 
@@ -145,7 +145,7 @@ async def test_the_server_keeps_serving_a_viewer_through_abuse(tmp_path: Path) -
         viewer = asyncio.ensure_future(
             watch(f"ws://127.0.0.1:{server.port}/ws?tournament={TID}", seqs, snapshots, ready)
         )
-        await asyncio.wait_for(ready.wait(), 10)
+        await asyncio.wait_for(ready.wait(), 30)
         baseline = peak = server.rss_mb()
 
         async def sample() -> None:

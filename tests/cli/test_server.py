@@ -33,7 +33,7 @@ def free_port() -> int:
 
 
 def get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=5) as resp:
+    with urllib.request.urlopen(url, timeout=30) as resp:
         return json.loads(resp.read())
 
 
@@ -114,34 +114,35 @@ def spawn(*argv: str) -> subprocess.Popen[str]:
     )
 
 
-def wait_ready(url: str, proc: subprocess.Popen[str], limit: float = 10.0) -> float:
-    start = time.perf_counter()
-    while time.perf_counter() - start < limit:
+def wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
+    """Once `url` answers; a failure only if the server exits or is stuck for a minute (how
+    soon it is ready is `bench/startup.py`'s to measure)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise AssertionError(proc.communicate())
         try:
-            get(url)
-            return time.perf_counter() - start
+            with urllib.request.urlopen(url, timeout=1):
+                return
         except OSError:
             time.sleep(0.02)
-    raise AssertionError("not ready")
+    raise AssertionError(f"{url} did not answer within a minute")
 
 
 def stop(proc: subprocess.Popen[str]) -> tuple[str, str]:
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=10)
+    out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     return out, err
 
 
-def test_serve_is_ready_in_under_two_seconds_and_stops_cleanly(tmp_path: Path) -> None:
+def test_serve_gets_ready_and_stops_cleanly(tmp_path: Path) -> None:
     port = free_port()
     proc = spawn("serve", "--db", str(tmp_path / "s.sqlite"), "--port", str(port))
     try:
-        ready = wait_ready(f"http://127.0.0.1:{port}/api/tournaments", proc)
+        wait_ready(f"http://127.0.0.1:{port}/api/tournaments", proc)
     finally:
         out, _ = stop(proc)
-    assert ready < 2.0
     assert f"on http://127.0.0.1:{port}" in out
 
 
@@ -173,9 +174,11 @@ def test_demo_prints_a_url_and_a_token_and_the_standings_move(tmp_path: Path) ->
     try:
         wait_ready(f"{base}/api/tournaments", proc)
         first = get(f"{base}/api/tournaments/demo/standings")["seq"]
-        time.sleep(2.5)  # one result a second
-        assert get(f"{base}/api/tournaments/demo/standings")["seq"] > first
-        page = urllib.request.urlopen(f"{base}/t/demo", timeout=5).read().decode()
+        deadline = time.monotonic() + 60  # one result a second
+        while get(f"{base}/api/tournaments/demo/standings")["seq"] == first:
+            assert time.monotonic() < deadline, "the demo's standings did not move"
+            time.sleep(0.1)
+        page = urllib.request.urlopen(f"{base}/t/demo", timeout=30).read().decode()
         assert '<script type="module" src="/static/standings.js">' in page
     finally:
         out, _ = stop(proc)
@@ -231,7 +234,7 @@ def test_the_demo_starts_a_new_tournament_when_one_ends(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     try:
         wait_ready(f"{base}/api/tournaments", proc)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             listed = [t["id"] for t in get(f"{base}/api/tournaments")["tournaments"]]
             if "demo-3" in listed:
@@ -271,17 +274,23 @@ async def test_a_client_that_never_finishes_its_headers_is_closed(
     aiohttp_server: AiohttpServer, config: Config
 ) -> None:
     """What that setting does in aiohttp: counted from the connection's start, whatever
-    trickles in meanwhile."""
+    trickles in meanwhile. A header every 0.1 s until the server hangs up: were the deadline
+    reset by each one, it would never hang up, and the minute's wait would fail."""
     server = await aiohttp_server(create_app(config), keepalive_timeout=0.5)
     reader, writer = await asyncio.open_connection(server.host, server.port)
     writer.write(b"GET /api/tournaments HTTP/1.1\r\nHost: x\r\n")
-    start = time.monotonic()
-    for _ in range(4):
-        await asyncio.sleep(0.1)
-        writer.write(b"X-Slow: 1\r\n")  # dripping headers do not keep it open
-    assert await asyncio.wait_for(reader.read(), 5) == b""
-    assert time.monotonic() - start < 2
-    writer.close()
+
+    async def drip() -> None:
+        while not writer.is_closing():
+            writer.write(b"X-Slow: 1\r\n")  # dripping headers do not keep it open
+            await asyncio.sleep(0.1)
+
+    dripping = asyncio.ensure_future(drip())
+    try:
+        assert await asyncio.wait_for(reader.read(), 60) == b""
+    finally:
+        dripping.cancel()
+        writer.close()
 
 
 async def test_watch_draws_in_italian(api: Api) -> None:

@@ -183,7 +183,7 @@ def test_watch_syncs_every_saved_version_once_and_never_a_half_written_one(
                 f.write(text[half:])
             assert "events appended" in lines.get(timeout=30)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
+        assert proc.wait(timeout=30) == 0
     finally:
         proc.kill()
     assert lines.get(timeout=30).startswith("stopped")

@@ -49,7 +49,7 @@ def flaky_app(tmp_path: Path, answers: list[str]) -> web.Application:
     return app
 
 
-async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+async def until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "timed out"
@@ -117,7 +117,7 @@ async def test_watch_draws_the_standings_after_a_503(
         await Api(server, session).start(players=4)
     out = io.StringIO()
     local = await asyncio.wait_for(
-        watch(f"http://127.0.0.1:{server.port}", TID, count=1, out=out), timeout=10
+        watch(f"http://127.0.0.1:{server.port}", TID, count=1, out=out), timeout=30
     )
     assert answers == [] and local.seq == 6  # create, 4 players, the pairing
     assert "Ann" in out.getvalue()

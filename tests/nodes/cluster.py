@@ -91,7 +91,7 @@ class Watcher:
                 self.arrived.setdefault(seq, time.monotonic())
             del message
 
-    async def reaches(self, seq: int, timeout: float = 20.0) -> None:
+    async def reaches(self, seq: int, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while (self.local.seq or 0) < seq:
             if time.monotonic() > deadline:

@@ -43,12 +43,12 @@ class Published:
         self.seq = delta.seq
 
 
-async def reaches(feed: Published, seq: int, within: float) -> float:
-    start = time.monotonic()
+async def reaches(feed: Published, seq: int) -> None:
+    """Once the viewers have `seq`; a failure if they are stuck short of it for a minute."""
+    deadline = time.monotonic() + 60
     while feed.seq < seq:
-        assert time.monotonic() - start < within, f"the viewers are at {feed.seq}, not {seq}"
+        assert time.monotonic() < deadline, f"the viewers are at {feed.seq}, not {seq}"
         await asyncio.sleep(0.01)
-    return time.monotonic() - start
 
 
 async def test_a_nodes_viewers_get_a_write_made_while_its_connections_were_cut(
@@ -56,7 +56,7 @@ async def test_a_nodes_viewers_get_a_write_made_while_its_connections_were_cut(
 ) -> None:
     """Node B's connections are cut and node A writes: B's change signal reconnects first,
     and the catch-up it asks for finds B's store connection broken. It is retried: B's
-    viewers get the write within 2 s, with no other event after it."""
+    viewers get the write, with no other event after it."""
     name = f"livetb_b_{secrets.token_hex(4)}"
     a = GroupCommit(TournamentService(PostgresStore(pg_url)))
     feed = Published()
@@ -69,12 +69,12 @@ async def test_a_nodes_viewers_get_a_write_made_while_its_connections_were_cut(
     follower.start()
     try:
         head = await a.execute("t", RegisterParticipant(start_no=1, name="Ann"))
-        await reaches(feed, head, 2.0)
+        await reaches(feed, head)
         caplog.set_level(logging.WARNING, logger="livetb.app.follower")
         for n in range(2, 5):  # three blips, each with a write while B is cut off
             assert cut(name) == 2  # B's store connection and its listener
             head = await a.execute("t", RegisterParticipant(start_no=n, name=f"P{n}"))
-            await reaches(feed, head, 2.0)
+            await reaches(feed, head)
             assert not follower.down
     finally:
         await follower.stop()
@@ -108,7 +108,7 @@ async def test_catch_ups_are_retried_until_the_store_answers_with_one_line_per_o
     follower.start()
     try:
         head = await a.execute("t", RegisterParticipant(start_no=1, name="Ann"))
-        await reaches(feed, head, 3.0)
+        await reaches(feed, head)
     finally:
         await follower.stop()
         b.store.close()
@@ -156,7 +156,7 @@ async def test_a_revoked_tokens_feed_is_closed_once_the_store_answers_again(
     ws, tokens = Feed(), Tokens(failures=5)
     await asyncio.wait_for(
         socket.close_when_revoked(ws, tokens, "secret", "t"),  # type: ignore[arg-type]
-        timeout=5,
+        timeout=60,
     )
     assert ws.closed and ws.code == WSCloseCode.POLICY_VIOLATION
     assert tokens.asked == 6

@@ -72,12 +72,12 @@ async def test_corrections_and_a_close_across_two_nodes_are_all_accepted(
         head = await send(b, "POST", "/rounds/1/close", {})  # ... and closed on B right after
         assert refused == []
         assert head == last + 1 == 1 + 2 * BOARDS + 1 + 2 * BOARDS + 1
-        began = time.monotonic()
+        deadline = time.monotonic() + 60
         while True:  # both nodes serve the same standings, at the head
             seen = [await get_json(session, f"{n.base}{T}/standings") for n in (a, b)]
             if seen[0] == seen[1] and seen[0]["seq"] == head:
                 break
-            assert time.monotonic() - began < 2.0, [s["seq"] for s in seen]
+            assert time.monotonic() < deadline, [s["seq"] for s in seen]
             await asyncio.sleep(0.05)
         # every correction applied: the black players (BOARDS + 1 on) lead
         assert {r["start_no"] for r in seen[0]["standings"][:BOARDS]} == set(

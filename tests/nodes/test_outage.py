@@ -141,15 +141,15 @@ async def test_three_nodes_ride_out_a_postgresql_outage_during_a_write_storm(
                 tokens.revoke(doomed)
                 await asyncio.sleep(2.0)
                 proxy.up()
-                await asyncio.wait_for(writes, 30)
-                done = time.monotonic()
+                await asyncio.wait_for(writes, 60)
+                deadline = time.monotonic() + 60
                 head = max(writer.acknowledged.values())
                 assert head == 1 + PLAYERS + 1 + half + 1
                 # Each write acknowledged once, at its own seq: none lost, none doubled.
                 assert sorted(writer.acknowledged.values()) == list(range(1, head + 1))
                 for local in locals_:
                     while (local.seq or 0) < head:
-                        assert time.monotonic() - done < 2.0, f"a viewer is at {local.seq}"
+                        assert time.monotonic() < deadline, f"a viewer is at {local.seq}"
                         await asyncio.sleep(0.02)
                 auth = {"Authorization": f"Bearer {token}"}
                 for node in nodes:
@@ -158,7 +158,7 @@ async def test_three_nodes_ride_out_a_postgresql_outage_during_a_write_storm(
                         expected = await resp.json()
                     assert expected["seq"] == head
                     assert all(local.as_builtins() == expected for local in locals_)
-                assert await asyncio.wait_for(revoked, 15) == 1008  # policy violation: revoked
+                assert await asyncio.wait_for(revoked, 60) == 1008  # policy violation: revoked
                 supervisor = nodes[2].proc
                 assert supervisor is not None and supervisor.poll() is None
                 assert len(serving_workers(supervisor.pid)) == 2

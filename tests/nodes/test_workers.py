@@ -29,7 +29,7 @@ def children(pid: int) -> set[int]:
     return {int(p) for p in found.split()}
 
 
-def wait_for(condition: object, timeout: float = 20.0) -> None:
+def wait_for(condition: object, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():  # type: ignore[operator]
         assert time.monotonic() < deadline, "timed out"

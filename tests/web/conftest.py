@@ -115,7 +115,7 @@ async def make_api(aiohttp_server: AiohttpServer, config: Config) -> AsyncIterat
         yield make
 
 
-async def recv(ws: ClientConnection, timeout: float = 5.0) -> dict[str, Any]:
+async def recv(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
     """The next feed message that is not a ping."""
     while True:
         msg = json.loads(await asyncio.wait_for(ws.recv(), timeout))

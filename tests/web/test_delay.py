@@ -1,10 +1,15 @@
 """The broadcast delay over HTTP and the feed: a result is absent from every public read
 (standings, card, round, events, list, export, ETags, the feed) until `public_delay` seconds
-after it was recorded, then present; a token of the tournament sees it at once."""
+after it was recorded, then present; a token of the tournament sees it at once.
+
+What is held is checked under an hour's delay, which nothing outlasts however slow the
+machine, then the delay is lowered and the timer releases each event once it falls due: never
+before its time (a lower bound a slow machine cannot break), and with a generous timeout."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -18,6 +23,7 @@ from tests.web.conftest import TID, Api, recv
 
 T = f"/api/tournaments/{TID}"
 DELAY = 5
+HOUR = 3600
 
 
 async def public_get(api: Api, path: str) -> tuple[int, Any, str]:
@@ -32,7 +38,7 @@ def row_of(doc: dict[str, Any], no: int) -> dict[str, Any]:
 
 async def test_a_result_reaches_the_public_only_after_the_delay(api: Api) -> None:
     head = await api.start(players=8)  # PTS, BH, FB; round 1: 1-2, 3-4, 5-6, 7-8
-    status, body = await api.call("PATCH", T, {"public_delay": DELAY})
+    status, body = await api.call("PATCH", T, {"public_delay": HOUR})
     assert (status, body) == (200, {"seq": head + 1})
     arbiter = {"Authorization": f"Bearer {api.token}"}
     async with (
@@ -43,11 +49,10 @@ async def test_a_result_reaches_the_public_only_after_the_delay(api: Api) -> Non
         assert (await recv(live_ws))["seq"] == head + 1
         asked = time.monotonic()  # the result's `at` is later: it is due after asked + DELAY
         status, body = await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})
-        sent = time.monotonic()
         assert (status, body) == (201, {"seq": head + 2})
 
         # The arbiter's token: live at once, on the feed and in the reads.
-        assert (await recv(live_ws, timeout=1))["seq"] == head + 2
+        assert (await recv(live_ws))["seq"] == head + 2
         status, live = await api.call("GET", f"{T}/standings")
         assert status == 200 and live["seq"] == head + 2 and row_of(live, 4)["values"][0] == "1.0"
 
@@ -60,7 +65,7 @@ async def test_a_result_reaches_the_public_only_after_the_delay(api: Api) -> Non
         _, info, _ = await public_get(api, f"{T}/rounds/1")
         assert info["games"][1]["result"] is None
         _, info, _ = await public_get(api, T)
-        assert (info["seq"], info["public_delay"]) == (head, DELAY)
+        assert (info["seq"], info["public_delay"]) == (head, HOUR)
         _, listed, _ = await public_get(api, "/api/tournaments")
         assert [t["seq"] for t in listed["tournaments"] if t["id"] == TID] == [head]
         _, page, _ = await public_get(api, f"{T}/events")
@@ -72,16 +77,19 @@ async def test_a_result_reaches_the_public_only_after_the_delay(api: Api) -> Non
         _, csv_text, _ = await public_get(api, f"{T}/export?format=csv")
         assert ",4,Dan,0.0," in csv_text and ",4,Dan,1.0," not in csv_text
 
-        # The public feed: the two held events, one by one, once each is due.
-        first = await recv(public_ws, timeout=DELAY + 2)
+        # Lowered to DELAY: the public feed gets the held events one by one, each once it
+        # was recorded DELAY seconds ago (the first at once if it was already).
+        assert (await api.call("PATCH", T, {"public_delay": DELAY}))[0] == 200  # head + 3
+        assert (await recv(live_ws))["seq"] == head + 3
+        first = await recv(public_ws, timeout=DELAY + 60)
         assert first["seq"] == head + 1 and "rows" not in first
-        second = await recv(public_ws, timeout=DELAY + 2)
-        waited, since_asked = time.monotonic() - sent, time.monotonic() - asked
+        second = await recv(public_ws, timeout=DELAY + 60)
         assert second["seq"] == head + 2 and second["games"] == [[1, 2, "0-1"]]
-        assert since_asked >= DELAY - 0.05 and waited <= DELAY + 1.5, (since_asked, waited)
+        assert time.monotonic() - asked >= DELAY - 0.05  # not before its time
+        assert (await recv(public_ws, timeout=DELAY + 60))["seq"] == head + 3
 
     status, doc, etag = await public_get(api, f"{T}/standings")
-    assert (doc["seq"], etag) == (head + 2, f'"{head + 2}"')
+    assert (doc["seq"], etag) == (head + 3, f'"{head + 3}"')
     assert row_of(doc, 4)["values"][0] == "1.0"
     _, info, _ = await public_get(api, f"{T}/rounds/1")
     assert info["games"][1]["result"] == "0-1"
@@ -103,11 +111,11 @@ async def test_turning_the_delay_off_releases_everything_and_goes_live(api: Api)
         assert status == 200 and body["seq"] == head + 4
         assert (await api.call("PATCH", T, {"public_delay": 0}))[0] == 200
         # Released at once, in order, then the viewer follows the live log again.
-        assert [(await recv(ws, timeout=2))["seq"] for _ in range(5)] == [
+        assert [(await recv(ws))["seq"] for _ in range(5)] == [
             head + 1, head + 2, head + 3, head + 4, head + 5
         ]  # fmt: skip
         await api.post(f"{T}/withdrawals", {"start_no": 4, "from_round": 2})
-        assert (await recv(ws, timeout=2))["seq"] == head + 6
+        assert (await recv(ws))["seq"] == head + 6
     _, doc, etag = await public_get(api, f"{T}/standings")
     assert doc["seq"] == head + 6 and etag == f'"{head + 6}"' and doc["after_round"] == 1
     assert (await public_get(api, f"{T}/standings?after_round=1"))[1]["seq"] == head + 4
@@ -159,74 +167,80 @@ async def test_a_filtered_viewer_moves_to_the_delayed_stream_and_back(api: Api) 
     async with connect(feed_url(api.base, TID) + "&top=3") as ws:
         snapshot = await recv(ws)
         assert snapshot["seq"] == head and len(snapshot["standings"]["standings"]) == 3
-        assert (await api.call("PATCH", T, {"public_delay": 1}))[0] == 200
-        asked = time.monotonic()
+        assert (await api.call("PATCH", T, {"public_delay": HOUR}))[0] == 200
         await api.post(f"{T}/rounds/1/results", {"board": 4, "result": "0-1"})  # 8 leads
         with pytest.raises(TimeoutError):  # held: neither the delay's event nor the result
-            await recv(ws, timeout=max(0.05, asked + 0.8 - time.monotonic()))
-        assert (await recv(ws, timeout=2))["seq"] == head + 1
-        delta = await recv(ws, timeout=2)
-        assert time.monotonic() - asked >= 0.95
+            await recv(ws, timeout=0.5)
+        # A second's delay: each held event out once it is a second old, in order.
+        assert (await api.call("PATCH", T, {"public_delay": 1}))[0] == 200  # head + 3
+        assert (await recv(ws))["seq"] == head + 1
+        delta = await recv(ws)
         assert delta["seq"] == head + 2 and [r["start_no"] for r in delta["rows"]] == [8]
         assert dict(delta["ranks"])[8] == 1 and delta["drop"] == [3]
+        assert (await recv(ws))["seq"] == head + 3
         assert (await api.call("PATCH", T, {"public_delay": 0}))[0] == 200
-        assert (await recv(ws, timeout=2))["seq"] == head + 3
+        assert (await recv(ws))["seq"] == head + 4
         await api.post(f"{T}/rounds/1/results", {"board": 3, "result": "1-0"})  # live again
-        delta = await recv(ws, timeout=1)
-        assert delta["seq"] == head + 4 and [r["start_no"] for r in delta["rows"]] == [5]
+        delta = await recv(ws)
+        assert delta["seq"] == head + 5 and [r["start_no"] for r in delta["rows"]] == [5]
 
 
 async def test_public_reads_wait_while_a_delay_copies_the_standings(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Turning a delay on copies the standings in a thread (about a second at 10,000 players):
-    meanwhile public reads and new viewers wait for the copy, and never see the live log."""
+    meanwhile public reads and new viewers wait for the copy, and never see the live log.
+    Here the copy waits until the test lets it go."""
     head = await api.start(players=8)
     restore = StandingsProjection.restore
+    copying, go = threading.Event(), threading.Event()
 
-    def slowly(data: bytes) -> StandingsProjection:
-        time.sleep(0.5)
+    def held_up(data: bytes) -> StandingsProjection:
+        copying.set()
+        go.wait(60)
         return restore(data)
 
     async with connect(feed_url(api.base, TID)) as watching:
         assert (await recv(watching))["seq"] == head
-        monkeypatch.setattr(StandingsProjection, "restore", slowly)
-        started = time.monotonic()
-        assert (await api.call("PATCH", T, {"public_delay": 2}))[0] == 200
+        monkeypatch.setattr(StandingsProjection, "restore", held_up)
+        assert (await api.call("PATCH", T, {"public_delay": HOUR}))[0] == 200
         await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})  # head + 2
-        assert time.monotonic() - started < 0.4  # the writes did not wait for the copy
-        status, doc, etag = await public_get(api, f"{T}/standings")
+        assert await asyncio.to_thread(copying.wait, 60)
+        assert not go.is_set()  # the writes did not wait for the copy
+        reading = asyncio.ensure_future(public_get(api, f"{T}/standings"))
+        await asyncio.sleep(0.2)
+        assert not reading.done()  # the public read waits for the copy
+        go.set()
+        status, doc, etag = await reading
         assert (status, doc["seq"], etag) == (200, head, f'"{head}"')
-        assert time.monotonic() - started >= 0.45  # it waited for the copy
         async with connect(feed_url(api.base, TID)) as joining:
             assert (await recv(joining))["seq"] == head
-        with pytest.raises(TimeoutError):
-            await recv(watching, timeout=max(0.05, started + 1.8 - time.monotonic()))
-        assert [(await recv(watching, timeout=3))["seq"] for _ in range(2)] == [head + 1, head + 2]
+        assert (await api.call("PATCH", T, {"public_delay": 0}))[0] == 200
+        assert [(await recv(watching))["seq"] for _ in range(3)] == [head + 1, head + 2, head + 3]
 
 
-async def test_two_nodes_release_a_held_result_together(make_api: Any) -> None:
-    """Two nodes on one store: the one that took the write and the one that follows it
-    release the result to their public viewers at the same moment, by its stored time."""
+async def test_two_nodes_release_a_held_result_by_its_stored_time(make_api: Any) -> None:
+    """Two nodes on one store: the one that took the write and the one that follows it both
+    release the result to their public viewers by its stored time, neither before it is due."""
     a = await make_api(poll_interval=0.01)
     b = await make_api(poll_interval=0.01)
     head = await a.start(players=8)
-    assert (await a.call("PATCH", T, {"public_delay": 2}))[0] == 200
+    assert (await a.call("PATCH", T, {"public_delay": HOUR}))[0] == 200
     async with connect(feed_url(a.base, TID)) as on_a, connect(feed_url(b.base, TID)) as on_b:
         assert (await recv(on_a))["seq"] == (await recv(on_b))["seq"] == head
         asked = time.monotonic()
         await a.post(f"{T}/rounds/1/results", {"board": 2, "result": "0-1"})  # head + 2
-        for _ in range(50):  # the other node follows the write at once, for a token
+        deadline = time.monotonic() + 30
+        while True:  # the other node follows the write at once, for a token
             status, live = await b.call("GET", f"{T}/standings")
             if live["seq"] == head + 2:
                 break
+            assert time.monotonic() < deadline, live["seq"]
             await asyncio.sleep(0.02)
         assert status == 200 and live["seq"] == head + 2
         assert (await public_get(b, f"{T}/standings"))[1]["seq"] == head
-        arrived = {}
+        assert (await a.call("PATCH", T, {"public_delay": 2}))[0] == 200  # head + 3
         for name, ws in (("a", on_a), ("b", on_b)):
-            seqs = [(await recv(ws, timeout=4))["seq"] for _ in range(2)]
-            arrived[name] = time.monotonic() - asked
-            assert seqs == [head + 1, head + 2], name
-        assert min(arrived.values()) >= 2 - 0.05, arrived
-        assert abs(arrived["a"] - arrived["b"]) < 0.5, arrived
+            seqs = [(await recv(ws))["seq"] for _ in range(3)]
+            assert seqs == [head + 1, head + 2, head + 3], name
+            assert time.monotonic() - asked >= 2 - 0.05  # the result not before its time

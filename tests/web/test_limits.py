@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 from livetb.events.schema import ParticipantRegistered, TournamentCreated
 from tests.web.conftest import TID, Api, ApiFactory
@@ -11,7 +10,7 @@ from tests.web.conftest import TID, Api, ApiFactory
 T = f"/api/tournaments/{TID}"
 
 
-async def raw(api: Api, request: bytes, wait: float = 5.0) -> bytes:
+async def raw(api: Api, request: bytes, wait: float = 60.0) -> bytes:
     reader, writer = await asyncio.open_connection(api.server.host, api.server.port)
     writer.write(request)
     await writer.drain()
@@ -30,10 +29,10 @@ def post_head(api: Api, path: str, length: int) -> bytes:
 
 async def test_an_oversized_content_length_is_413_before_any_body(api: Api) -> None:
     head = await api.start(players=4)
-    start = time.monotonic()
+    # No body follows: a server that waited for it would answer 408 at the body's deadline.
     answer = await raw(api, post_head(api, f"{T}/rounds/1/results", 10**12))
     assert answer.startswith(b"HTTP/1.1 413") and b"body_too_large" in answer
-    assert time.monotonic() - start < 2 and api.store.head(TID) == head
+    assert api.store.head(TID) == head
 
 
 async def test_a_body_that_never_arrives_is_408(make_api: ApiFactory) -> None:

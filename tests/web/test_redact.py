@@ -31,7 +31,7 @@ async def raw(server: TestServer, request: str) -> bytes:
     reader, writer = await asyncio.open_connection(server.host, server.port)
     writer.write(request.encode("latin-1"))
     await writer.drain()
-    answer = await asyncio.wait_for(reader.read(), 5)
+    answer = await asyncio.wait_for(reader.read(), 30)
     writer.close()
     return answer
 

@@ -99,6 +99,6 @@ async def test_follow_resumes_by_itself_after_the_server_drops_it(api: Api) -> N
     await api.server.app[HUB].close()  # type: ignore[index]  # every viewer: GOING_AWAY
     await api.post(f"{T}/rounds/1/results", {"board": 3, "result": "1-0"})
     await api.post(f"{T}/rounds/1/results", {"board": 4, "result": "1-0"})
-    await asyncio.wait_for(task, 10)
+    await asyncio.wait_for(task, 30)
     assert seqs == sorted(set(seqs)) and seqs[-1] == target
     assert local.as_builtins() == await api.standings()

@@ -332,7 +332,7 @@ def test_a_worker_process_ends_with_its_server_killed_outright(tmp_path: Path) -
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
     assert done.returncode == -signal.SIGKILL
     worker = int(done.stdout)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while _alive(worker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(worker)
