@@ -82,6 +82,9 @@ _PAIRS = frozenset(
 
 
 def _check_reciprocity(players: list[_Player], index: dict[int, _Player], report: _Report) -> None:
+    """`players` (the lines padded to the file's width) get White and Black for a game not
+    played yet whose two blocks give one colour (`_same_colours`)."""
+    same: list[tuple[int, int, int]] = []  # (round, White, Black) to write into the entries
     for player in players:
         me = player.participant.start_no
         for rnd, entry in enumerate(player.participant.entries, start=1):
@@ -92,18 +95,47 @@ def _check_reciprocity(players: list[_Player], index: dict[int, _Player], report
             if back.opponent != me:
                 expected = f"#{entry.opponent}'s round {rnd} block to name #{me}"
                 _pair_error(player, other, rnd, (82, 85), expected, report)
-            elif me < other.participant.start_no:  # report each pairing once
-                _check_pair(player, other, rnd, report)
+            elif me < other.participant.start_no and _check_pair(player, other, rnd, report):
+                same.append((rnd, me, other.participant.start_no))
+    by_no = {p.participant.start_no: p for p in players}
+    for rnd, white, black in same:
+        for no, colour in ((white, "w"), (black, "b")):
+            p = by_no[no]
+            entries = list(p.participant.entries)
+            entries[rnd - 1] = msgspec.structs.replace(entries[rnd - 1], colour=colour)
+            p.participant = msgspec.structs.replace(p.participant, entries=tuple(entries))
 
 
-def _check_pair(player: _Player, other: _Player, rnd: int, report: _Report) -> None:
+def _check_pair(player: _Player, other: _Player, rnd: int, report: _Report) -> bool:
+    """Whether the pair is a game not played yet with one colour on both sides (a warning;
+    the caller gives the lower start number White)."""
     mine = player.participant.entry(rnd)
     theirs = other.participant.entry(rnd)
-    if mine.colour is not None and mine.colour == theirs.colour:
+    same = mine.colour is not None and mine.colour == theirs.colour
+    if same and mine.code is Code.PENDING and theirs.code is Code.PENDING:
+        _same_colours(player, other, rnd, report)
+        return True
+    if same:
         _pair_error(player, other, rnd, (87, 87), "opposite colours (w and b)", report)
     if (mine.code, theirs.code) not in _PAIRS:
         expected = "results that pair up: 1/0, =/=, 0/0, W/L, D/D, +/-, -/- or X/X"
         _pair_error(player, other, rnd, (89, 89), expected, report)
+    return False
+
+
+def _same_colours(player: _Player, other: _Player, rnd: int, report: _Report) -> None:
+    """A pairing program's list can give both players of a game not played yet one colour
+    (FIDE's reference parser reads it): nothing is scored yet, so the file is read, White
+    being the lower start number; a result on such a board stays an error (`_check_pair`)."""
+    me, them = player.participant.start_no, other.participant.start_no
+    mine, theirs = _block_text(player, rnd), _block_text(other, rnd)
+    found = f"#{me} '{mine}' on line {player.line}, #{them} '{theirs}' on line {other.line}"
+    expected = (
+        f"opposite colours (w and b); round {rnd} is not played yet, so #{me} (the lower start "
+        f"number) is read as White and #{them} as Black: colours are fixed when a result comes"
+    )
+    columns = (87 + 10 * rnd, 87 + 10 * rnd)
+    report.warn(player.line, columns, f"001 #{me}, round {rnd}", found, expected)
 
 
 def _pair_error(
@@ -144,7 +176,7 @@ def _check_pabs(players: list[_Player], teams: tuple[TeamRecord, ...], report: _
         holders = {team_of.get(p.participant.start_no, -p.participant.start_no) for p in pabs}
         if len(holders) > 1:
             found = "U for " + ", ".join(f"#{p.participant.start_no}" for p in pabs)
-            expected = "one pairing-allocated bye per round"
+            expected = "one pairing-allocated bye per round; each U is read as one"
             columns = (82 + 10 * rnd, 89 + 10 * rnd)
             report.warn(pabs[-1].line, columns, f"round {rnd}", found, expected)
 

@@ -60,6 +60,7 @@ from livetb.trf.records import (
     _Report,
     _split_records,
 )
+from livetb.trf.scoring import declared_scoring
 from livetb.trf.teams import (
     _check_matches,
     _read_teams,
@@ -160,7 +161,9 @@ def _read_header(by_tag: defaultdict[str, list[_Line]], report: _Report) -> _Hea
         is_team=type_text.lower().startswith("team") or "TEAM" in type_code.upper(),
         declared_rounds=_declared_rounds(last["142"], last["XXR"], report),
         initial_colour=_initial_colour(last["152"], by_tag["XXC"], report),
-        scoring=_scoring(last["162"], report) if last["162"] else None,
+        scoring=declared_scoring(
+            (last["162"], _scoring(last["162"], report)) if last["162"] else None, by_tag, report
+        ),
         tiebreaks=_tiebreaks(last["202"], last["212"], report),
     )
 
