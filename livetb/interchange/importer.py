@@ -13,6 +13,7 @@ Order of the log (each round's events only after the previous round is closed):
                                              robin; team rounds by the pair's lower start
                                              number); white is the `w` side; a forfeit or double
                                              forfeit is a board; the `U` player is the bye
+                                             (several `U`: the first, then `more_byes`)
         ResultRecorded(r, board)             one per board, in board order
         RoundClosed(r)
     then, for rounds after the last played one: ByeRequested for the file's H and F, and for
@@ -75,7 +76,7 @@ def events_from_tournament(
     `announced`: byes requested for rounds after the last played one (round, start number,
     H/F/Z code), logged after the last round's events; one already in `t`'s entries once.
     Raises `ImportUnsupported` for what no event expresses (short games W/D/L, unknown X, a
-    game without colours, two pairing-allocated byes in one round)."""
+    game without colours, pairing-allocated byes of two teams in one round)."""
     if t.rounds < 1:
         raise ImportUnsupported("the file declares no rounds (142 or XXR) and has no round data")
     participants = sorted(t.participants, key=lambda p: p.start_no)
@@ -173,7 +174,7 @@ def _round(
     team_bye: tuple[int, ...] = ()
     if len(pabs) > 1 and len({team_of.get(no) for no in pabs}) == 1 and pabs[0] in team_of:
         team_bye, pabs = tuple(pabs), []  # a whole team's bye: players of one team only
-    if len(pabs) > 1:
+    if len(pabs) > 1 and team_of:  # a team's bye is the whole team's: not two teams' players
         listed = ", ".join(f"#{no}" for no in pabs)
         raise ImportUnsupported(f"round {rnd}: {len(pabs)} pairing-allocated byes ({listed})")
     pairs: list[tuple[int, int]] = []
@@ -207,8 +208,10 @@ def _round(
             )
         boards.append(Board(board, white, black))
         results.append(ResultRecorded(round=rnd, board=board, result=result))
-    bye = pabs[0] if pabs else None
-    paired = RoundPaired(round=rnd, boards=tuple(boards), bye=bye, team_bye=team_bye)
+    bye, more = (pabs[0], tuple(pabs[1:])) if pabs else (None, ())
+    paired = RoundPaired(
+        round=rnd, boards=tuple(boards), bye=bye, team_bye=team_bye, more_byes=more
+    )
     if len(results) < len(boards):
         return [paired, *results]  # the running round: the arbiter closes it (CloseRound)
     return [paired, *results, RoundClosed(round=rnd)]

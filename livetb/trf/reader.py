@@ -139,6 +139,7 @@ def parse_trf(
         is_team=is_team,
         raw_system=header.raw_system,
         team_event=_team_event(tournament, teams, team_setup) if team_setup else None,
+        declared_rounds=header.declared_rounds,
         announced_byes=tuple(sorted(announced)),
     )
 

@@ -67,6 +67,8 @@ class RoundInfo(msgspec.Struct):
     games: list[GameInfo]
     bye: int | None  # the pairing-allocated bye
     requested_byes: list[ByeInfo]
+    # further pairing-allocated byes (a pairing program's file with several `U`)
+    more_byes: list[int] = []
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):

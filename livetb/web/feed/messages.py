@@ -33,6 +33,7 @@ def round_info(state: TournamentState, rnd: int) -> RoundInfo:
         games,
         played.pab if played else None,
         byes,
+        list(played.more_pabs) if played else [],
     )
 
 

@@ -46,7 +46,7 @@ function lateEntry(ctx) {
  *  publication order for a TRF, the engine's own order, the Berger table's). The arbiter may
  *  move a board up or down — its buttons, or Alt+↑/↓ on its row — to match the pairing
  *  program's slips; the numbers follow the rows. `order` is what Publish sends. */
-function boardsTable(ctx, boards, bye) {
+function boardsTable(ctx, boards, byes) {
   const who = (no) => `${ctx.person(no)?.name ?? "?"} (${no})`;
   const order = [...boards].sort((a, b) => a.board - b.board).map((b) => ({ white: b.white, black: b.black }));
   const body = el("tbody", {});
@@ -87,7 +87,7 @@ function boardsTable(ctx, boards, bye) {
         el("th", { scope: "col" }, t("pairings.black")),
         el("th", { scope: "col" }, t("pair.order")))),
       body)),
-    bye ? el("p", {}, `${t("pairings.bye")}: ${who(bye)}`) : null,
+    byes.length ? el("p", {}, `${t("pairings.bye")}: ${byes.map(who).join(", ")}`) : null,
     said);
   return { node, order };
 }
@@ -118,7 +118,7 @@ export function pairingPanel(ctx) {
       return;
     }
     const paired = answer.body.events.find((e) => e.type === "RoundPaired");
-    const table = boardsTable(ctx, paired.boards, paired.bye);
+    const table = boardsTable(ctx, paired.boards, [paired.bye, ...(paired.more_byes ?? [])].filter((no) => no));
     pending = { paired, order: table.order };
     status.textContent = t("pair.previewed", { round: round.value, n: paired.boards.length });
     status.dataset.tone = "info";
@@ -132,6 +132,7 @@ export function pairingPanel(ctx) {
     const { paired, order } = pending;
     const body = { boards: order.map((g, i) => ({ board: i + 1, white: g.white, black: g.black })), bye: paired.bye ?? null };
     if (paired.team_bye?.length) body.team_bye = paired.team_bye;
+    if (paired.more_byes?.length) body.more_byes = paired.more_byes;
     const answer = await send("POST", `${ctx.base}/rounds/${round.value}/pairings`, ctx.token(), body);
     status.textContent = answer.ok ? t("pair.published", { round: round.value, seq: answer.body.seq }) : problem(answer);
     status.dataset.tone = answer.ok ? "ok" : "error";

@@ -61,7 +61,9 @@ export function addScores(table, scores) {
 /** Byes of the round, in words. */
 export function byesList(round, people) {
   const items = [];
-  if (round.bye) items.push(`${who(people, round.bye)}: ${t("pairings.pab")}`);
+  for (const no of [round.bye, ...(round.more_byes ?? [])]) {
+    if (no) items.push(`${who(people, no)}: ${t("pairings.pab")}`);
+  }
   for (const b of round.requested_byes) {
     items.push(`${who(people, b.start_no)}: ${t("pairings.requested", { points: t(`bye.${b.points}`) })}`);
   }
