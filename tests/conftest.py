@@ -3,6 +3,8 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
+from typing import cast
 
 import psycopg
 import pytest
@@ -47,12 +49,55 @@ def pg_url(pg_schema: str) -> str:
     return in_schema(PG_BASE, pg_schema)
 
 
+# The markers of a whole folder (`pytest -m "not browser"` leaves Chromium out, etc.).
+FOLDER_MARKERS = {"browser": "browser", "nodes": "nodes", "campaign": "campaign"}
+PG_FIXTURES = {"pg_url", "pg_schema"}
+TESTS = Path(__file__).resolve().parent
+
+
+def _uses_postgres(item: pytest.Item, path: Path) -> bool:
+    """A PostgreSQL module, a test that takes a schema, or a store's `postgres` variant."""
+    if path.name.startswith(("test_postgres", "test_pg_")):
+        return True
+    if PG_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and "postgres" in callspec.params.values()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The folder markers and `postgres`; under xdist, each browser module in a group of its
+    own: its tests share one Chromium and one server (module-scoped fixtures), so they run on
+    one worker rather than starting both on every worker."""
+    grouped = config.pluginmanager.hasplugin("xdist")
+    for item in items:
+        path = item.path.resolve().relative_to(TESTS)
+        folder = path.parts[0] if len(path.parts) > 1 else ""
+        if folder in FOLDER_MARKERS:
+            item.add_marker(FOLDER_MARKERS[folder])
+        if _uses_postgres(item, path):
+            item.add_marker("postgres")
+        if folder == "browser" and grouped:
+            item.add_marker(pytest.mark.xdist_group(path.as_posix()))
+
+
+# The conformance tally, added up from each test's report: with xdist the tests run in the
+# workers, and only the reports reach the process that prints the summary.
+_CONFORMANCE = [0, 0]  # checks that agree, checks
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call":
+        for name, value in report.user_properties:
+            if name == "conformance":
+                agree, total = cast(tuple[int, int], value)
+                _CONFORMANCE[0] += agree
+                _CONFORMANCE[1] += total
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Print the conformance tally, `P/T checks agree`, after the run."""
-    from tests.test_conformance import TALLY
-
-    if TALLY.total:
-        pct = 100 * TALLY.agree / TALLY.total
-        terminalreporter.write_line(
-            f"conformance: {TALLY.agree}/{TALLY.total} checks agree ({pct:.2f} %)"
-        )
+    agree, total = _CONFORMANCE
+    if total:
+        pct = 100 * agree / total
+        terminalreporter.write_line(f"conformance: {agree}/{total} checks agree ({pct:.2f} %)")
