@@ -16,5 +16,8 @@ python3 -m venv .venv
 .venv/bin/ruff check livetb tests bench
 .venv/bin/ruff format --check livetb tests bench
 .venv/bin/mypy
+# Four workers on two CPUs: many tests wait (on a browser, a server, a broadcast delay) more
+# than they compute. Each browser module stays on one worker (its xdist group, tests/conftest.py).
+# LIVETB_TEST_WORKERS=0 runs in one process; arguments go to pytest (`-m "not browser"`, a path).
 # pytest exits 5 when no test ran; set -e makes that a failure too.
-.venv/bin/python -m pytest -q "$@"
+.venv/bin/python -m pytest -q -n "${LIVETB_TEST_WORKERS:-4}" --dist loadgroup "$@"
