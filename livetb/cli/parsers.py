@@ -59,6 +59,7 @@ def _standings(sub: argparse._SubParsersAction) -> None:
     )
     add_system(st)
     st.add_argument("--after-round", type=int, metavar="K", help="use rounds 1..K only")
+    add_rounds(st)
     st.add_argument(
         "--as-final",
         action="store_true",
@@ -104,6 +105,7 @@ def _store(sub: argparse._SubParsersAction) -> None:
     )
     add_system(imp)
     imp.add_argument("--edition", choices=[e.value for e in Edition], help="C.07 edition")
+    add_rounds(imp)
     imp.add_argument(
         "--unrated-rating", type=int, metavar="N", help="rating used for unrated players"
     )
@@ -201,6 +203,16 @@ def _round_count(text: str) -> int:
     return rounds
 
 
+def add_rounds(parser: argparse.ArgumentParser, more: str = "") -> None:
+    parser.add_argument(
+        "--rounds",
+        type=_round_count,
+        metavar="N",
+        help="the number of rounds, for a file that declares none (no 142 or XXR: JaVaFo and "
+        f"Vega often save none); a file declaring another is refused{more}",
+    )
+
+
 def _sync(sub: argparse._SubParsersAction) -> None:
     sy = sub.add_parser(
         "sync",
@@ -216,13 +228,7 @@ def _sync(sub: argparse._SubParsersAction) -> None:
         help="a new tournament's list (default: the file's own, else the system's); an existing "
         "tournament's must be the same",
     )
-    sy.add_argument(
-        "--rounds",
-        type=_round_count,
-        metavar="N",
-        help="a new tournament's number of rounds, when the file declares none (no 142 or XXR); "
-        "an existing tournament's must be the same",
-    )
+    add_rounds(sy, "; an existing tournament's must be the same")
     sy.add_argument(
         "--dry-run", action="store_true", help="print the difference in words; write nothing"
     )

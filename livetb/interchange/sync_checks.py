@@ -20,6 +20,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 
+import msgspec
+
 from livetb.engine.model import Code, Participant, Tournament
 from livetb.errors import LivetbError
 from livetb.events.schema import (
@@ -32,6 +34,7 @@ from livetb.events.schema import (
 )
 from livetb.events.state import TournamentState
 from livetb.interchange.importer import RESULTS
+from livetb.trf import TrfImport
 
 # Two names of one person differing by a typo are this close (difflib's ratio): "Hansen,
 # Dina" and "Hansen-Berg, Dina" are 0.83; two different people rarely pass 0.6.
@@ -123,6 +126,22 @@ def round_count(
     if width > count:
         raise RoundsDiffer(f"rounds {count}: {source} has round blocks up to round {width}")
     return count
+
+
+def given_count(imported: TrfImport, given: int | None, source: str) -> TrfImport:
+    """The file read with the round count the caller gives (`livetb standings`/`import`
+    `--rounds`), for a file that declares none; a file declaring another, or holding more
+    rounds, is refused."""
+    if given is None:
+        return imported
+    declared, t = imported.declared_rounds, imported.tournament
+    if declared is not None and declared != given:
+        raise RoundsDiffer(f"rounds {given}: {source} declares {declared}")
+    width = max((len(p.entries) for p in t.participants), default=0)
+    if width > given:
+        raise RoundsDiffer(f"rounds {given}: {source} has round blocks up to round {width}")
+    tournament = msgspec.structs.replace(t, rounds=given)
+    return msgspec.structs.replace(imported, tournament=tournament, declared_rounds=given)
 
 
 def file_results(t: Tournament) -> dict[tuple[int, int, int], GameResult]:

@@ -155,3 +155,28 @@ def test_watch_is_back_in_step_once_the_conflict_is_settled_in_the_console(tmp_p
     with SqliteStore(db) as store:
         state_events = [r.event for r in store.read("t")]
     assert type(state_events[-1]).__name__ == "FileSynced"
+
+
+def test_standings_and_import_take_the_round_count_a_file_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Round 3 of 7 saved without its count: with `--rounds 7` it reads as the file that
+    declares 7 (round 3 is not the final round: no Fore-Buchholz terms)."""
+    files = {c.label: c.text for c in cuts(SWISSES[0])}
+    full, lacking = tmp_path / "full.trf", tmp_path / "bare.trf"
+    full.write_text(files["round 3 whole"])
+    lacking.write_text(bare(files["round 3 whole"]))
+    tiebreaks = ("--tiebreaks", "PTS,BH/C1,BH,SB,FB,WIN", "--format", "json")
+    _, want, _ = run(capsys, "standings", str(full), *tiebreaks)
+    code, got, err = run(capsys, "standings", str(lacking), "--rounds", "7", *tiebreaks)
+    assert code == 0, err
+    assert got == want
+    code, _, err = run(capsys, "standings", str(full), "--rounds", "5")
+    assert code == 2 and "rounds 5: " in err and "declares 7" in err
+    db = str(tmp_path / "t.sqlite")
+    code, _, err = run(capsys, "import", str(lacking), "--db", db, "--rounds", "7")
+    assert code == 0, err
+    with SqliteStore(db) as store:
+        (tid,) = store.tournaments()
+        created = next(store.read(tid)).event
+    assert created.rounds == 7  # type: ignore[union-attr]
