@@ -16,6 +16,9 @@ python3 -m venv .venv
 .venv/bin/ruff check livetb tests bench
 .venv/bin/ruff format --check livetb tests bench
 .venv/bin/mypy
+# The pages' pure modules (feed.js's model and timing, codes.js, words.js) under Node's own
+# test runner: no npm package, no browser.
+node --test tests/js/
 # Four workers on two CPUs: many tests wait (on a browser, a server, a broadcast delay) more
 # than they compute. Each browser module stays on one worker (its xdist group, tests/conftest.py).
 # LIVETB_TEST_WORKERS=0 runs in one process; arguments go to pytest (`-m "not browser"`, a path).

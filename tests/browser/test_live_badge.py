@@ -3,10 +3,10 @@ like a Wi-Fi that drops without a word), and is "live" again once the server com
 (SIGCONT, or a restart on the same store) with no event written meanwhile.
 `<html data-connection>` carries the state the badge shows.
 
-How soon is the pages' own arithmetic: they give up on a silent server 2 heartbeats and 1.5 s
-after the last word (10 s at the 3 s the server sends by default), and retry with a backoff
-(`tests/js/feed.test.mjs`). Here each change is waited for with a minute's timeout, and the
-seconds it took are printed."""
+How soon is the pages' own arithmetic, checked with fake clocks in `tests/js/feed.test.mjs`:
+they give up on a silent server 2 heartbeats and 1.5 s after its last word (7.5 s at the
+server's default ping every 3 s), and try again at least every 1.75 s. Here each change is
+waited for with a minute's timeout, and the seconds it took are printed."""
 
 from __future__ import annotations
 
