@@ -45,8 +45,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "demo": {"events", "tokens", "web", "web.keys", *FLOOR},
     "cli": {"engine", "trf", "events", "tokens", "projections", "interchange", "app", "web"}
     | {"web.config", "web.keys", "client", "demo", *FLOOR},
+    "library": {"engine", "trf", "events", *FLOOR},
     "__main__": {"cli"},
-    "livetb": set(),
+    # the library's names, loaded on first use (`livetb/__init__.py`)
+    "livetb": {"library", "engine", "trf", *FLOOR},
 }
 
 

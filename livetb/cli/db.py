@@ -22,9 +22,9 @@ from livetb.events.state import TournamentState
 from livetb.events.store import EventStore, new_tournament_id
 from livetb.events.target import is_url
 from livetb.interchange.importer import events_from_tournament, team_rosters
-from livetb.interchange.sync_checks import given_count
 from livetb.projections import stored
 from livetb.trf import load_trf
+from livetb.trf.rounds import with_round_count
 
 
 class StoreUsageError(LivetbError):
@@ -152,7 +152,7 @@ def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> int:
-    imported = given_count(load_trf(args.file), args.rounds, args.file)
+    imported = with_round_count(load_trf(args.file), args.rounds, args.file)
     advance(description="converting to events")
     for warning in imported.warnings:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)

@@ -11,9 +11,9 @@ import sys
 
 from livetb.cli.output import UsageError, language
 from livetb.cli.parsers import DB_ENV
-from livetb.cli.tables import preset, running_round, table, write
-from livetb.interchange.sync_checks import given_count
+from livetb.cli.tables import preset, table, write
 from livetb.trf import TrfImport, load_trf
+from livetb.trf.rounds import with_round_count
 
 
 def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
@@ -30,7 +30,7 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     for flag, value in (("--tournament", args.tournament), ("--at-seq", args.at_seq)):
         if value is not None:
             raise UsageError(f"{flag}: only with --db (a TRF file holds one tournament, no log)")
-    imported = given_count(load_trf(args.file), args.rounds, args.file)
+    imported = with_round_count(load_trf(args.file), args.rounds, args.file)
     for warning in imported.warnings:
         print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
     live = (args.after_round, args.explain, args.draw_lots) == (None, None, None)
@@ -41,7 +41,7 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
                 "--draw-lots or --as-final"
             )
         return live_table(imported, args, out)
-    if live and not args.as_final and running_round(imported.tournament):
+    if live and not args.as_final and imported.tournament.running_round:
         return live_table(imported, args, out)
     return table(imported.tournament, imported.team_event, args, out)
 

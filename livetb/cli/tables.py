@@ -96,17 +96,6 @@ class _Document(NamedTuple):
     rows: Sequence[TableRow]
 
 
-def running_round(t: Tournament) -> int | None:
-    """The first round with a game paired but not finished, if any."""
-    rounds = [
-        rnd
-        for p in t.participants
-        for rnd, e in enumerate(p.entries, start=1)
-        if e.code is Code.PENDING
-    ]
-    return min(rounds, default=None)
-
-
 def table(
     t: Tournament, team_event: TeamEvent | None, args: argparse.Namespace, out: io.TextIOBase
 ) -> int:
@@ -143,7 +132,7 @@ def _complete_rounds(
 ) -> tuple[Tournament, argparse.Namespace]:
     """A round paired but not finished (a mid-round export, or the log while a round runs) is
     the running round: the table stops before it, by default and at most."""
-    running = running_round(t)
+    running = t.running_round
     if running is None:
         return t, args
     n = sum(p.entry(running).code is Code.PENDING for p in t.participants) // 2

@@ -118,6 +118,17 @@ class Tournament(msgspec.Struct, frozen=True):
     initial_colour: Colour | None = None
 
     @property
+    def running_round(self) -> int | None:
+        """The first round with a game paired but not finished, if any."""
+        pending = (
+            rnd
+            for p in self.participants
+            for rnd, e in enumerate(p.entries, start=1)
+            if e.code is Code.PENDING
+        )
+        return min(pending, default=None)
+
+    @property
     def played_rounds(self) -> int:
         """The last round holding a pairing (an opponent) or a PAB (TRF.md 4.8)."""
         last = 0

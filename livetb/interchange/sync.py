@@ -32,7 +32,7 @@ import msgspec
 
 from livetb import i18n
 from livetb.engine.model import Code, Participant, Tournament
-from livetb.errors import ImportUnsupported, InvalidInput, LivetbError
+from livetb.errors import ImportUnsupported, InvalidInput, LivetbError, SyncForeign, SyncStale
 from livetb.events.commands import (
     AnyCommand,
     CloseRound,
@@ -192,7 +192,7 @@ def plan(
     if not force:  # another tournament's file first: its round count would be beside the point
         foreign = checks.foreign_differences(state, t, t.participants)
         if foreign:
-            raise checks.SyncForeign(source, foreign)
+            raise SyncForeign(source, foreign)
     width = max((len(p.entries) for p in t.participants), default=0)
     count = checks.round_count(state, imported.declared_rounds, rounds, width, source)
     t = msgspec.structs.replace(t, rounds=count)
@@ -202,7 +202,7 @@ def plan(
         results = checks.file_results(t)
         stale = checks.stale_reasons(state, records, record, results, names, t.participants)
         if stale:
-            raise checks.SyncStale(source, stale)
+            raise SyncStale(source, stale)
     imported = msgspec.structs.replace(imported, tournament=t)
     made = _Planner(state, authors(records), imported, source, lines, prefer).run(tiebreaks)
     if not checks.same_showing(state.synced, record):

@@ -20,10 +20,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 
-import msgspec
-
 from livetb.engine.model import Code, Participant, Tournament
-from livetb.errors import LivetbError
+from livetb.errors import RoundsDiffer, RoundsRequired
 from livetb.events.schema import (
     FileSynced,
     GameResult,
@@ -34,71 +32,10 @@ from livetb.events.schema import (
 )
 from livetb.events.state import TournamentState
 from livetb.interchange.importer import RESULTS
-from livetb.trf import TrfImport
 
 # Two names of one person differing by a typo are this close (difflib's ratio): "Hansen,
 # Dina" and "Hansen-Berg, Dina" are 0.83; two different people rarely pass 0.6.
 _SAME_NAME = 0.8
-
-
-class RoundsRequired(LivetbError):
-    """A new tournament from a file that declares no round count, and none given."""
-
-    status = 422
-    code = "rounds_required"
-
-    def __init__(self, source: str) -> None:
-        super().__init__(
-            f"{source} declares no number of rounds (no 142 or XXR line) and the tournament "
-            "is new: give it with --rounds N (livetb sync), the Sync tab's number of rounds, "
-            "or ?rounds=N (POST …/sync); nothing written"
-        )
-
-    def as_dict(self) -> dict[str, object]:
-        return {**super().as_dict(), "path": "rounds"}
-
-
-class RoundsDiffer(LivetbError):
-    """The file, or the caller, names another round count than the tournament's."""
-
-    status = 409
-    code = "rounds_differ"
-
-
-class SyncStale(LivetbError):
-    """The file shows less than a file synced before: an older save."""
-
-    status = 409
-    code = "sync_stale"
-
-    def __init__(self, source: str, reasons: Sequence[str]) -> None:
-        self.reasons = tuple(reasons)
-        super().__init__(
-            f"{source} is older than what the log took from files: {'; '.join(reasons)} "
-            "(nothing written; --force syncs it anyway)"
-        )
-
-    def as_dict(self) -> dict[str, object]:
-        return {**super().as_dict(), "reasons": list(self.reasons)}
-
-
-class SyncForeign(LivetbError):
-    """The file is another tournament's."""
-
-    status = 409
-    code = "sync_foreign"
-
-    def __init__(self, source: str, differences: Sequence[str]) -> None:
-        self.differences = tuple(differences)
-        shown = "; ".join(differences[:10])
-        more = f"; and {len(differences) - 10} more" if len(differences) > 10 else ""
-        super().__init__(
-            f"{source} is another tournament's file: {shown}{more} "
-            "(nothing written; --force syncs it anyway)"
-        )
-
-    def as_dict(self) -> dict[str, object]:
-        return {**super().as_dict(), "differences": list(self.differences)}
 
 
 def round_count(
@@ -126,22 +63,6 @@ def round_count(
     if width > count:
         raise RoundsDiffer(f"rounds {count}: {source} has round blocks up to round {width}")
     return count
-
-
-def given_count(imported: TrfImport, given: int | None, source: str) -> TrfImport:
-    """The file read with the round count the caller gives (`livetb standings`/`import`
-    `--rounds`), for a file that declares none; a file declaring another, or holding more
-    rounds, is refused."""
-    if given is None:
-        return imported
-    declared, t = imported.declared_rounds, imported.tournament
-    if declared is not None and declared != given:
-        raise RoundsDiffer(f"rounds {given}: {source} declares {declared}")
-    width = max((len(p.entries) for p in t.participants), default=0)
-    if width > given:
-        raise RoundsDiffer(f"rounds {given}: {source} has round blocks up to round {width}")
-    tournament = msgspec.structs.replace(t, rounds=given)
-    return msgspec.structs.replace(imported, tournament=tournament, declared_rounds=given)
 
 
 def file_results(t: Tournament) -> dict[tuple[int, int, int], GameResult]:

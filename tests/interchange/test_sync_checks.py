@@ -10,7 +10,14 @@ import msgspec
 import pytest
 
 from livetb.engine.model import Code, Entry
-from livetb.errors import ParticipantNotWithdrawn, RoundAlreadyPaired
+from livetb.errors import (
+    ParticipantNotWithdrawn,
+    RoundAlreadyPaired,
+    RoundsDiffer,
+    RoundsRequired,
+    SyncForeign,
+    SyncStale,
+)
 from livetb.events.commands import (
     CorrectResult,
     ReinstateParticipant,
@@ -28,13 +35,7 @@ from livetb.events.schema import (
 )
 from livetb.events.state import fold
 from livetb.interchange import sync
-from livetb.interchange.sync_checks import (
-    RoundsDiffer,
-    RoundsRequired,
-    SyncForeign,
-    SyncStale,
-    same_person,
-)
+from livetb.interchange.sync_checks import same_person
 from livetb.interchange.trf_commands import round_boards
 from livetb.trf import parse_trf
 from livetb.trf.writer import write_trf

@@ -1,0 +1,282 @@
+"""The errors of input, files, the store and access (the tree: `livetb/errors/__init__.py`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import msgspec
+
+
+class LivetbError(Exception):
+    """Base of every error a user can cause; never a bug."""
+
+    status = 400
+    code = "livetb_error"
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON body an interface reports: code, message and the error's own context."""
+        return {"code": self.code, "message": self.message}
+
+
+class TrfIssue(msgspec.Struct, frozen=True):
+    """One located problem in a TRF file (TRF.md 10.1)."""
+
+    line: int
+    columns: tuple[int, int] | None
+    where: str  # record tag and field, e.g. "001 #3, round 1 result"
+    found: str
+    expected: str
+
+    def __str__(self) -> str:
+        cols = ""
+        if self.columns is not None:
+            a, b = self.columns
+            cols = f", column {a}" if a == b else f", columns {a}-{b}"
+        return (
+            f"line {self.line}{cols} ({self.where}): found {self.found!r}; expected {self.expected}"
+        )
+
+
+class TrfError(LivetbError):
+    """A TRF file rejected as a whole; lists every problem found."""
+
+    status = 422
+    code = "trf_invalid"
+
+    def __init__(self, source: str, issues: list[TrfIssue]) -> None:
+        self.source = source
+        self.issues = issues
+        lines = "\n".join(f"{source}: {issue}" for issue in issues)
+        super().__init__(f"{source}: {len(issues)} problem(s), nothing imported\n{lines}")
+
+    def as_dict(self) -> dict[str, object]:
+        # Located, so a page can mark the line and columns without parsing the message.
+        return {**super().as_dict(), "issues": msgspec.to_builtins(self.issues)}
+
+
+class TiebreakSpecError(LivetbError):
+    """A tie-break code that cannot be parsed or is not supported."""
+
+    status = 422
+    code = "tiebreak_unknown"
+
+
+_AT_PATH = re.compile(r" - at `(\$[^`]*)`$")
+
+
+class InvalidInput(LivetbError):
+    """A request body that is not valid JSON (400) or does not fit the schema (422)."""
+
+    code = "invalid_input"
+
+    def __init__(self, message: str, *, path: str | None = None, status: int = 422) -> None:
+        super().__init__(message)
+        self.path = path
+        self.status = status
+
+    @classmethod
+    def from_msgspec(cls, err: msgspec.DecodeError) -> InvalidInput:
+        """`ValidationError` (a subclass of `DecodeError`) is 422, malformed JSON is 400."""
+        text = str(err)
+        found = _AT_PATH.search(text)
+        status = 422 if isinstance(err, msgspec.ValidationError) else 400
+        return cls(text, path=found.group(1) if found else None, status=status)
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "path": self.path}
+
+
+class ImportUnsupported(LivetbError):
+    """A TRF entry that no event can express (e.g. a short game `W`/`L`, or an unknown `X`)."""
+
+    status = 422
+    code = "import_unsupported"
+
+
+class RoundsRequired(LivetbError):
+    """A new tournament from a file that declares no round count, and none given."""
+
+    status = 422
+    code = "rounds_required"
+
+    def __init__(self, source: str) -> None:
+        super().__init__(
+            f"{source} declares no number of rounds (no 142 or XXR line) and the tournament "
+            "is new: give it with --rounds N (livetb sync), the Sync tab's number of rounds, "
+            "or ?rounds=N (POST …/sync); nothing written"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "path": "rounds"}
+
+
+class RoundsDiffer(LivetbError):
+    """The file, or the caller, names another round count than the tournament's."""
+
+    status = 409
+    code = "rounds_differ"
+
+
+class SyncStale(LivetbError):
+    """The file shows less than a file synced before: an older save."""
+
+    status = 409
+    code = "sync_stale"
+
+    def __init__(self, source: str, reasons: Sequence[str]) -> None:
+        self.reasons = tuple(reasons)
+        super().__init__(
+            f"{source} is older than what the log took from files: {'; '.join(reasons)} "
+            "(nothing written; --force syncs it anyway)"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "reasons": list(self.reasons)}
+
+
+class SyncForeign(LivetbError):
+    """The file is another tournament's."""
+
+    status = 409
+    code = "sync_foreign"
+
+    def __init__(self, source: str, differences: Sequence[str]) -> None:
+        self.differences = tuple(differences)
+        shown = "; ".join(differences[:10])
+        more = f"; and {len(differences) - 10} more" if len(differences) > 10 else ""
+        super().__init__(
+            f"{source} is another tournament's file: {shown}{more} "
+            "(nothing written; --force syncs it anyway)"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "differences": list(self.differences)}
+
+
+class TournamentUnreadable(LivetbError):
+    """A stored log that no longer folds into standings (written before a check existed, or
+    damaged). Only that tournament is refused; the others load, rebuild and serve."""
+
+    status = 500
+    code = "tournament_unreadable"
+
+    def __init__(self, tournament_id: str, reason: str) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(f"tournament {tournament_id}: its event log cannot be read: {reason}")
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "tournament_id": self.tournament_id}
+
+
+class IdempotencyKeyReused(LivetbError):
+    """An idempotency key sent again with a different batch of events."""
+
+    status = 422
+    code = "idempotency_key_reused"
+
+    def __init__(self, tournament_id: str, key: str) -> None:
+        self.tournament_id = tournament_id
+        self.key = key
+        super().__init__(
+            f"idempotency key {key!r} of tournament {tournament_id} was already used "
+            "for a different request"
+        )
+
+
+class ConcurrencyConflict(LivetbError):
+    """`expected_seq` is not the log's head: someone else wrote first. Re-read and retry."""
+
+    status = 409
+    code = "concurrency_conflict"
+
+    def __init__(self, tournament_id: str, expected: int, head: int) -> None:
+        self.tournament_id = tournament_id
+        self.expected = expected
+        self.head = head
+        super().__init__(
+            f"tournament {tournament_id}: expected_seq {expected} is stale, the log is at {head}"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "expected_seq": self.expected, "head": self.head}
+
+
+class NotAuthenticated(LivetbError):
+    """A write without an arbiter token, or with one that is unknown or revoked."""
+
+    status = 401
+    code = "not_authenticated"
+
+
+class WrongTournament(LivetbError):
+    """A write with a valid token scoped to a different tournament."""
+
+    status = 403
+    code = "wrong_tournament"
+
+    def __init__(self, tournament_id: str) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(f"this token is not an arbiter token of tournament {tournament_id}")
+
+
+class StoreUnavailable(LivetbError):
+    """An event store that cannot be opened or reached now: a malformed or unreachable
+    database URL, a connection lost, a file that cannot be opened. Nothing was written; the
+    same request may be sent again after `retry_after` seconds."""
+
+    status = 503
+    code = "store_unavailable"
+    retry_after = 2
+
+    def __init__(self, target: str, reason: str) -> None:
+        self.target = target
+        super().__init__(f"{target}: {reason}")
+
+
+class StoreBusy(StoreUnavailable):
+    """SQLite's write lock held by another process beyond the busy timeout."""
+
+    code = "store_busy"
+    retry_after = 1
+
+    def __init__(self, target: str, reason: str = "database is locked") -> None:
+        super().__init__(
+            target, f"{reason}: another process holds the store's write lock; try again"
+        )
+
+
+class StorageFull(LivetbError):
+    """The disk (or the database's size limit) is full: the write was refused whole, nothing
+    acknowledged is lost, reads are still served, and writes are taken again once space is
+    freed."""
+
+    status = 507
+    code = "storage_full"
+
+    def __init__(self, target: str, reason: str) -> None:
+        self.target = target
+        super().__init__(
+            f"{target}: the disk is full ({reason}): writes are refused until space is freed; "
+            "reads are still served"
+        )
+
+
+class TooManyRequests(LivetbError):
+    """A client over its limits for expensive anonymous reads (cards, exports, time travel):
+    too many in flight at once, or too many in a short time. Asked again after `retry_after`
+    seconds, it is served."""
+
+    status = 429
+    code = "too_many_requests"
+
+    def __init__(self, why: str, retry_after: int) -> None:
+        self.retry_after = retry_after
+        super().__init__(f"{why}; try again in {retry_after} s")
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "retry_after": self.retry_after}
