@@ -26,6 +26,7 @@ from tests.interchange.sync_cuts import cuts
 SWISS = Path("tests/data/conformance/individual-swiss/swiss-1003.trf")
 SHOTS = Path(os.environ.get("LIVETB_SHOTS", "/tmp/livetb-shots")) / "sync"
 LAPTOP = {"width": 1280, "height": 800}
+BIG_LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 SHOWN = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½"}  # as the pages write results
 KEYS = {"1-0": "1", "0-1": "0", "1/2-1/2": "="}  # the grid's keys
@@ -236,7 +237,7 @@ def test_a_result_entered_here_that_the_file_contradicts_is_a_choice(
     page.wait_for_selector("#sync-apply")
     assert page.locator("button[data-prefer='file']").get_attribute("aria-pressed") == "true"
     lines = page.locator("#sync-preview ul.events li").all_inner_texts()
-    reason = f"sync: upload.trf, line {line}"
+    reason = f"sync: {half.name}, line {line}"  # the file as the arbiter chose it
     assert (
         f"round 1, board {game['board']}: {SHOWN[mine]} → {SHOWN[theirs]} (reason: {reason})"
         in lines
@@ -357,5 +358,191 @@ def test_a_file_pairing_round_one_otherwise_is_refused_in_words(
         "repaired.trf cannot be followed from the log as it stands: it pairs a round otherwise"
     )
     assert page.is_hidden("#sync-preview")
+    assert len(events(server, tid)) == before
+    assert page.errors == []
+
+
+def undeclared(text: str) -> str:
+    """The file as a pairing program may save it before the round count is set: no `XXR`,
+    no `142`, no `132` round dates."""
+    return "".join(
+        line for line in text.splitlines(keepends=True) if line[:3] not in {"XXR", "142", "132"}
+    )
+
+
+def test_a_file_without_a_round_count_asks_for_it_then_creates_the_tournament(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    tid = f"sync-new-{next(_numbers)}"
+    token = server.token(tid)  # an arbiter token made for the id beforehand
+    (cut,) = [c for c in cuts(SWISS) if c.label == "round 2 paired"]
+    club = tmp_path / "club-open.trf"
+    club.write_text(undeclared(cut.text))
+    t = parse_trf(club.read_bytes(), "club").tournament
+    names = {p.start_no: p.name for p in t.participants}
+    page = browser.new_page(viewport=BIG_LAPTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        page.goto(f"{server.base}/t/{tid}/arbiter#token={token}")
+        page.wait_for_selector("#sync-file")
+        assert page.locator("h1").inner_text() == f"Tournament {tid}: not created yet"
+        assert page.evaluate("document.activeElement.id") == "sync-file"
+
+        page.set_input_files("#sync-file", str(club))
+        page.wait_for_selector("#sync-rounds")
+        assert status(page) == (
+            "club-open.trf does not say how many rounds the tournament has: "
+            "enter the number to go on."
+        )
+        assert page.evaluate("document.activeElement.id") == "sync-rounds"
+        assert page.locator("label[for='sync-rounds']").inner_text() == "Number of rounds"
+        hint = page.locator("#sync-rounds-hint").inner_text()
+        assert "declares no round count" in hint
+        described = page.get_attribute("#sync-rounds", "aria-describedby")
+        assert described == "sync-rounds-hint"
+        limits = [page.get_attribute("#sync-rounds", bound) for bound in ("min", "max")]
+        assert limits == ["1", "99"]
+        shot(page, "rounds-1366.png")
+        page.set_viewport_size(PHONE)
+        assert (
+            page.evaluate("getComputedStyle(document.querySelector('#sync-rounds')).fontSize")
+            == "16px"
+        )
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        shot(page, "rounds-390.png")
+        page.set_viewport_size(BIG_LAPTOP)
+
+        page.keyboard.press("Enter")  # no number yet: the form says so, nothing is sent
+        assert page.evaluate("document.querySelector('#sync-rounds').validationMessage") == (
+            "Enter a number of rounds from 1 to 99."
+        )
+        page.keyboard.type("7")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#sync-apply")
+        assert (
+            status(page)
+            == "club-open.trf read: check what it adds, then apply. Nothing is written before."
+        )
+        preview = page.locator("#sync-preview")
+        assert "The tournament will have 7 rounds." in preview.inner_text()
+        lines = preview.locator("ul.events > li")
+        assert lines.first.inner_text().startswith(
+            "created the tournament Generated individual swiss #1003, 7 rounds"
+        )
+        paired = preview.locator("ul.events > li:has(ul.boards)")
+        assert paired.count() == 2  # rounds 1 and 2, each with its boards by name
+        boards = paired.first.locator("ul.boards > li").all_inner_texts()
+        assert paired.first.inner_text().startswith("published round 1: 14 boards")
+        assert len(boards) == 14
+        pairs = {
+            (p.start_no, p.entry(1).opponent) for p in t.participants if p.entry(1).colour == "w"
+        }
+        said = {line.split(": ", 1)[1] for line in boards}
+        assert said == {f"{names[w]} – {names[b]}" for w, b in pairs if b is not None}
+        with pytest.raises(urllib.error.HTTPError):  # a preview writes nothing
+            server.get(f"/api/tournaments/{tid}")
+        shot(page, "new-preview-1366.png")
+        page.set_viewport_size(PHONE)
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        shot(page, "new-preview-390.png")
+        page.set_viewport_size(BIG_LAPTOP)
+
+        page.keyboard.press("Enter")  # Apply: the tournament exists, its console opens
+        page.wait_for_selector("[data-board='1']")
+        assert server.get(f"/api/tournaments/{tid}")["rounds"] == 7
+        notice = page.locator(".notice")
+        assert notice.inner_text().startswith("club-open.trf applied: ")
+        assert notice.get_attribute("data-tone") == "ok"
+        round_one = server.get(f"/api/tournaments/{tid}/rounds/1")["games"]
+        first = next(g for g in round_one if g["board"] == 1)
+        assert boards[0] == f"board 1: {names[first['white']]} – {names[first['black']]}"
+        assert page.locator(".sub .state").inner_text().startswith("Round 2")
+
+        page.click("#tab-audit")  # the sync's record of the file, in words
+        page.locator("#panel-audit").get_by_role("button", name="Show").click()
+        page.wait_for_selector(".audit li[data-type='FileSynced']")
+        assert (
+            page.locator(".audit li[data-type='FileSynced']")
+            .inner_text()
+            .endswith("club-open.trf synced: rounds 1–2")
+        )
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_an_older_file_is_explained_and_may_be_synced_anyway(
+    server: Server, opened: Any, files: dict[str, Path]
+) -> None:
+    tid, token = round_one(server, files)
+    assert post_trf(server, tid, token, files["round 1 whole"].read_text()) == 200
+    page = opened(tid, token, PHONE)
+    sync_tab(page)
+    before = len(events(server, tid))
+    page.set_input_files("#sync-file", str(files["round 1 paired"]))  # no results: older
+    page.wait_for_selector("#sync-force")
+    assert status(page) == (
+        "round-1-paired.trf looks older than the files synced before: nothing was written."
+    )
+    assert page.locator("#sync-status").get_attribute("data-tone") == "error"
+    assert page.locator("#sync-why .reason").inner_text() != ""  # the server's why
+    assert page.evaluate("document.activeElement.id") == "sync-force"
+    assert page.locator("#sync-force").inner_text() == "Sync this file anyway"
+    assert page.locator("#sync-apply").count() == 0
+    shot(page, "stale-390.png")
+    page.keyboard.press("Enter")  # anyway: previewed again, with force=1
+    page.wait_for_selector("#sync-status[data-tone='ok']")
+    # The file adds nothing the log lacks: the sync's own record of it is no change.
+    assert status(page) == (
+        "round-1-paired.trf: nothing to add, the log already says what the file says."
+    )
+    assert len(events(server, tid)) == before
+    assert page.errors == []
+
+
+def test_another_tournaments_file_names_its_differences(
+    server: Server, opened: Any, files: dict[str, Path], tmp_path: Path
+) -> None:
+    tid, token = round_one(server, files)
+    other = tmp_path / "other.trf"
+    text = files["round 1 whole"].read_text()
+    other.write_text(text.replace("012 Generated individual swiss #1003", "012 Spring Rapid"))
+    page = opened(tid, token)
+    sync_tab(page)
+    page.set_input_files("#sync-file", str(other))
+    page.wait_for_selector("#sync-force")
+    assert status(page) == "other.trf looks like another tournament's file: nothing was written."
+    differences = page.locator("#sync-why ul.differences li").all_inner_texts()
+    assert any("Spring Rapid" in d for d in differences)
+    page.click("#sync-force")
+    page.wait_for_selector("#sync-apply")
+    assert "You chose to sync other.trf anyway." in page.locator("#sync-preview").inner_text()
+    lines = page.locator("#sync-preview ul.events > li").all_inner_texts()
+    assert len(lines) == 15  # round 1's results and its close
+    page.click("#sync-apply")
+    page.wait_for_selector("#sync-status[data-tone='ok']")
+    assert status(page).startswith("other.trf applied: 15 event(s) written (#")
+    assert len(events(server, tid, "ResultRecorded")) == 14
+    assert page.errors == []
+
+
+def test_a_file_with_another_round_count_is_refused_in_words(
+    server: Server, opened: Any, files: dict[str, Path], tmp_path: Path
+) -> None:
+    tid, token = round_one(server, files)  # 9 rounds, as the file declares
+    seven = tmp_path / "seven.trf"
+    text = files["round 1 whole"].read_text()
+    seven.write_text(text.replace("XXR 9", "XXR 7").replace("142 9", "142 7"))
+    page = opened(tid, token)
+    sync_tab(page)
+    before = len(events(server, tid))
+    page.set_input_files("#sync-file", str(seven))
+    page.wait_for_selector("#sync-status[data-tone='error']")
+    said = status(page)
+    assert said.startswith("The file's round count is not the tournament's, nothing was written:")
+    assert "7" in said and "9" in said  # the server's message names both
+    assert page.is_hidden("#sync-preview")
+    assert page.locator("#sync-force").count() == 0  # no way round it from here
     assert len(events(server, tid)) == before
     assert page.errors == []

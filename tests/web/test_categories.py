@@ -222,6 +222,24 @@ async def test_a_participants_ranks_in_its_categories(api: Api) -> None:
     assert (await api.get(f"{T}/participants/1/categories"))["categories"] == []
 
 
+async def test_the_participants_carry_sex_and_birth_date_that_the_bands_read(api: Api) -> None:
+    """GET …/{id} gives each participant's sex and birth date as registered (the console's
+    edit form shows them); a band by sex and birth date picks its members from them."""
+    await start(api)
+    people = (await api.get(T))["participants"]
+    assert [(p["start_no"], p["sex"], p["birth_date"]) for p in people] == [
+        (no, sex, born) for no, _, _, _, sex, born in PLAYERS
+    ]
+    bands = [
+        {"code": "U18W", "name": "Girls U18", "sex": "w", "born_from": "2008-01-01"},
+        {"code": "S50", "name": "Seniors", "born_to": "1976-12-31"},
+    ]
+    assert (await api.call("PUT", f"{T}/categories", {"categories": bands}))[0] == 200
+    listed = (await api.get(f"{T}/categories"))["categories"]
+    # Eve (w, 2012) is a girl under 18; Cid (1980) is not a senior, Fay (a year, 1970) is.
+    assert [(c["code"], c["start_nos"]) for c in listed] == [("U18W", [5]), ("S50", [6])]
+
+
 async def test_watch_shows_one_category(api: Api) -> None:
     import io
 

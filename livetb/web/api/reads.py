@@ -70,6 +70,8 @@ class ParticipantInfo(msgspec.Struct):
     federation: str
     fide_id: str
     withdrawn_from: int | None
+    sex: str = ""  # "m", "w" or "" (unknown)
+    birth_date: str = ""  # as registered: YYYY/MM/DD, YYYY-MM-DD or a year; "": unknown
 
 
 class TeamInfo(msgspec.Struct):
@@ -145,7 +147,15 @@ def tournament_info(tid: str, seq: int, state: TournamentState) -> TournamentInf
     assert c is not None
     people = [
         ParticipantInfo(
-            p.start_no, p.name, p.rating, p.title, p.federation, p.fide_id, state.withdrawn.get(no)
+            p.start_no,
+            p.name,
+            p.rating,
+            p.title,
+            p.federation,
+            p.fide_id,
+            state.withdrawn.get(no),
+            p.sex,
+            p.birth_date,
         )
         for no, p in sorted(state.participants.items())
     ]

@@ -199,6 +199,21 @@ export function playersPanel(ctx) {
   const [titleLabel, title] = field("pl-title", t("col.title"), { maxlength: 3 });
   const [fedLabel, fed] = field("pl-fed", t("col.fed"), { maxlength: 3 });
   const [fideLabel, fide] = field("pl-fide", t("players.fide_id"), { inputmode: "numeric", maxlength: 12 });
+  const sex = el("select", { id: "pl-sex", name: "pl-sex" },
+    ["", "m", "w"].map((v) => el("option", { value: v }, t(`players.sex.${v || "unknown"}`))));
+  const sexLabel = el("label", { for: "pl-sex" }, t("players.sex"));
+  // What the server takes (a TRF's ways of writing it): YYYY/MM/DD, YYYY-MM-DD or the year.
+  const [bornLabel, born] = field("pl-born", t("players.birth_date"), {
+    inputmode: "numeric", maxlength: 10, pattern: "\\d{4}([\\-\\/.]\\d{2}[\\-\\/.]\\d{2})?", placeholder: t("players.birth_date_placeholder"),
+    "aria-describedby": "pl-born-hint",
+  });
+  const bornHint = el("p", { class: "hint", id: "pl-born-hint" }, t("players.birth_date_hint"));
+  const bornCheck = () => {
+    born.setCustomValidity("");
+    if (!born.validity.valid) born.setCustomValidity(t("players.birth_date_invalid"));
+  };
+  born.addEventListener("input", bornCheck);
+  const details = [name, rating, title, fed, fide, sex, born];
   const late = lateEntry(ctx);
   let editing = null;
 
@@ -209,8 +224,11 @@ export function playersPanel(ctx) {
     const fixed = info.paired > 0;
     fixedNote.hidden = !fixed;
     if (fixed && editing) cancelEdit();
-    list.replaceChildren(...info.participants.map((p) => el("tr", { dataset: { startNo: p.start_no } },
-      el("td", {}, p.start_no), el("td", {}, p.name), el("td", {}, p.rating ?? ""), el("td", {}, p.title), el("td", {}, p.federation),
+    list.replaceChildren(...info.participants.map((p) => el("tr", { dataset: { startNo: p.start_no, ...(p.withdrawn_from ? { withdrawn: p.withdrawn_from } : {}) } },
+      el("td", {}, p.start_no),
+      el("td", {}, p.name, p.withdrawn_from ? [" ", el("span", { class: "withdrawn" }, t("players.withdrawn", { round: p.withdrawn_from }))] : null),
+      el("td", {}, p.rating ?? ""), el("td", {}, p.title), el("td", {}, p.federation),
+      el("td", {}, p.sex ? t(`players.sex.${p.sex}`) : ""), el("td", {}, p.birth_date ?? ""),
       el("td", {}, kField(p)),
       el("td", {}, fixed ? "" : el("button", { type: "button", onclick: () => edit(p) }, t("players.edit", { name: p.name }))))));
     if (!editing) no.value = Math.max(0, ...info.participants.map((p) => p.start_no)) + 1;
@@ -255,7 +273,8 @@ export function playersPanel(ctx) {
     editing = null;
     no.disabled = false;
     submit.textContent = t("players.register");
-    for (const input of [name, rating, title, fed, fide]) input.value = "";
+    for (const input of details) input.value = "";
+    bornCheck();
   }
 
   function edit(p) {
@@ -267,6 +286,9 @@ export function playersPanel(ctx) {
     title.value = p.title;
     fed.value = p.federation;
     fide.value = p.fide_id ?? "";
+    sex.value = p.sex ?? "";
+    born.value = p.birth_date ?? "";
+    bornCheck();
     submit.textContent = t("players.save");
     late.update(false);
     name.focus();
@@ -281,7 +303,8 @@ export function playersPanel(ctx) {
   const submit = el("button", { type: "submit", class: "primary" }, t("players.register"));
   const form = el("form", { class: "grid-form", onsubmit: async (e) => {
     e.preventDefault();
-    const body = { name: name.value.trim(), rating: rating.value ? Number(rating.value) : null, title: title.value.trim(), federation: fed.value.trim().toUpperCase(), fide_id: fide.value.trim() };
+    const body = { name: name.value.trim(), rating: rating.value ? Number(rating.value) : null, title: title.value.trim(), federation: fed.value.trim().toUpperCase(), fide_id: fide.value.trim(),
+      sex: sex.value, birth_date: born.value.trim() };
     const answer = editing
       ? await send("PATCH", `${ctx.base}/participants/${editing}`, ctx.token(), body)
       : await send("POST", `${ctx.base}/participants`, ctx.token(), { start_no: Number(no.value), ...body, ...late.body() });
@@ -291,12 +314,14 @@ export function playersPanel(ctx) {
       editing = null;
       no.disabled = false;
       submit.textContent = t("players.register");
-      for (const input of [name, rating, title, fed, fide]) input.value = "";
+      for (const input of details) input.value = "";
+      bornCheck();
       late.clear(); // the next entrant starts from absent again
       await reload();
       name.focus();
     }
-  } }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide, late.node, submit);
+  } }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide,
+    sexLabel, sex, bornLabel, born, bornHint, late.node, submit);
   const fixedNote = el("p", { class: "hint", id: "pl-fixed", hidden: true }, t("players.fixed"));
   document.addEventListener("livetb:info", refresh); // a round paired since: one more to choose
 
@@ -335,7 +360,7 @@ export function playersPanel(ctx) {
     el("div", { class: "actions" }, check), preview,
     el("h3", {}, t("players.list")), fixedNote,
     el("div", { class: "scroll" }, el("table", { class: "pairings players-list" },
-      el("thead", {}, el("tr", {}, [t("col.no"), t("col.name"), t("col.rating"), t("col.title"), t("col.fed"), t("players.k"), ""]
+      el("thead", {}, el("tr", {}, [t("col.no"), t("col.name"), t("col.rating"), t("col.title"), t("col.fed"), t("players.sex"), t("players.birth_date"), t("players.k"), ""]
         .map((label) => el("th", { scope: "col" }, label)))), list)));
 }
 
@@ -356,6 +381,24 @@ function whoField(ctx, id) {
   input.addEventListener("input", update);
   document.addEventListener("livetb:info", update);
   return { label, input, control: el("div", { class: "with-who" }, input, who), check: () => (find() ? null : unknown()) };
+}
+
+/** The withdrawn players, to choose one (kept in step with the tournament): its start number
+ * as the select's value; none withdrawn, nothing to choose and a refusal in words. */
+function withdrawnField(ctx, id) {
+  const select = el("select", { id, name: id, "aria-describedby": `${id}-hint` });
+  const label = el("label", { for: id }, t("ops.withdrawn_player"));
+  function update() {
+    const kept = select.value;
+    const away = ctx.info().participants.filter((p) => p.withdrawn_from);
+    select.replaceChildren(...(away.length
+      ? away.map((p) => el("option", { value: p.start_no, selected: String(p.start_no) === kept },
+        t("ops.withdrawn_option", { name: p.name, no: p.start_no, round: p.withdrawn_from })))
+      : [el("option", { value: "" }, t("ops.none_withdrawn"))]));
+  }
+  document.addEventListener("livetb:info", update);
+  update();
+  return { label, input: select, check: () => (select.value ? null : t("ops.none_withdrawn")) };
 }
 
 /** A write previewed first: Preview asks the server what it would append (?dry_run=1) and
@@ -415,6 +458,14 @@ export function operationsPanel(ctx) {
 
   const w = whoField(ctx, "w-no");
   const [wRoundL, wRound] = field("w-round", t("ops.from_round"), { type: "number", min: 1, max: info.rounds, required: true, value: next });
+  const r = withdrawnField(ctx, "r-no");
+  const [rRoundL, rRound] = field("r-round", t("ops.back_from_round"), { type: "number", min: 1, max: info.rounds, required: true, value: next });
+  // The round back follows the tournament (the next one to pair) until the arbiter types one.
+  let rChosen = false;
+  rRound.addEventListener("input", () => { rChosen = true; });
+  document.addEventListener("livetb:info", () => {
+    if (!rChosen) rRound.value = Math.min(ctx.info().paired + 1, ctx.info().rounds);
+  });
   const b = whoField(ctx, "b-no");
   const [bRoundL, bRound] = field("b-round", t("pair.round"), { type: "number", min: 1, max: info.rounds, required: true, value: next });
   const bPoints = el("select", { id: "b-points", name: "points" }, el("option", { value: "half" }, t("bye.half")), el("option", { value: "zero" }, t("bye.zero")));
@@ -425,6 +476,9 @@ export function operationsPanel(ctx) {
     el("h2", {}, t("tab.ops")),
     previewedForm(ctx, { id: "withdraw", title: t("ops.withdraw"), inputs: [[w.label, w.control], [wRoundL, wRound]], check: w.check,
       request: () => ({ path: `${ctx.base}/withdrawals`, body: { start_no: Number(w.input.value), from_round: Number(wRound.value) } }) }),
+    previewedForm(ctx, { id: "reinstate", title: t("ops.reinstate"), inputs: [[r.label, r.input], [rRoundL, rRound],
+      [el("p", { class: "hint", id: "r-no-hint" }, t("ops.reinstate_hint"))]], check: r.check,
+      request: () => ({ path: `${ctx.base}/reinstatements`, body: { start_no: Number(r.input.value), from_round: Number(rRound.value) } }) }),
     previewedForm(ctx, { id: "bye", title: t("ops.bye"), inputs: [[b.label, b.control], [bRoundL, bRound], [el("label", { for: "b-points" }, t("ops.points")), bPoints]], check: b.check,
       request: () => ({ path: `${ctx.base}/byes`, body: { start_no: Number(b.input.value), round: Number(bRound.value), points: bPoints.value } }) }),
     form("lots", t("ops.lots"), [seedL, seed, el("button", { type: "button", onclick: () => { seed.value = crypto.getRandomValues(new Uint32Array(1))[0] % 2147483647; } }, t("ops.random_seed"))], async (done) =>

@@ -42,7 +42,7 @@ function tokenForm(message) {
     e.preventDefault();
     const candidate = input.value.trim();
     const answer = await checkToken(candidate);
-    if (answer.ok) {
+    if (answer.ok || unknown(answer)) {
       token = candidate;
       sessionStorage.setItem(`livetb.token.${tid}`, token);
       start();
@@ -59,9 +59,29 @@ function tokenForm(message) {
   input.focus();
 }
 
-/** A token is an arbiter's of this tournament when the audit trail answers to it. */
+/** A token is an arbiter's of this tournament when the audit trail answers to it (or says,
+ * having accepted it, that the tournament does not exist yet). */
 function checkToken(candidate) {
   return send("GET", `${base}/audit?limit=1`, candidate);
+}
+
+const unknown = (answer) => answer.status === 404 && answer.body.code === "unknown_tournament";
+
+/** A tournament not created yet, with an arbiter token made for its id beforehand: the sync
+ * with the pairing program's file creates it, and then the whole console opens. */
+function creationView() {
+  const ctx = {
+    tid, base, token: () => token, person: () => undefined, refresh: () => {},
+    applied: (said) => start(said),
+  };
+  app.replaceChildren(
+    el("header", { class: "top" },
+      el("div", {}, el("h1", {}, t("console.new.title", { id: tid })), el("p", { class: "sub" }, t("arbiter.title"))),
+      languageSwitch()),
+    el("p", { class: "hint new-hint" }, t("console.new.hint", { id: tid })),
+    syncPanel(ctx));
+  app.setAttribute("aria-busy", "false");
+  app.querySelector("#sync-file").focus();
 }
 
 function askReason(board, from, to) {
@@ -141,11 +161,14 @@ function csv() {
   link.click();
 }
 
-async function start() {
+/** The console, once the tournament is read; `said`: the outcome that opened it (a sync that
+ * created the tournament), for the status line. */
+async function start(said = null) {
   try {
     info = await getJSON(base, token);
   } catch (err) {
-    tokenForm([401, 403, 404].includes(err.status) ? t("err.unknown_or_refused") : err.message);
+    if (err.status === 404 && unknown(await checkToken(token))) creationView();
+    else tokenForm([401, 403, 404].includes(err.status) ? t("err.unknown_or_refused") : err.message);
     return;
   }
   const grid = new Grid({ tid, token: () => token, person, say, askReason });
@@ -207,6 +230,7 @@ async function start() {
     ...panes.nodes);
   showDelay();
   app.setAttribute("aria-busy", "false");
+  if (said) say(said, "ok");
   quick.board.focus();
   ui.feed?.stop();
   ui.feed = await boot({

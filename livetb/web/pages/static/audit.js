@@ -14,6 +14,7 @@ export function describe(entry, name) {
     case "ParticipantRegistered": return t("ev.registered", { who: who(e.start_no), rating: e.rating ?? "–" });
     case "ParticipantUpdated": return t("ev.updated", { who: who(e.start_no) });
     case "ParticipantWithdrawn": return t("ev.withdrawn", { who: who(e.start_no), round: e.from_round });
+    case "ParticipantReinstated": return t("ev.reinstated", { who: who(e.start_no), round: e.from_round });
     case "ByeRequested": return t("ev.bye", { who: who(e.start_no), round: e.round, points: t(`bye.${e.points}`) });
     case "RoundPaired": return t("ev.paired", { round: e.round, n: e.boards.length });
     case "ResultRecorded": return t("ev.result", { round: e.round, board: e.board, result: resultText(e.result) });
@@ -29,9 +30,20 @@ export function describe(entry, name) {
       ? t("ev.prizes", { n: e.prizes.length, rule: t(`prizeform.rule.${e.rule}`), currency: e.currency, one: t(e.one_prize_per_player ? "ev.prizes_one" : "ev.prizes_many") })
       : t("ev.prizes_none");
     case "PublicDelaySet": return e.seconds > 0 ? t("ev.delay", { span: delaySpan(e.seconds) }) : t("ev.delay_none");
+    case "FileSynced": return e.rounds > 0
+      ? t(e.rounds === 1 ? "ev.synced_one" : "ev.synced", { source: e.source, rounds: e.rounds })
+      : t("ev.synced_none", { source: e.source });
     case "ParticipantKSet": return e.k === null || e.k === undefined ? t("ev.k_default", { who: who(e.start_no) }) : t("ev.k", { who: who(e.start_no), k: e.k });
     default: return e.type;
   }
+}
+
+/** A pairing's boards in words, for a preview: "board 1: Adams – Short", then the bye. */
+export function boardLines(e, name) {
+  const lines = [...e.boards].sort((a, b) => a.board - b.board)
+    .map((b) => t("ev.board", { board: b.board, white: name(b.white), black: name(b.black) }));
+  for (const no of [e.bye, ...(e.more_byes ?? [])]) if (no) lines.push(t("ev.pab", { who: name(no) }));
+  return lines;
 }
 
 export function auditPanel(ctx) {

@@ -1,5 +1,6 @@
-// The results grid of the arbiter console: the running round's boards, each with one control
-// per result, and the quick entry — board number, then the result key, Enter.
+// The results grid of the arbiter console: the running round's boards, one compact line each
+// (board, white, the result buttons, black, what the server said), and the quick entry —
+// board number, then the result key, Enter.
 import { el, problem, send } from "./common.js";
 import { t } from "./i18n.js";
 import { resultText } from "./results.js";
@@ -34,12 +35,20 @@ export class Grid {
   }
 
   board(game) {
-    const who = (no) => `${this.ctx.person(no)?.name ?? "?"} (${no})`;
+    // A name too long for its column is cut with an ellipsis, never the start number; the
+    // whole name stays in the text (read aloud) and in the tooltip.
+    const who = (no, side) => {
+      const name = this.ctx.person(no)?.name ?? "?";
+      return el("span", { class: side, title: `${name} (${no})` },
+        el("span", { class: "name" }, name), " ", el("span", { class: "sno" }, `(${no})`));
+    };
     const state = game.result ? "confirmed" : "empty";
     const status = el("span", { class: "status" }, game.result ? resultText(game.result) : "");
     const node = el("div", { class: "board-row", dataset: { board: game.board, state } },
       el("span", { class: "bno" }, game.board),
-      el("span", { class: "players" }, el("span", {}, who(game.white)), " – ", el("span", {}, who(game.black))),
+      who(game.white, "white"),
+      el("span", { class: "sr" }, " – "),
+      who(game.black, "black"), // read after white; drawn after the result buttons
       el("span", { class: "choices" }, RESULTS.map((r) => el("button", {
         type: "button", dataset: { result: r }, "aria-pressed": String(game.result === r),
         "aria-label": t("grid.set", { board: game.board, result: resultText(r) }),

@@ -2,11 +2,29 @@
 // the program saves; the console asks the server what it would append (?dry_run=1) and shows
 // it in words — or that there is nothing to add, the file's located errors, or the results
 // entered here that the file contradicts, with the choice of which stand. Apply sends the same
-// file with that choice; the grid and the ranks follow through the feed.
+// file with that choice; the grid and the ranks follow through the feed. Every request names
+// the file (`file=`), which the corrections' reasons quote. A file that declares no round
+// count, for a tournament the sync creates, asks for it (`rounds=`); a file that looks older
+// than those synced before, or another tournament's, is explained and may be synced anyway
+// (`force=1`, previewed again first).
 import { el, freshKey, getJSON, problem, statusLine } from "./common.js";
 import { t } from "./i18n.js";
-import { describe } from "./audit.js";
+import { boardLines, describe } from "./audit.js";
 import { resultText } from "./results.js";
+
+// The sync's own record of the file it read: written with the changes, never one of them.
+const isRecord = (e) => e.type === "FileSynced";
+
+/** The query of a sync request: the arbiter's answers so far, and the file's name. */
+function query(s, dry) {
+  const q = new URLSearchParams();
+  if (dry) q.set("dry_run", "1");
+  if (s.prefer) q.set("prefer", s.prefer);
+  if (s.rounds) q.set("rounds", String(s.rounds));
+  if (s.force) q.set("force", "1");
+  q.set("file", s.file);
+  return q;
+}
 
 /** POST the file as text/plain; never throws for an HTTP answer. */
 async function post(url, token, text, key) {
@@ -29,7 +47,8 @@ export function syncPanel(ctx) {
   const zone = el("div", { class: "drop-zone", id: "sync-drop" },
     el("label", { for: "sync-file" }, t("console.sync.choose")), input,
     el("p", { class: "hint" }, t("console.sync.drop")));
-  // The file being looked at: its text, name, the choice for conflicts, and the events planned.
+  // The file being looked at: its text, name, the arbiter's answers (which results stand, the
+  // round count, sync anyway) and the events planned.
   let staged = null;
 
   const drop = () => { staged = null; preview.hidden = true; preview.replaceChildren(); };
@@ -57,13 +76,17 @@ export function syncPanel(ctx) {
     const s = staged;
     if (!s) return;
     drop();
-    const query = s.prefer ? `?prefer=${s.prefer}` : "";
-    const answer = await post(`${ctx.base}/sync${query}`, ctx.token(), s.text, s.key);
+    const answer = await post(`${ctx.base}/sync?${query(s, false)}`, ctx.token(), s.text, s.key);
     if (!answer.ok) { refused(answer, s); return; }
-    if (answer.body.events) status.say(t("console.sync.applied", { file: s.file, n: answer.body.events, seq: answer.body.seq }), "ok");
-    else status.say(t("console.sync.nothing", { file: s.file }), "ok");
+    // Counted as the preview counted: the changes, not the sync's record of the file.
+    const written = answer.body.events - s.events.filter(isRecord).length;
+    const said = written > 0
+      ? t("console.sync.applied", { file: s.file, n: written, seq: answer.body.seq })
+      : t("console.sync.nothing", { file: s.file });
+    status.say(said, "ok");
     ctx.refresh();
-    input.focus();
+    if (ctx.applied) ctx.applied(said); // a tournament the sync created: its console opens
+    else input.focus();
   } }, t("console.sync.apply"));
   const cancel = el("button", { type: "button", onclick: () => {
     const file = staged?.file ?? "";
@@ -72,11 +95,17 @@ export function syncPanel(ctx) {
     input.focus();
   } }, t("console.cancel"));
 
-  /** A refusal in words: the file's located errors, a round the file pairs otherwise, or the
-   * catalog's message for the others (token, store, someone writing first). */
+  /** A refusal in words: the file's located errors, a round the file pairs otherwise, the
+   * round count asked for, a file older than the log's or another tournament's (with the
+   * choice to sync it anyway), or the catalog's message for the others (token, store,
+   * someone writing first, a round count other than the tournament's). */
   function refused(answer, s) {
     const code = answer.body.code;
-    if (code === "trf_invalid") {
+    if (code === "rounds_required") {
+      askRounds(s);
+    } else if (code === "sync_stale" || code === "sync_foreign") {
+      offerForce(s, answer.body);
+    } else if (code === "trf_invalid") {
       const issues = answer.body.issues ?? [];
       status.say(t("console.sync.invalid", { file: s.file }), "error");
       preview.replaceChildren(el("ul", { class: "issues" }, issues.map((i) => el("li", {},
@@ -88,6 +117,50 @@ export function syncPanel(ctx) {
     } else {
       status.say(problem(answer), "error");
     }
+  }
+
+  /** The round count of the tournament the file creates, which the file does not declare. */
+  function askRounds(s) {
+    const rounds = el("input", { id: "sync-rounds", name: "rounds", type: "number", inputmode: "numeric", min: 1, max: 99, step: 1,
+      required: true, autocomplete: "off", value: s.rounds ?? "", "aria-describedby": "sync-rounds-hint" });
+    // The browser's own words for an empty or out-of-range field are replaced by the catalog's.
+    const check = () => {
+      rounds.setCustomValidity("");
+      if (!rounds.validity.valid) rounds.setCustomValidity(t("console.sync.rounds_range"));
+    };
+    rounds.addEventListener("input", check);
+    check();
+    const form = el("form", { id: "sync-rounds-form", class: "rounds-form", onsubmit: (e) => {
+      e.preventDefault();
+      look({ ...s, rounds: Number(rounds.value) });
+    } },
+      el("p", { class: "hint", id: "sync-rounds-hint" }, t("console.sync.rounds_hint", { file: s.file })),
+      el("div", { class: "row" }, el("label", { for: "sync-rounds" }, t("console.sync.rounds")), rounds),
+      el("div", { class: "actions" }, el("button", { type: "submit", class: "primary" }, t("console.sync.rounds_go")), cancel));
+    staged = { ...s, rounds: null, events: null };
+    preview.replaceChildren(form);
+    preview.hidden = false;
+    status.say(t("console.sync.rounds_required", { file: s.file }), "info");
+    rounds.focus();
+  }
+
+  /** A file older than those synced before, or another tournament's: why, and the choice to
+   * sync it anyway (previewed again first, like any file). */
+  function offerForce(s, body) {
+    const stale = body.code === "sync_stale";
+    const differences = body.differences ?? [];
+    const anyway = el("button", { type: "button", id: "sync-force", "aria-describedby": "sync-why",
+      onclick: () => look({ ...s, force: true }) }, t("console.sync.force"));
+    staged = { ...s, events: null };
+    preview.replaceChildren(
+      el("div", { id: "sync-why" },
+        body.message ? el("p", { class: "reason" }, body.message) : null,
+        differences.length ? el("ul", { class: "differences" }, differences.map((d) => el("li", {}, d))) : null),
+      el("p", { class: "hint" }, t(stale ? "console.sync.force_stale" : "console.sync.force_foreign")),
+      el("div", { class: "actions" }, anyway, cancel));
+    preview.hidden = false;
+    status.say(t(stale ? "console.sync.stale" : "console.sync.foreign", { file: s.file }), "error");
+    anyway.focus();
   }
 
   /** The results entered here that the file contradicts, and the two answers. */
@@ -108,9 +181,7 @@ export function syncPanel(ctx) {
   /** Ask what the file adds (with the arbiter's choice for conflicts, once made) and show it. */
   async function look(s) {
     drop();
-    const query = new URLSearchParams({ dry_run: "1" });
-    if (s.prefer) query.set("prefer", s.prefer);
-    const answer = await post(`${ctx.base}/sync?${query}`, ctx.token(), s.text, freshKey());
+    const answer = await post(`${ctx.base}/sync?${query(s, true)}`, ctx.token(), s.text, freshKey());
     if (!answer.ok && answer.body.code === "sync_conflict") {
       // Nothing can be applied before the arbiter says which results stand.
       staged = { ...s, conflicts: answer.body.boards, events: null };
@@ -122,22 +193,29 @@ export function syncPanel(ctx) {
     }
     if (!answer.ok) { refused(answer, s); return; }
     const events = answer.body.events;
+    const changes = events.filter((e) => !isRecord(e)); // a file record alone adds nothing
     const conflicts = s.prefer ? s.conflicts : [];
-    if (!events.length && !conflicts.length) {
+    if (!changes.length && !conflicts.length) {
       status.say(t("console.sync.nothing", { file: s.file }), "ok");
       return;
     }
     staged = { ...s, events, key: freshKey() };
     const name = namer(events);
     const before = await befores(events);
-    const lines = events.map((e) => describe({ event: e, before: before.get(`${e.round}:${e.board}`) }, name));
+    // A pairing lists its boards under it, with both players' names.
+    const items = changes.map((e) => el("li", {}, describe({ event: e, before: before.get(`${e.round}:${e.board}`) }, name),
+      e.type === "RoundPaired" ? el("ul", { class: "boards" }, boardLines(e, name).map((line) => el("li", {}, line))) : null));
     if (s.prefer === "log") {
-      lines.push(...conflicts.map((c) => t("console.sync.kept", { round: c.round, board: c.board, log: resultText(c.log), file: resultText(c.file) })));
+      items.push(...conflicts.map((c) => el("li", {}, t("console.sync.kept", { round: c.round, board: c.board, log: resultText(c.log), file: resultText(c.file) }))));
     }
+    const notes = [];
+    if (s.rounds) notes.push(t("console.sync.with_rounds", { n: s.rounds }));
+    if (s.force) notes.push(t("console.sync.forced", { file: s.file }));
     preview.replaceChildren(
       ...(conflicts.length ? [...conflictPart(staged), el("p", { class: "hint" }, t(`console.sync.chose_${s.prefer}`))] : []),
-      el("p", {}, t("console.sync.will_add", { file: s.file, n: events.length })),
-      el("ul", { class: "events" }, lines.map((line) => el("li", {}, line))),
+      ...notes.map((note) => el("p", { class: "hint" }, note)),
+      el("p", {}, t("console.sync.will_add", { file: s.file, n: changes.length })),
+      el("ul", { class: "events" }, items),
       el("div", { class: "actions" }, apply, cancel));
     preview.hidden = false;
     status.say(t("console.sync.previewed", { file: s.file }), "info");
@@ -151,7 +229,7 @@ export function syncPanel(ctx) {
     const text = await file.text();
     input.value = ""; // the same file, saved again by the program, can be chosen again
     if (!text.trim()) { status.say(t("console.sync.empty", { file: file.name }), "error"); return; }
-    await look({ text, file: file.name, prefer: null, conflicts: [] });
+    await look({ text, file: file.name, prefer: null, conflicts: [], rounds: null, force: false });
   }
 
   input.addEventListener("change", () => read(input.files?.[0]));
