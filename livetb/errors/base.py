@@ -132,7 +132,7 @@ class SyncStale(LivetbError):
         self.reasons = tuple(reasons)
         super().__init__(
             f"{source} is older than what the log took from files: {'; '.join(reasons)} "
-            "(nothing written; --force syncs it anyway)"
+            "(nothing written; a forced sync takes it: --force, force=1)"
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -151,7 +151,7 @@ class SyncForeign(LivetbError):
         more = f"; and {len(differences) - 10} more" if len(differences) > 10 else ""
         super().__init__(
             f"{source} is another tournament's file: {shown}{more} "
-            "(nothing written; --force syncs it anyway)"
+            "(nothing written; a forced sync takes it: --force, force=1)"
         )
 
     def as_dict(self) -> dict[str, object]:

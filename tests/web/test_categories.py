@@ -223,13 +223,20 @@ async def test_a_participants_ranks_in_its_categories(api: Api) -> None:
 
 
 async def test_the_participants_carry_sex_and_birth_date_that_the_bands_read(api: Api) -> None:
-    """GET …/{id} gives each participant's sex and birth date as registered (the console's
-    edit form shows them); a band by sex and birth date picks its members from them."""
+    """GET …/{id} gives each participant's sex and birth date as registered to a token of the
+    tournament (the console's edit form shows them), the birth year to the public; a band by
+    sex and birth date picks its members from them."""
     await start(api)
-    people = (await api.get(T))["participants"]
-    assert [(p["start_no"], p["sex"], p["birth_date"]) for p in people] == [
+    status, body = await api.call("GET", T)  # the arbiter's token: the dates as registered
+    assert status == 200, body
+    assert [(p["start_no"], p["sex"], p["birth_date"]) for p in body["participants"]] == [
         (no, sex, born) for no, _, _, _, sex, born in PLAYERS
     ]
+    people = (await api.get(T))["participants"]  # the public: the year only
+    assert [(p["start_no"], p["birth_date"]) for p in people] == [
+        (no, born[:4]) for no, _, _, _, _, born in PLAYERS
+    ]
+    assert any(len(born) > 4 for *_, born in PLAYERS)
     bands = [
         {"code": "U18W", "name": "Girls U18", "sex": "w", "born_from": "2008-01-01"},
         {"code": "S50", "name": "Seniors", "born_to": "1976-12-31"},

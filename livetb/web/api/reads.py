@@ -34,7 +34,7 @@ from livetb.projections.standings import StandingsProjection
 from livetb.web.api import categories
 from livetb.web.feed.messages import round_info as round_message
 from livetb.web.http.limits import int_query
-from livetb.web.http.public import delay_of, public_at, public_heads, readable
+from livetb.web.http.public import delay_of, public_at, public_heads, readable, reads_live
 from livetb.web.http.routing import (
     BASE,
     PARTICIPANT,
@@ -138,6 +138,11 @@ async def tournament(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     projection = (await readable(request, tid)).projection
     info = tournament_info(tid, projection.seq, projection.state)
+    if not await reads_live(request, tid):
+        # A birth date is personal (many players are minors): the public sees the year,
+        # which the categories' bands read; a token of the tournament sees the date.
+        for p in info.participants:
+            p.birth_date = p.birth_date[:4]
     info.public_delay = delay_of(request, tid)
     return json_response(info, seq=projection.seq)
 
