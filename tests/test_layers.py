@@ -25,10 +25,11 @@ MAY_IMPORT: dict[str, set[str]] = {
     "events": {"engine", "errors"},
     "pairing": {"events", *FLOOR},
     "tokens": {"events", *FLOOR},
+    "backends": {"events", "tokens", *FLOOR},
     "wire": FLOOR,
     "projections": {"engine", "events", "wire", *FLOOR},
     "interchange": {"engine", "trf", "events", "pairing", "projections", "wire", *FLOOR},
-    "app": {"engine", "events", "projections", "wire", *FLOOR},
+    "app": {"engine", "events", "backends", "projections", "wire", *FLOOR},
     "web": {"web.app", "web.config"},  # the package's face: loads them on first use
     "web.config": set(),
     "web.keys": {"app", "events", "tokens", "web.config", "web.feed"},
@@ -39,11 +40,13 @@ MAY_IMPORT: dict[str, set[str]] = {
     "web.api": {"livetb", "engine", "trf", "pairing", "events", "projections", "wire"}
     | {"interchange", "web.http", "web.feed", "web.keys", *FLOOR},
     "web.pages": {"engine", "events", "web.api", "web.keys", *FLOOR},
-    "web.app": {"app", "events", "tokens", "web.api", "web.feed", "web.http", "web.pages"}
+    "web.app": {"app", "backends", "events", "tokens", "web.api", "web.feed", "web.http"}
+    | {"web.pages"}
     | {"web.collector", "web.config", "web.keys", *FLOOR},
     "client": {"wire", *FLOOR},
-    "demo": {"events", "tokens", "web", "web.keys", *FLOOR},
-    "cli": {"engine", "trf", "events", "tokens", "projections", "interchange", "app", "web"}
+    "demo": {"backends", "events", "tokens", "web", "web.keys", *FLOOR},
+    "cli": {"engine", "trf", "events", "tokens", "backends", "projections", "interchange"}
+    | {"app", "web"}
     | {"web.config", "web.keys", "client", "demo", *FLOOR},
     "library": {"engine", "trf", "events", *FLOOR},
     "__main__": {"cli"},
@@ -174,6 +177,22 @@ def test_the_issue_rules_hold() -> None:
                 assert mine.split(".")[0] in ("web", "cli", "demo"), (module, t)
             if mine == "client":
                 assert top in ("client", "wire", "errors", "i18n"), (module, t)
+
+
+def test_one_factory_tells_the_backends_apart() -> None:
+    """Which backend a target names is decided in `livetb/backends` only: no `is_url`, no
+    scheme compared elsewhere."""
+    for module, path in modules().items():
+        if layer(module) == "backends":
+            continue
+        tree = ast.parse(path.read_text("utf-8"))
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        assert "is_url" not in names, module
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "startswith":
+                literals = [a.value for a in ast.walk(node) if isinstance(a, ast.Constant)]
+                assert not any("postgres" in str(v) for v in literals), module
 
 
 def test_the_checks_see_a_circle_and_an_import_inside_a_function() -> None:

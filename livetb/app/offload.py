@@ -28,7 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from livetb.app.timetravel import ProcessPool
-from livetb.events.open import open_store
+from livetb.backends import open_store
 from livetb.events.store import EventStore
 from livetb.projections.standings import StandingsProjection
 from livetb.projections.stored import load

@@ -30,8 +30,8 @@ from typing import ParamSpec, TypeVar
 
 import msgspec
 
+from livetb.backends import open_store
 from livetb.errors import InvalidInput
-from livetb.events.open import open_store
 from livetb.events.schema import RoundClosed
 from livetb.events.store import EventStore
 from livetb.projections.document import to_json

@@ -1,26 +1,24 @@
 """`livetb import`, `standings --db`, `rebuild` and `replay`: the event store's commands.
 Standings are read from the store at the head or at any sequence number (time travel).
-`--db` is a SQLite file or a PostgreSQL URL (`livetb.events.open`)."""
+`--db` is a SQLite file or a PostgreSQL URL (`livetb.backends`)."""
 
 from __future__ import annotations
 
 import argparse
 import io
 import sys
-from pathlib import Path
 
+from livetb.backends import backend, open_store
 from livetb.cli.output import UsageError, language
 from livetb.cli.progress import Advance, Tracked, bar
 from livetb.cli.tables import preset, write
 from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
 from livetb.errors import LivetbError, TournamentUnreadable, UnknownTournament
-from livetb.events.open import open_store
 from livetb.events.replay import replay
 from livetb.events.schema import encode
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore, new_tournament_id
-from livetb.events.target import is_url
 from livetb.interchange.importer import events_from_tournament, team_rosters
 from livetb.projections import stored
 from livetb.trf import load_trf
@@ -48,7 +46,7 @@ def pick_tournament(store: EventStore, wanted: str | None) -> str:
 def existing_store(target: str) -> EventStore:
     """The store `target` names; a SQLite path must name an existing file (a URL's schema is
     created on open, empty)."""
-    if not is_url(target) and not Path(target).is_file():
+    if not backend(target).exists(target):
         raise StoreUsageError(f"--db {target}: no such event store")
     return open_store(target)
 

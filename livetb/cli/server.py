@@ -63,11 +63,9 @@ _TOURNAMENT_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
-    from livetb.events.open import open_store
-    from livetb.events.target import is_url
-    from livetb.tokens.open import open_tokens
+    from livetb.backends import backend, open_store, open_tokens
 
-    if args.action == "revoke" and not is_url(args.db) and not Path(args.db).is_file():
+    if args.action == "revoke" and not backend(args.db).exists(args.db):
         raise ServerUsageError(f"--db {args.db}: no such event store")
     tid = getattr(args, "tournament", None)
     if tid is not None and not _TOURNAMENT_ID.fullmatch(tid):
@@ -103,7 +101,7 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
 def serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
     """Serve until stopped; a store that cannot be opened or written (unreachable, a full
     disk, not a database) is one line and exit 2, not a traceback."""
-    from livetb.events.sqlite import driver_fault
+    from livetb.backends import driver_fault
 
     try:
         return _serve(args, out)
@@ -131,7 +129,7 @@ def _serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
 def _first_organiser(args: argparse.Namespace, out: io.TextIOBase) -> None:
     """On a store's first start, make its organiser token and print it, once, in the URL of
     /new: creating tournaments then needs no command on the server."""
-    from livetb.tokens.open import open_tokens
+    from livetb.backends import open_tokens
 
     with open_tokens(args.db) as tokens:
         organiser = tokens.create_first_organiser()
@@ -153,8 +151,9 @@ def _browser_base(host: str, port: int) -> str:
 
 
 def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> int:
+    from livetb.backends import backend
     from livetb.cli.workers import WorkersFailed, supervise
-    from livetb.events.target import is_url, shown
+    from livetb.events.target import shown
 
     if not 2 <= args.workers <= 64:
         raise ServerUsageError(f"--workers {args.workers}: 1 to 64")
@@ -164,10 +163,7 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
     # process list.
     argv = ["serve", "--host", args.host, "--port", str(args.port), "--reuse-port"]
     banner = f"livetb: serving {shown(args.db)} on {url} with {args.workers} workers (Ctrl-C stops)"
-    if is_url(args.db):
-        from livetb.events.postgres_target import checked
-
-        checked(args.db)  # a malformed URL: refused now, not waited on
+    backend(args.db).checked(args.db)  # a malformed URL: refused now, not waited on
 
     def probe() -> str | None:
         return _store_away(args, out)
@@ -183,9 +179,7 @@ def _store_away(args: argparse.Namespace, out: io.TextIOBase) -> str | None:
     write lock held), else None once it answers; its first start's organiser token made on
     the way. A fault no wait cures (a malformed URL, a SQLite path that cannot be a store, a
     full disk) is raised."""
-    from livetb.errors import StoreBusy, StoreUnavailable
-    from livetb.events.sqlite import driver_fault
-    from livetb.events.target import is_url
+    from livetb.backends import backend, driver_fault
 
     try:
         _first_organiser(args, out)
@@ -193,9 +187,7 @@ def _store_away(args: argparse.Namespace, out: io.TextIOBase) -> str | None:
         named = err if isinstance(err, LivetbError) else driver_fault(args.db, err)
         if named is None:
             raise
-        if isinstance(named, StoreBusy) or (
-            is_url(args.db) and isinstance(named, StoreUnavailable)
-        ):
+        if backend(args.db).waitable(named):
             return str(named)
         raise named from None
     return None

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from livetb import i18n
+from livetb.backends import open_store
 from livetb.cli.output import language
 from livetb.engine.spec import parse_list
 from livetb.errors import ConcurrencyConflict, LivetbError, TrfError
-from livetb.events.open import open_store
 from livetb.interchange import sync
 from livetb.projections import stored
 from livetb.trf import parse_trf

@@ -13,13 +13,12 @@ from pathlib import Path
 import msgspec
 from aiohttp import web
 
+from livetb.backends import open_store, open_tokens
 from livetb.demo.tournament import as_command, split, swiss_events, with_names
-from livetb.events.open import open_store
 from livetb.events.schema import (
     AnyEvent,
     ResultRecorded,
 )
-from livetb.tokens.open import open_tokens
 from livetb.web.keys import COMMITS, STORE, TOKENS
 
 log = logging.getLogger(__name__)

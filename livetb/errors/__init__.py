@@ -24,7 +24,7 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
     x TournamentFinished                    tournament_finished: register after the last round
     x UnknownParticipant                    unknown_participant
     x DuplicateParticipant                  duplicate_participant
-    x InvalidTeam                           invalid_team: not a team event, a number taken, a player twice
+    x InvalidTeam                           invalid_team: no team event, a number taken, …
     x UnknownRound                          unknown_round: outside 1..planned rounds
     x UnknownBoard                          unknown_board
     x RoundNotPaired                        round_not_paired

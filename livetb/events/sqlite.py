@@ -20,7 +20,6 @@ import contextlib
 import datetime as dt
 import os
 import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -48,7 +47,6 @@ from livetb.events.store import (
     pruned,
     utc_now,
 )
-from livetb.events.target import shown
 
 APPEND_ONLY = "events are append-only"
 
@@ -337,27 +335,6 @@ def fault(path: str, err: sqlite3.Error) -> LivetbError:
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "is locked" in reason:
         return StoreBusy(path, reason)
     return StoreUnavailable(path, reason)
-
-
-def driver_fault(target: str, err: BaseException) -> LivetbError | None:
-    """Any store driver's error as its named fault, for the last line of defence (start-up,
-    a store reached outside the stores' own mapping): SQLite's as `fault` names them,
-    PostgreSQL's (if its driver is loaded) as `postgres.fault` does, else unavailable; None
-    for an error that is no driver's, or a constraint's (a bug, not a fault)."""
-    if isinstance(err, sqlite3.IntegrityError):
-        return None
-    if isinstance(err, sqlite3.Error):
-        return fault(shown(target), err)
-    psycopg = sys.modules.get("psycopg")  # loaded only if a store is PostgreSQL
-    if psycopg is None or not isinstance(err, psycopg.Error):
-        return None
-    if isinstance(err, psycopg.IntegrityError):
-        return None
-    from livetb.events.postgres import fault as pg_fault
-    from livetb.events.postgres import named
-
-    reason = named(target, " ".join(str(err).split()))
-    return pg_fault(target, err, broken=False) or StoreUnavailable(shown(target), reason)
 
 
 @contextlib.contextmanager

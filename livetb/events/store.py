@@ -46,7 +46,7 @@ class Append(NamedTuple):
 
 class EventStore(Protocol):
     """Where a tournament's events live. Implementations: MemoryStore, SqliteStore,
-    PostgresStore (`livetb/events/postgres.py`); `livetb.events.open.open_store` picks one."""
+    PostgresStore (`livetb/events/postgres.py`); `livetb.backends.open_store` picks one."""
 
     def __enter__(self) -> EventStore: ...
 

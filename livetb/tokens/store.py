@@ -6,7 +6,7 @@
 - an **organiser** token creates tournaments, and nothing else: each creation hands back the
   new tournament's first arbiter token. `livetb serve` makes one on a store's first start.
 
-    tokens = open_tokens("livetb.sqlite")       # livetb.tokens.open: a TokenStore here
+    tokens = open_tokens("livetb.sqlite")       # livetb.backends: a TokenStore here
     token = tokens.create("t-3f9c01ab", label="Anna")  # `livetb token create` prints this
     tokens.scope(token)                          # -> "t-3f9c01ab"
     tokens.grant(tokens.create_organiser())      # -> Grant("organiser", None)

@@ -20,12 +20,9 @@ from livetb.app.group_commit import GroupCommit
 from livetb.app.offload import Held, Offload
 from livetb.app.service import TournamentService
 from livetb.app.timetravel import TimeTravel, process_pool, start_fork_server
+from livetb.backends import backend, driver_fault, open_store, open_tokens
 from livetb.errors import LivetbError, NotAuthenticated, StoreUnavailable, TooManyRequests
-from livetb.events.changes import ChangeSignal, SqliteChanges
-from livetb.events.open import open_store
-from livetb.events.sqlite import driver_fault
-from livetb.events.target import is_url
-from livetb.tokens.open import open_tokens
+from livetb.events.changes import ChangeSignal
 from livetb.web.api import categories, console, files, openapi, prizes, reads, sync, writes
 from livetb.web.collector import Collector
 from livetb.web.config import Config
@@ -135,11 +132,7 @@ async def follower_ctx(app: web.Application) -> AsyncIterator[None]:
 
 def change_signal(config: Config) -> ChangeSignal:
     """PostgreSQL's notifications, or SQLite's change counter."""
-    if is_url(config.db_path):
-        from livetb.events.postgres import PostgresChanges
-
-        return PostgresChanges(config.db_path)
-    return SqliteChanges(config.db_path, config.poll_interval)
+    return backend(config.db_path).changes(config.db_path, config.poll_interval)
 
 
 @web.middleware

@@ -15,7 +15,7 @@ from typing import Any
 
 import aiohttp
 
-from livetb.tokens.open import open_tokens
+from livetb.backends import open_tokens
 
 Step = tuple[str, str, dict[str, Any] | None]  # method, path, JSON body
 

@@ -29,7 +29,7 @@ import aiohttp
 import msgspec
 import pytest
 
-from livetb.events.open import open_store
+from livetb.backends import open_store
 from livetb.events.schema import (
     ParticipantRegistered,
     Recorded,

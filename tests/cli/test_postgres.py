@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from livetb.tokens.open import open_tokens
+from livetb.backends import open_tokens
 from tests.cli.test_cli import SWISS, run
 
 TIEBREAKS = ("--tiebreaks", "PTS,BH/C1,BH,SB,WIN,BWG")

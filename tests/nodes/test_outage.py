@@ -21,8 +21,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from livetb.backends import open_tokens
 from livetb.client import LocalStandings, auth_headers, feed_url, follow
-from livetb.tokens.open import open_tokens
 from tests.conftest import PG_BASE, in_schema
 from tests.nodes.cluster import Server
 from tests.nodes.proxy import Proxy

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import aiohttp
 
+from livetb.backends import open_tokens
 from livetb.cli.workers import STARTUP
-from livetb.tokens.open import open_tokens
 from livetb.tokens.sqlite import TokenStore
 from tests.conftest import PG_BASE
 from tests.nodes.cluster import LIVETB, Server, Watcher, free_port, get_json

@@ -9,9 +9,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from livetb.backends import open_tokens
 from livetb.errors import NotAuthenticated, WrongTournament
 from livetb.events.postgres import MIGRATIONS
-from livetb.tokens.open import open_tokens
 from livetb.tokens.sqlite import TokenStore
 from livetb.tokens.store import PREFIX, Grant, Tokens, actor, fingerprint
 from livetb.web.http.auth import Creator, OrganiserToken, authorize, authorize_creation

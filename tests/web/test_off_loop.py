@@ -14,8 +14,7 @@ import aiohttp
 import pytest
 from pytest_aiohttp import AiohttpServer
 
-from livetb.events.open import open_store
-from livetb.tokens.open import open_tokens
+from livetb.backends import open_store, open_tokens
 from livetb.web import Config, create_app
 from livetb.web import app as app_module
 from tests.web.conftest import TID, Api

@@ -25,12 +25,14 @@ from pytest_aiohttp import AiohttpServer
 
 from livetb.app import service as service_module
 from livetb.app.service import settle_for
+from livetb.app.timetravel import ProcessPool
+from livetb.backends import open_store, open_tokens
 from livetb.demo.tournament import swiss_events
 from livetb.errors import TooManyRequests
-from livetb.events.open import open_store
 from livetb.events.schema import ResultRecorded, RoundPaired
+from livetb.interchange.export import exported
 from livetb.projections import card
-from livetb.tokens.open import open_tokens
+from livetb.projections.document import to_json
 from livetb.web import Config, create_app
 from livetb.web.api import console, files, reads
 from livetb.web.http.throttle import Throttle
@@ -54,7 +56,7 @@ class Threads:
 def built(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Threads, Threads]]:
     """Where cards and exports are built (threads: a process would not see the patch)."""
     cards, exports = Threads(), Threads()
-    build, exported = card.build, files.exported
+    build = card.build
 
     def card_build(*args: Any) -> Any:
         cards.names.append(threading.current_thread().name)
@@ -89,8 +91,8 @@ async def test_cards_and_exports_are_built_off_the_loop_once_per_seq(
             assert resp.headers["ETag"] == f'"{after["seq"]}"'
     assert len(exports.names) == 2  # the second trf26 was kept
     assert cards.on_loop() == 0 and exports.on_loop() == 0
-    assert api.server.app[OFFLOAD].computed == 5  # type: ignore[index]
-    live = api.server.app[SERVICE].live(TID)  # type: ignore[index]
+    assert api.server.app[OFFLOAD].computed == 5
+    live = api.server.app[SERVICE].live(TID)
     assert after == msgspec.to_builtins(card.build(live, 3))  # the worker's = the live one's
 
 
@@ -98,7 +100,6 @@ async def test_the_live_standings_are_encoded_once_per_seq(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made: list[int] = []
-    to_json = reads.to_json
 
     def counted(projection: Any) -> Any:
         made.append(projection.seq)
@@ -222,7 +223,7 @@ def large(db: str) -> tuple[str, int]:
     paired = next(i for i, e in enumerate(events) if isinstance(e, RoundPaired) and e.round == 11)
     tail = [e for e in events[paired + 1 :] if isinstance(e, ResultRecorded) and e.round == 11]
     with open_store(db) as store, open_tokens(db) as tokens:
-        head = store.append(TID, 0, events[: paired + 1] + tail[: len(tail) // 4], actor="test")
+        head = store.append(TID, 0, [*events[: paired + 1], *tail[: len(tail) // 4]], actor="test")
         return tokens.create(TID), head
 
 
@@ -302,8 +303,9 @@ async def test_the_card_and_export_answer_from_the_worker_process(
     await api.start(players=8)
     card_body = await api.get(f"{T}/participants/2")
     assert card_body["start_no"] == 2 and card_body["name"] == "Bob"
-    offload = api.server.app[OFFLOAD]  # type: ignore[index]
+    offload = api.server.app[OFFLOAD]
     pool = offload.executor
+    assert isinstance(pool, ProcessPool)
     for proc in list(pool.current._processes.values()):
         proc.kill()
         await asyncio.to_thread(proc.join)
