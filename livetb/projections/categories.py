@@ -24,6 +24,7 @@ import msgspec
 from livetb.engine.model import Participant
 from livetb.events.schema import Category
 from livetb.events.state import TournamentState
+from livetb.projections.category_order import CategoryOrder, MainOrder
 from livetb.projections.ratings import with_rating_change
 from livetb.wire.standings import DbStandings, Row
 
@@ -89,18 +90,20 @@ def find(state: TournamentState, code: str) -> Category | None:
 def category_rows(
     rows: Iterable[Row], member_set: frozenset[int] | set[int], ordered: bool = False
 ) -> list[Row]:
-    """The members' rows, best first, with their ranks counted inside the category. `rows`
-    carry their main ranks, in any order (`ordered`: already in the standings order)."""
-    mine = [r for r in rows if r.start_no in member_set]
-    if not ordered:
-        mine.sort(key=_main_order)
-    out: list[Row] = []
-    rank, main = 0, None
-    for position, row in enumerate(mine, start=1):
-        if row.rank != main:
-            rank, main = position, row.rank
-        out.append(row if row.rank == rank else msgspec.structs.replace(row, rank=rank))
-    return out
+    """The members' rows, best first, with their ranks counted inside the category
+    (`CategoryOrder`). `rows` carry their main ranks, in any order (`ordered`: already in the
+    standings order)."""
+    order = list(rows) if ordered else sorted(rows, key=_main_order)
+    main = MainOrder()
+    main.reset(order, 0)
+    ranks = CategoryOrder(main, frozenset(member_set)).ranks
+    return [
+        row
+        if row.rank == ranks[row.start_no]
+        else msgspec.structs.replace(row, rank=ranks[row.start_no])
+        for row in order
+        if row.start_no in ranks
+    ]
 
 
 def _main_order(row: Row) -> tuple[int, int]:

@@ -9,7 +9,8 @@ import io
 import json
 from pathlib import Path
 
-from livetb.events.commands import CategorySpec, DefineCategories, decide
+from livetb.events.categories import CategorySpec
+from livetb.events.commands import DefineCategories, decide
 from livetb.events.sqlite import SqliteStore
 from livetb.events.state import TournamentState
 from livetb.projections import ratings

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from livetb.client import LocalStandings
 from livetb.engine.model import Participant
 from livetb.errors import InvalidInput, UnknownParticipant
-from livetb.events.commands import CategorySpec, DefineCategories, UpdateParticipant, decide
+from livetb.events.categories import CategorySpec
+from livetb.events.commands import DefineCategories, UpdateParticipant, decide
 from livetb.events.schema import (
     AnyEvent,
     Board,
@@ -38,9 +39,9 @@ from livetb.projections.categories import (
     document_view,
     members,
 )
+from livetb.projections.category_order import MainOrder
 from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
-from livetb.web.feed.follow import MainOrder
 from livetb.web.feed.messages import delta_message, snapshot_message
 from livetb.web.feed.views import Filter, View
 from livetb.wire.messages import decode_message, encode

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from livetb.client import LocalStandings
 from livetb.events.schema import AnyEvent, ParticipantKSet, ParticipantRegistered
+from livetb.projections.category_order import MainOrder
 from livetb.projections.document import to_json
 from livetb.projections.ratings import RatedTotals, with_rating_change
 from livetb.projections.standings import StandingsProjection
-from livetb.web.feed.follow import MainOrder
 from livetb.web.feed.messages import delta_message, snapshot_message
 from livetb.web.feed.views import Filter, View
 from livetb.wire.messages import decode_message, encode

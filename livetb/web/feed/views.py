@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterable
 import msgspec
 
 from livetb.projections.categories import Memberships, category_rows
+from livetb.projections.category_order import CategoryOrder, MainOrder
 from livetb.projections.delta import change_of
 from livetb.projections.ratings import RatedTotals
 from livetb.projections.standings import StandingsProjection
-from livetb.web.feed.follow import CategoryOrder, MainOrder
 from livetb.web.feed.messages import rated_part
 from livetb.wire.messages import DeltaMessage, encode
 from livetb.wire.standings import Row, RowChange

@@ -1,8 +1,11 @@
-"""A category view's ranks kept up from the main feed's deltas, as a page keeps the standings.
+"""A category's ranks: counted once from the main order (`CategoryOrder`, which every
+category standings read through `category_rows`), and kept up from the main feed's deltas, as
+a page keeps the standings (`CategoryOrder.follow`, the feed's category views).
 
 A category's rank of a member is one more than the number of members ranked strictly above it
-in the main ranking. Recounting that over the whole order for every view at every result cost
-a few milliseconds per result at 2,000 players; but the main delta says exactly what moved
+in the main ranking: members who share a main rank share it in the category. Recounting that
+over the whole order for every view at every result cost a few milliseconds per result at
+2,000 players; but the main delta says exactly what moved
 (`moves`, applied in turn to the order of start numbers) and which rows' ties flipped, and
 outside the positions those touch, the order, the ties and so every member's rank are as
 before. So only the members between the first touched position (taken back to the start of
