@@ -52,6 +52,7 @@ import msgspec
 
 from bench.generate import as_log, swiss_events
 from bench.projection import TIEBREAKS, percentile, reference_ms
+from livetb.app.collector import Collector
 from livetb.app.service import settle_for
 from livetb.engine.prizes import Prize, Rule
 from livetb.events.schema import (
@@ -198,6 +199,7 @@ async def run_pass(log: list[Recorded], variant: str, rating_every: int) -> Pass
     prizes_ms: list[float] = []
     results = 0
     clock = time.perf_counter
+    collector = Collector()
     for i in range(first, len(log)):
         rec = log[i]
         t0 = clock()
@@ -208,7 +210,7 @@ async def run_pass(log: list[Recorded], variant: str, rating_every: int) -> Pass
         applied[i] = (t1 - t0) * 1000
         total[i] = (t2 - t0) * 1000
         while projection.unsettled:
-            settle_for(projection)
+            settle_for(projection, collector)
         if variant in ("prizes", "both") and isinstance(rec.event, ResultRecorded):
             prizes_ms.append(_timed(lambda: hub.prizes.flush(TOURNAMENT)))
         if rating_every and isinstance(rec.event, ResultRecorded):

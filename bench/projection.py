@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 
 from bench.generate import as_log, swiss_events
+from livetb.app.collector import Collector
 from livetb.app.service import SETTLE_SECONDS, settle_for
 from livetb.events.schema import ResultRecorded, RoundClosed, RoundPaired
 from livetb.projections.standings import StandingsProjection
@@ -80,6 +81,7 @@ def measure(players: int, rounds: int, repeat: int, scratch_samples: int, settle
     best = [float("inf")] * len(log)
     settle_ms: list[float] = []
     live = StandingsProjection()
+    collector = Collector()
     for _ in range(repeat):
         live = StandingsProjection()
         for i, rec in enumerate(log):
@@ -88,7 +90,7 @@ def measure(players: int, rounds: int, repeat: int, scratch_samples: int, settle
             best[i] = min(best[i], (time.perf_counter() - t0) * 1000)
             while settle and live.unsettled:
                 t0 = time.perf_counter()
-                settle_for(live)
+                settle_for(live, collector)
                 settle_ms.append((time.perf_counter() - t0) * 1000)
     kinds = [type(rec.event) for rec in log]
 

@@ -33,16 +33,15 @@ MAY_IMPORT: dict[str, set[str]] = {
     "web": {"web.app", "web.config"},  # the package's face: loads them on first use
     "web.config": set(),
     "web.keys": {"app", "events", "tokens", "web.config", "web.feed"},
-    "web.collector": set(),
     "web.http": {"projections", "tokens", "web.keys", *FLOOR},
-    "web.feed": {"events", "projections", "tokens", "wire", "web.collector", "web.http"}
+    "web.feed": {"app", "events", "projections", "tokens", "wire", "web.http"}
     | {"web.keys", *FLOOR},
     "web.api": {"livetb", "engine", "trf", "pairing", "events", "projections", "wire"}
     | {"interchange", "web.http", "web.feed", "web.keys", *FLOOR},
     "web.pages": {"engine", "events", "web.api", "web.keys", *FLOOR},
     "web.app": {"app", "backends", "events", "tokens", "web.api", "web.feed", "web.http"}
     | {"web.pages"}
-    | {"web.collector", "web.config", "web.keys", *FLOOR},
+    | {"web.config", "web.keys", *FLOOR},
     "client": {"wire", *FLOOR},
     "demo": {"backends", "events", "tokens", "web", "web.keys", *FLOOR},
     "cli": {"engine", "trf", "events", "tokens", "backends", "projections", "interchange"}

@@ -8,7 +8,6 @@ rebuilt from the store, never the other way round.
 from __future__ import annotations
 
 import asyncio
-import gc
 import hashlib
 import time
 from collections.abc import Iterable, Sequence
@@ -16,6 +15,7 @@ from typing import Literal, Protocol, overload
 
 import msgspec
 
+from livetb.app.collector import Collector
 from livetb.app.delay import Clock, Delayed, Delays, PublicFeed, public_head, public_of
 from livetb.errors import (
     ConcurrencyConflict,
@@ -39,14 +39,7 @@ SNAPSHOT_EVERY = 500
 # differ in cost (a large DE group, a fresh table) and so do machines, and 32 rows a slice
 # still held the loop 19-71 ms at 10,000 players. So rows are taken `SETTLE_SLICE` at a time
 # (about 0.25 ms at 10,000 players) until `SETTLE_SECONDS` have passed.
-# Every slice ends with `gc.freeze()` (free: it moves the collector's lists). Settling replaces
-# rows' cells, contexts and keys: each new object counts up toward a young collection and
-# each old one freed counts down, so the young generation grew unseen to 100,000 tuples
-# between collections and one collection walked them for 20-45 ms (a full one, 130 ms),
-# inside a slice. Frozen, the young generation holds only what came since the last slice.
-# The projection leaves no cycles to collect (its objects are freed by reference counting;
-# a full bench run collects none); other cycles (a request's, say) wait frozen until the
-# frozen heap has doubled since the last full collection, which then runs once (`_freeze`).
+# Every slice ends with the collector policy's freeze (`Collector.settled`).
 SETTLE_AFTER, SETTLE_SLICE, SETTLE_SECONDS = 0.05, 4, 0.002
 
 
@@ -88,9 +81,14 @@ class TournamentService:
     """Keeps one live projection per tournament and turns commands into deltas."""
 
     def __init__(
-        self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY, feed: Feed | None = None
+        self,
+        store: EventStore,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        feed: Feed | None = None,
+        collector: Collector | None = None,
     ) -> None:
         self.store = store
+        self.collector = collector or Collector()  # the process's one (the viewers' too)
         self.snapshot_every = snapshot_every
         self.feed = feed
         self.projections: dict[str, StandingsProjection] = {}
@@ -337,41 +335,25 @@ class TournamentService:
     def _settle(self, tournament_id: str) -> None:
         del self._settling[tournament_id]
         projection = self.projections.get(tournament_id)
-        if projection is not None and projection.unsettled and settle_for(projection):
+        if (
+            projection is not None
+            and projection.unsettled
+            and settle_for(projection, self.collector)
+        ):
             self._settle_later(tournament_id, 0)
 
 
-def settle_for(projection: StandingsProjection, seconds: float = SETTLE_SECONDS) -> bool:
+def settle_for(
+    projection: StandingsProjection, collector: Collector, seconds: float = SETTLE_SECONDS
+) -> bool:
     """One slice of `StandingsProjection.settle`: a few rows at a time until `seconds` have
     passed (the clock read between them). True while unsettled rows remain."""
     deadline = time.perf_counter() + seconds
     while more := projection.settle(SETTLE_SLICE):
         if time.perf_counter() >= deadline:
             break
-    _freeze()
+    collector.settled()
     return more
-
-
-# [frozen count right after the last deliberate full collection, freezes since the last count]
-_collected = [0, 0]
-# `gc.get_freeze_count()` walks the whole frozen list (milliseconds at 10,000 players): it is
-# read once every this many slices, not at every one.
-_COUNT_EVERY = 1024
-
-
-def _freeze() -> None:
-    """`gc.freeze()`; and once the frozen heap is twice what survived the last full
-    collection, one full collection first, so that frozen cycles stay bounded."""
-    _collected[1] += 1
-    if _collected[1] >= _COUNT_EVERY:
-        _collected[1] = 0
-        if gc.get_freeze_count() > 2 * max(_collected[0], 1_000_000):
-            gc.unfreeze()
-            gc.collect()
-            gc.freeze()
-            _collected[0] = gc.get_freeze_count()
-            return
-    gc.freeze()
 
 
 Loaded = tuple[StandingsProjection, "Delayed | None"]

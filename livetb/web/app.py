@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import hdrs, web
 
+from livetb.app.collector import Collector
 from livetb.app.follower import Follower
 from livetb.app.group_commit import GroupCommit
 from livetb.app.offload import Held, Offload
@@ -24,7 +25,6 @@ from livetb.backends import backend, driver_fault, open_store, open_tokens
 from livetb.errors import LivetbError, NotAuthenticated, StoreUnavailable, TooManyRequests
 from livetb.events.changes import ChangeSignal
 from livetb.web.api import categories, console, files, openapi, prizes, reads, sync, writes
-from livetb.web.collector import Collector
 from livetb.web.config import Config
 from livetb.web.feed import socket
 from livetb.web.feed.hub import Hub
@@ -89,8 +89,9 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
     tokens = open_tokens(config.db_path)
     app[STORE] = store
     app[TOKENS] = tokens
-    app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, Collector())
-    app[SERVICE] = service = TournamentService(store, feed=hub)
+    collector = Collector()  # one policy for the viewers' connections and the settle slices
+    app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, collector)
+    app[SERVICE] = service = TournamentService(store, feed=hub, collector=collector)
     app[COMMITS] = writes = GroupCommit(service)
     pool = None
     if config.replay_processes:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from livetb.app.collector import Collector
 from livetb.app.service import settle_for
 
 
@@ -35,7 +36,7 @@ def test_a_settle_slice_moves_what_it_made_out_of_the_collectors_generations(
     unfrozen: None,
 ) -> None:
     making = Making(rows=3)
-    while settle_for(making):  # type: ignore[arg-type]
+    while settle_for(making, Collector()):  # type: ignore[arg-type]
         pass
     assert len(making.kept) == 3
     for generation in range(3):

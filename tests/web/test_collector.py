@@ -1,4 +1,4 @@
-"""The collector policy for many long-lived viewer connections (`livetb/web/collector.py`)."""
+"""The collector policy for many long-lived viewer connections (`livetb/app/collector.py`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from livetb.web.collector import Collector
+from livetb.app.collector import Collector
 
 
 @pytest.fixture(autouse=True)

@@ -24,6 +24,7 @@ import pytest
 from pytest_aiohttp import AiohttpServer
 
 from livetb.app import service as service_module
+from livetb.app.collector import Collector
 from livetb.app.service import settle_for
 from livetb.app.timetravel import ProcessPool
 from livetb.backends import open_store, open_tokens
@@ -203,9 +204,9 @@ class Slow:
 
 def test_a_settle_slice_is_bounded_by_time_not_rows() -> None:
     slow = Slow(rows=100)
-    assert settle_for(slow, 0.004) is True  # type: ignore[arg-type]
+    assert settle_for(slow, Collector(), 0.004) is True  # type: ignore[arg-type]
     assert 1 <= slow.calls <= 5  # (fewer where a 1 ms sleep oversleeps)
-    while settle_for(slow, 0.004):  # type: ignore[arg-type]
+    while settle_for(slow, Collector(), 0.004):  # type: ignore[arg-type]
         pass
     assert slow.rows == 0
     assert service_module.SETTLE_SECONDS <= 0.005

@@ -48,11 +48,11 @@ from typing import Protocol
 from websockets.frames import Frame as WsFrame
 from websockets.frames import Opcode
 
+from livetb.app.collector import Collector
 from livetb.projections.category_order import MainOrder
 from livetb.projections.document import to_json
 from livetb.projections.ratings import RatedTotals, with_rating_change
 from livetb.projections.standings import Delta, StandingsProjection
-from livetb.web.collector import Collector
 from livetb.web.feed.messages import delta_message, snapshot_message
 from livetb.web.feed.prizes import PrizeSender
 from livetb.web.feed.views import Filter, View
