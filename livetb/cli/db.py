@@ -9,12 +9,12 @@ import io
 import sys
 
 from livetb.backends import backend, open_store
-from livetb.cli.output import UsageError, language
+from livetb.cli.output import language
 from livetb.cli.progress import Advance, Tracked, bar
 from livetb.cli.tables import preset, write
 from livetb.engine.spec import parse_list
 from livetb.engine.teams import Roster, build_team_event
-from livetb.errors import LivetbError, TournamentUnreadable, UnknownTournament
+from livetb.errors import TournamentUnreadable, UnknownTournament, UsageError
 from livetb.events.replay import replay
 from livetb.events.schema import encode
 from livetb.events.state import TournamentState
@@ -25,21 +25,15 @@ from livetb.trf import load_trf
 from livetb.trf.rounds import with_round_count
 
 
-class StoreUsageError(LivetbError):
-    """A --db / --tournament argument that names nothing."""
-
-    code = "usage"
-
-
 def pick_tournament(store: EventStore, wanted: str | None) -> str:
     ids = store.tournaments()
     if wanted is not None:
         if wanted not in ids:
-            raise StoreUsageError(f"--tournament {wanted}: not in this store ({', '.join(ids)})")
+            raise UsageError(f"--tournament {wanted}: not in this store ({', '.join(ids)})")
         return wanted
     if len(ids) != 1:
         listed = ", ".join(ids) or "none"
-        raise StoreUsageError(f"name one with --tournament; the store holds: {listed}")
+        raise UsageError(f"name one with --tournament; the store holds: {listed}")
     return ids[0]
 
 
@@ -47,7 +41,7 @@ def existing_store(target: str) -> EventStore:
     """The store `target` names; a SQLite path must name an existing file (a URL's schema is
     created on open, empty)."""
     if not backend(target).exists(target):
-        raise StoreUsageError(f"--db {target}: no such event store")
+        raise UsageError(f"--db {target}: no such event store")
     return open_store(target)
 
 

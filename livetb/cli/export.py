@@ -7,8 +7,8 @@ import io
 from pathlib import Path
 
 from livetb.cli.db import existing_store, pick_tournament
-from livetb.cli.output import UsageError
 from livetb.cli.progress import Tracked, bar
+from livetb.errors import UsageError
 from livetb.interchange.export import export
 from livetb.projections.categories import UnknownCategory
 

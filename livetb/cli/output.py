@@ -16,7 +16,6 @@ from livetb import i18n
 from livetb.engine.result import Number
 from livetb.engine.standings import Standings, draw_lots
 from livetb.engine.untied import ASCII_DASH, DASH, alone
-from livetb.errors import LivetbError
 
 
 class JsonRow(msgspec.Struct):
@@ -50,12 +49,6 @@ def standings_json(st: Standings) -> JsonStandings:
         JsonRow(r.rank, r.start_no, r.name, [format_value(v) for v in r.values]) for r in st.rows
     ]
     return JsonStandings(st.edition, st.after_round, list(st.tiebreaks), rows)
-
-
-class UsageError(LivetbError):
-    """A command-line argument that does not fit the tournament."""
-
-    code = "usage"
 
 
 def emit(result: Standings, args: argparse.Namespace, title: str, out: io.TextIOBase) -> int:

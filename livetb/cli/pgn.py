@@ -10,8 +10,7 @@ import time
 from pathlib import Path
 
 from livetb.cli.db import existing_store, pick_tournament
-from livetb.cli.output import UsageError
-from livetb.errors import LivetbError
+from livetb.errors import LivetbError, UsageError
 
 
 def pgn_command(args: argparse.Namespace, out: io.TextIOBase) -> int:

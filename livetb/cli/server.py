@@ -18,15 +18,9 @@ from pathlib import Path
 
 from livetb.cli.output import language
 from livetb.cli.parsers import DB_ENV, TOKEN_ENV
-from livetb.errors import LivetbError
+from livetb.errors import LivetbError, UsageError
 
 COMMANDS = ("serve", "demo", "watch", "token")
-
-
-class ServerUsageError(LivetbError):
-    """An argument of serve/demo/watch/token that names nothing usable."""
-
-    code = "usage"
 
 
 def _free_port(host: str, wanted: int = 8080) -> int:
@@ -66,14 +60,14 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.backends import backend, open_store, open_tokens
 
     if args.action == "revoke" and not backend(args.db).exists(args.db):
-        raise ServerUsageError(f"--db {args.db}: no such event store")
+        raise UsageError(f"--db {args.db}: no such event store")
     tid = getattr(args, "tournament", None)
     if tid is not None and not _TOURNAMENT_ID.fullmatch(tid):
-        raise ServerUsageError(f"--tournament {tid!r}: 1 to 64 letters, digits, '.', '_' or '-'")
+        raise UsageError(f"--tournament {tid!r}: 1 to 64 letters, digits, '.', '_' or '-'")
     with open_tokens(args.db) as tokens:
         if args.action == "revoke":
             if not tokens.revoke(args.token):
-                raise ServerUsageError("no such live token in this store")
+                raise UsageError("no such live token in this store")
             print("revoked", file=out)
             return 0
         if args.organiser:
@@ -156,9 +150,9 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
     from livetb.events.target import shown
 
     if not 2 <= args.workers <= 64:
-        raise ServerUsageError(f"--workers {args.workers}: 1 to 64")
+        raise UsageError(f"--workers {args.workers}: 1 to 64")
     if not 1 <= args.port <= 65535:
-        raise ServerUsageError(f"--port {args.port}: the workers share one fixed port, 1-65535")
+        raise UsageError(f"--port {args.port}: the workers share one fixed port, 1-65535")
     # The store reaches the workers in their environment: a URL's password stays out of the
     # process list.
     argv = ["serve", "--host", args.host, "--port", str(args.port), "--reuse-port"]
@@ -171,7 +165,7 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
     try:
         return supervise(argv, args.workers, out, banner, {DB_ENV: args.db}, probe)
     except WorkersFailed as err:
-        raise ServerUsageError(str(err)) from None
+        raise UsageError(str(err)) from None
 
 
 def _store_away(args: argparse.Namespace, out: io.TextIOBase) -> str | None:
@@ -199,7 +193,7 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.web import Config, create_app
 
     if args.players < 2 or not 1 <= args.rounds < args.players:
-        raise ServerUsageError("--players 2 or more, --rounds 1 to players - 1")
+        raise UsageError("--players 2 or more, --rounds 1 to players - 1")
     db = args.db or str(Path(tempfile.mkdtemp(prefix="livetb-demo-")) / "demo.sqlite")
     if args.port is None:
         args.port = _free_port(args.host)
@@ -257,7 +251,7 @@ def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: 
             reuse_port=getattr(args, "reuse_port", False) or None,
         )
     except OSError as err:
-        raise ServerUsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None
+        raise UsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None
     return 0
 
 
@@ -289,9 +283,9 @@ def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
         asyncio.run(view)
     except InvalidStatus as err:
         status = err.response.status_code
-        raise ServerUsageError(refusal(args.url, args.tournament, status, token)) from None
+        raise UsageError(refusal(args.url, args.tournament, status, token)) from None
     except InvalidURI as err:
-        raise ServerUsageError(f"{args.url}: {err}") from None
+        raise UsageError(f"{args.url}: {err}") from None
     return 0
 
 

@@ -9,9 +9,10 @@ import io
 import os
 import sys
 
-from livetb.cli.output import UsageError, language
+from livetb.cli.output import language
 from livetb.cli.parsers import DB_ENV
 from livetb.cli.tables import preset, table, write
+from livetb.errors import UsageError
 from livetb.trf import TrfImport, load_trf
 from livetb.trf.rounds import with_round_count
 

@@ -22,7 +22,7 @@ from livetb import i18n
 from livetb.backends import open_store
 from livetb.cli.output import language
 from livetb.engine.spec import parse_list
-from livetb.errors import ConcurrencyConflict, LivetbError, TrfError
+from livetb.errors import ConcurrencyConflict, LivetbError, SyncConflict, TrfError
 from livetb.interchange import sync
 from livetb.projections import stored
 from livetb.trf import parse_trf
@@ -51,7 +51,7 @@ def sync_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         return _watch(args, tiebreaks, lang, out)
     try:
         outcome = sync_file(args, Path(args.file).read_bytes(), tiebreaks, lang)
-    except sync.SyncConflict as err:
+    except SyncConflict as err:
         return _conflict(err, lang)
     for line in outcome.lines:
         print(line, file=out)
@@ -107,7 +107,7 @@ def _summary(args: argparse.Namespace, outcome: Outcome, lang: str) -> str:
     return i18n.text(lang, key, file=name, events=outcome.events, seq=outcome.seq)
 
 
-def _conflict(err: sync.SyncConflict, lang: str) -> int:
+def _conflict(err: SyncConflict, lang: str) -> int:
     print(f"livetb: {i18n.text(lang, 'sync.conflicts', count=len(err.conflicts))}", file=sys.stderr)
     for c in err.conflicts:
         print(f"  {c.words(lang)}", file=sys.stderr)
@@ -185,7 +185,7 @@ def _watched_sync(
                 continue
             _refused(args, follow, data, lang, f"livetb: {err}")
             return
-        except sync.SyncConflict as err:
+        except SyncConflict as err:
             _conflict(err, lang)
             _refused(args, follow, data, lang, None)
             return

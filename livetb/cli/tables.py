@@ -14,7 +14,7 @@ from typing import NamedTuple
 import msgspec
 
 from livetb import i18n
-from livetb.cli.output import TableRow, UsageError, emit, format_value, print_table
+from livetb.cli.output import TableRow, emit, format_value, print_table
 from livetb.cli.parsers import SYSTEMS
 from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.categories import category_text
@@ -25,6 +25,7 @@ from livetb.engine.result import Number
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import compute, rank
 from livetb.engine.teams import TeamEvent
+from livetb.errors import UsageError
 from livetb.projections.categories import UnknownCategory, document_view
 from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 
-from livetb.cli.output import UsageError, emit, format_value
+from livetb.cli.output import emit, format_value
 from livetb.engine.categories import category_text
 from livetb.engine.context import Round
 from livetb.engine.editions import Edition
@@ -19,6 +19,7 @@ from livetb.engine.team_boards import board_points
 from livetb.engine.team_context import TeamView, primary_from_list
 from livetb.engine.team_standings import TEAM_GROUP, compute_team, rank_teams
 from livetb.engine.teams import Match, TeamEvent
+from livetb.errors import UsageError
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS
 
 

@@ -1,7 +1,8 @@
 """Errors a user can cause, and how they are reported.
 
-Every error has an HTTP-style `status`, a machine `code` and a message (`str(err)`, also
-`err.message`) that names the field or value it concerns; `as_dict()` is the JSON body.
+Every error has a machine `code` and a message (`str(err)`, also `err.message`) that names the
+field or value it concerns; `as_dict()` is the JSON body. The HTTP status each answers with is
+the web layer's to say (`livetb/web/http/statuses.py`); the tree shows it.
 
 * LivetbError                       status  code
   x InvalidInput                    400/422 invalid_input: msgspec's message, with its `$.path`
@@ -12,6 +13,12 @@ Every error has an HTTP-style `status`, a machine `code` and a message (`str(err
   x RoundsDiffer                    409     rounds_differ: not the file's or the log's count
   x SyncStale                       409     sync_stale: a file older than those synced before
   x SyncForeign                     409     sync_foreign: another tournament's file
+  x SyncMismatch                    409     sync_mismatch: a log a file cannot follow by appending
+  x SyncConflict                    409     sync_conflict: results entered that the file contradicts
+  x ExportUnsupported               422     export_unsupported: a value no TRF field holds as it is
+  x UsageError                              usage: a command-line argument naming nothing usable
+  x NotFound                        404     not_found: no such round, participant or category
+  x DelayBeingSet                   503     delay_being_set: the broadcast delay changing; retry
   x TournamentUnreadable            500     tournament_unreadable: a stored log that cannot fold
   x IdempotencyKeyReused            422     idempotency_key_reused: same key, different events
   x ConcurrencyConflict             409     concurrency_conflict: expected_seq is not the head
@@ -51,23 +58,29 @@ The two 503s and the 429 carry `retry_after` (seconds), which the server sends a
 
 from livetb.errors.base import (
     ConcurrencyConflict,
+    DelayBeingSet,
+    ExportUnsupported,
     IdempotencyKeyReused,
     ImportUnsupported,
     InvalidInput,
     LivetbError,
     NotAuthenticated,
+    NotFound,
     RoundsDiffer,
     RoundsRequired,
     StorageFull,
     StoreBusy,
     StoreUnavailable,
+    SyncConflict,
     SyncForeign,
+    SyncMismatch,
     SyncStale,
     TiebreakSpecError,
     TooManyRequests,
     TournamentUnreadable,
     TrfError,
     TrfIssue,
+    UsageError,
     WrongTournament,
 )
 from livetb.errors.rejected import (
@@ -100,7 +113,9 @@ __all__ = [
     "BoardHasResult",
     "CommandRejected",
     "ConcurrencyConflict",
+    "DelayBeingSet",
     "DuplicateParticipant",
+    "ExportUnsupported",
     "IdempotencyKeyReused",
     "ImportUnsupported",
     "InvalidInput",
@@ -109,6 +124,7 @@ __all__ = [
     "LivetbError",
     "NoResultToCorrect",
     "NotAuthenticated",
+    "NotFound",
     "ParticipantHasBye",
     "ParticipantNotWithdrawn",
     "ParticipantPairedTwice",
@@ -124,7 +140,9 @@ __all__ = [
     "StorageFull",
     "StoreBusy",
     "StoreUnavailable",
+    "SyncConflict",
     "SyncForeign",
+    "SyncMismatch",
     "SyncStale",
     "TiebreakSpecError",
     "TooManyRequests",
@@ -138,5 +156,6 @@ __all__ = [
     "UnknownParticipant",
     "UnknownRound",
     "UnknownTournament",
+    "UsageError",
     "WrongTournament",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Protocol
 
 import msgspec
 
@@ -11,7 +12,6 @@ import msgspec
 class LivetbError(Exception):
     """Base of every error a user can cause; never a bug."""
 
-    status = 400
     code = "livetb_error"
 
     @property
@@ -45,7 +45,6 @@ class TrfIssue(msgspec.Struct, frozen=True):
 class TrfError(LivetbError):
     """A TRF file rejected as a whole; lists every problem found."""
 
-    status = 422
     code = "trf_invalid"
 
     def __init__(self, source: str, issues: list[TrfIssue]) -> None:
@@ -62,7 +61,6 @@ class TrfError(LivetbError):
 class TiebreakSpecError(LivetbError):
     """A tie-break code that cannot be parsed or is not supported."""
 
-    status = 422
     code = "tiebreak_unknown"
 
 
@@ -70,22 +68,22 @@ _AT_PATH = re.compile(r" - at `(\$[^`]*)`$")
 
 
 class InvalidInput(LivetbError):
-    """A request body that is not valid JSON (400) or does not fit the schema (422)."""
+    """A request body that is not valid JSON (`malformed`) or does not fit the schema."""
 
     code = "invalid_input"
 
-    def __init__(self, message: str, *, path: str | None = None, status: int = 422) -> None:
+    def __init__(self, message: str, *, path: str | None = None, malformed: bool = False) -> None:
         super().__init__(message)
         self.path = path
-        self.status = status
+        self.malformed = malformed
 
     @classmethod
     def from_msgspec(cls, err: msgspec.DecodeError) -> InvalidInput:
-        """`ValidationError` (a subclass of `DecodeError`) is 422, malformed JSON is 400."""
+        """`ValidationError` (a subclass of `DecodeError`) does not fit; any other is malformed."""
         text = str(err)
         found = _AT_PATH.search(text)
-        status = 422 if isinstance(err, msgspec.ValidationError) else 400
-        return cls(text, path=found.group(1) if found else None, status=status)
+        malformed = not isinstance(err, msgspec.ValidationError)
+        return cls(text, path=found.group(1) if found else None, malformed=malformed)
 
     def as_dict(self) -> dict[str, object]:
         return {**super().as_dict(), "path": self.path}
@@ -94,14 +92,12 @@ class InvalidInput(LivetbError):
 class ImportUnsupported(LivetbError):
     """A TRF entry that no event can express (e.g. a short game `W`/`L`, or an unknown `X`)."""
 
-    status = 422
     code = "import_unsupported"
 
 
 class RoundsRequired(LivetbError):
     """A new tournament from a file that declares no round count, and none given."""
 
-    status = 422
     code = "rounds_required"
 
     def __init__(self, source: str) -> None:
@@ -118,14 +114,12 @@ class RoundsRequired(LivetbError):
 class RoundsDiffer(LivetbError):
     """The file, or the caller, names another round count than the tournament's."""
 
-    status = 409
     code = "rounds_differ"
 
 
 class SyncStale(LivetbError):
     """The file shows less than a file synced before: an older save."""
 
-    status = 409
     code = "sync_stale"
 
     def __init__(self, source: str, reasons: Sequence[str]) -> None:
@@ -142,7 +136,6 @@ class SyncStale(LivetbError):
 class SyncForeign(LivetbError):
     """The file is another tournament's."""
 
-    status = 409
     code = "sync_foreign"
 
     def __init__(self, source: str, differences: Sequence[str]) -> None:
@@ -158,11 +151,61 @@ class SyncForeign(LivetbError):
         return {**super().as_dict(), "differences": list(self.differences)}
 
 
+class UsageError(LivetbError):
+    """A command-line argument that names nothing usable or does not fit the tournament."""
+
+    code = "usage"
+
+
+class NotFound(LivetbError):
+    code = "not_found"
+
+
+class DelayBeingSet(LivetbError):
+    """A public read while the delay was turned off and on again during it: try again."""
+
+    code = "delay_being_set"
+
+
+class ExportUnsupported(LivetbError):
+    """A value that no TRF field can hold as it is (the file would say something else)."""
+
+    code = "export_unsupported"
+
+
+class SyncMismatch(LivetbError):
+    """The log holds something the file cannot be reconciled with by appending."""
+
+    code = "sync_mismatch"
+
+
+class Conflict(Protocol):
+    """A board whose result in the log the file contradicts (`livetb/interchange/sync.py`)."""
+
+    def words(self, lang: str) -> str: ...
+
+
+class SyncConflict(LivetbError):
+    """The file contradicts results entered in the log: nothing written."""
+
+    code = "sync_conflict"
+
+    def __init__(self, conflicts: Sequence[Conflict]) -> None:
+        self.conflicts = tuple(conflicts)
+        boards = "; ".join(c.words("en") for c in self.conflicts)
+        super().__init__(
+            f"the file contradicts {len(self.conflicts)} result(s) entered in the log: "
+            f"{boards} (nothing written; --prefer file or --prefer log settles them)"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "boards": [msgspec.to_builtins(c) for c in self.conflicts]}
+
+
 class TournamentUnreadable(LivetbError):
     """A stored log that no longer folds into standings (written before a check existed, or
     damaged). Only that tournament is refused; the others load, rebuild and serve."""
 
-    status = 500
     code = "tournament_unreadable"
 
     def __init__(self, tournament_id: str, reason: str) -> None:
@@ -176,7 +219,6 @@ class TournamentUnreadable(LivetbError):
 class IdempotencyKeyReused(LivetbError):
     """An idempotency key sent again with a different batch of events."""
 
-    status = 422
     code = "idempotency_key_reused"
 
     def __init__(self, tournament_id: str, key: str) -> None:
@@ -191,7 +233,6 @@ class IdempotencyKeyReused(LivetbError):
 class ConcurrencyConflict(LivetbError):
     """`expected_seq` is not the log's head: someone else wrote first. Re-read and retry."""
 
-    status = 409
     code = "concurrency_conflict"
 
     def __init__(self, tournament_id: str, expected: int, head: int) -> None:
@@ -209,14 +250,12 @@ class ConcurrencyConflict(LivetbError):
 class NotAuthenticated(LivetbError):
     """A write without an arbiter token, or with one that is unknown or revoked."""
 
-    status = 401
     code = "not_authenticated"
 
 
 class WrongTournament(LivetbError):
     """A write with a valid token scoped to a different tournament."""
 
-    status = 403
     code = "wrong_tournament"
 
     def __init__(self, tournament_id: str) -> None:
@@ -229,7 +268,6 @@ class StoreUnavailable(LivetbError):
     database URL, a connection lost, a file that cannot be opened. Nothing was written; the
     same request may be sent again after `retry_after` seconds."""
 
-    status = 503
     code = "store_unavailable"
     retry_after = 2
 
@@ -255,7 +293,6 @@ class StorageFull(LivetbError):
     acknowledged is lost, reads are still served, and writes are taken again once space is
     freed."""
 
-    status = 507
     code = "storage_full"
 
     def __init__(self, target: str, reason: str) -> None:
@@ -271,7 +308,6 @@ class TooManyRequests(LivetbError):
     too many in flight at once, or too many in a short time. Asked again after `retry_after`
     seconds, it is served."""
 
-    status = 429
     code = "too_many_requests"
 
     def __init__(self, why: str, retry_after: int) -> None:

@@ -13,7 +13,6 @@ class CommandRejected(LivetbError):
     `field` names the command field at fault and `value` its value, when there is one.
     """
 
-    status = 422
     code = "command_rejected"
 
     def __init__(self, message: str, *, field: str | None = None, value: object = None) -> None:
@@ -28,7 +27,6 @@ class CommandRejected(LivetbError):
 class UnknownTournament(CommandRejected):
     """A command for a tournament that has not been created."""
 
-    status = 404
     code = "unknown_tournament"
 
     def __init__(self, tournament_id: str | None = None) -> None:
@@ -185,7 +183,6 @@ class ResultChanged(CommandRejected):
     """A correction based on a result the board no longer has: someone wrote in between.
     Nothing is overwritten silently; the client shows `current` and asks again."""
 
-    status = 409
     code = "result_changed"
 
     def __init__(self, rnd: int, board: int, expected: str, current: str) -> None:

@@ -32,7 +32,14 @@ import msgspec
 
 from livetb import i18n
 from livetb.engine.model import Code, Participant, Tournament
-from livetb.errors import ImportUnsupported, InvalidInput, LivetbError, SyncForeign, SyncStale
+from livetb.errors import (
+    ImportUnsupported,
+    InvalidInput,
+    SyncConflict,
+    SyncForeign,
+    SyncMismatch,
+    SyncStale,
+)
 from livetb.events.commands import (
     AnyCommand,
     CloseRound,
@@ -67,7 +74,7 @@ from livetb.interchange.trf_commands import round_boards
 from livetb.projections.categories import birth_span
 from livetb.trf import TrfImport
 
-__all__ = ["ACTOR", "BoardConflict", "Plan", "SyncConflict", "SyncMismatch", "by_sync", "plan"]
+__all__ = ["ACTOR", "BoardConflict", "Plan", "by_sync", "plan"]
 
 Prefer = Literal["file", "log"]
 _POINTS: dict[Code, ByePoints] = {
@@ -94,31 +101,6 @@ class BoardConflict(msgspec.Struct, frozen=True):
 
     def words(self, lang: str) -> str:
         return i18n.text(lang, "sync.conflict", **msgspec.structs.asdict(self))
-
-
-class SyncConflict(LivetbError):
-    """The file contradicts results entered in the log: nothing written."""
-
-    status = 409
-    code = "sync_conflict"
-
-    def __init__(self, conflicts: Sequence[BoardConflict]) -> None:
-        self.conflicts = tuple(conflicts)
-        boards = "; ".join(c.words("en") for c in self.conflicts)
-        super().__init__(
-            f"the file contradicts {len(self.conflicts)} result(s) entered in the log: "
-            f"{boards} (nothing written; --prefer file or --prefer log settles them)"
-        )
-
-    def as_dict(self) -> dict[str, object]:
-        return {**super().as_dict(), "boards": [msgspec.to_builtins(c) for c in self.conflicts]}
-
-
-class SyncMismatch(LivetbError):
-    """The log holds something the file cannot be reconciled with by appending."""
-
-    status = 409
-    code = "sync_mismatch"
 
 
 @dataclass

@@ -33,18 +33,11 @@ from typing import Literal
 
 from livetb.engine.model import DEFAULT_SCORING, Code, Entry, Participant, Tournament
 from livetb.engine.teams import Roster
-from livetb.errors import LivetbError
+from livetb.errors import ExportUnsupported
 
 Version = Literal["trf16", "trf26"]
 _BYE_LETTERS = {Code.HALF_BYE: "H", Code.FULL_BYE: "F", Code.ZERO_BYE: "Z"}
 _ONE_PLACE = Decimal("0.1")
-
-
-class ExportUnsupported(LivetbError):
-    """A value that no TRF field can hold as it is (the file would say something else)."""
-
-    status = 422
-    code = "export_unsupported"
 
 
 def write_trf(

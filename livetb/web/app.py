@@ -31,6 +31,7 @@ from livetb.web.feed.hub import Hub
 from livetb.web.http import headers, redact
 from livetb.web.http.queries import QueryCheck
 from livetb.web.http.routing import Handler, json_response
+from livetb.web.http.statuses import status_of
 from livetb.web.http.throttle import THROTTLE, Throttle
 from livetb.web.keys import COMMITS, CONFIG, HUB, OFFLOAD, SERVICE, STORE, TIMETRAVEL, TOKENS
 from livetb.web.pages import qr, shell
@@ -161,7 +162,7 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 
 def error_response(err: LivetbError) -> web.Response:
-    resp = json_response(err.as_dict(), err.status)
+    resp = json_response(err.as_dict(), status_of(err))
     if isinstance(err, NotAuthenticated):
         resp.headers[hdrs.WWW_AUTHENTICATE] = 'Bearer realm="livetb"'
     if isinstance(err, StoreUnavailable | TooManyRequests):  # when to try again

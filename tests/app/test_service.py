@@ -22,6 +22,7 @@ from livetb.events.sqlite import SqliteStore
 from livetb.events.store import MemoryStore, Recalled
 from livetb.projections.standings import Delta, StandingsProjection
 from livetb.projections.stored import load
+from livetb.web.http.statuses import status_of
 
 
 def started(service: TournamentService) -> None:
@@ -89,6 +90,18 @@ class Recorder:
         assert projection.seq == delta.seq  # published right after applying
         self.seqs.append(delta.seq)
 
+    # No delayed tournament here: the public feed's calls are never made.
+    def publish_public(
+        self, tournament_id: str, delta: Delta, projection: StandingsProjection
+    ) -> None:
+        raise AssertionError("no delayed tournament here")
+
+    def delayed(self, tournament_id: str, projection: StandingsProjection) -> None:
+        raise AssertionError("no delayed tournament here")
+
+    def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:
+        raise AssertionError("no delayed tournament here")
+
 
 def test_every_applied_event_is_published_once_in_order_even_from_other_writers() -> None:
     feed = Recorder()
@@ -116,7 +129,7 @@ def test_a_key_reused_for_another_command_is_refused_and_appends_nothing(
     )
     with pytest.raises(IdempotencyKeyReused) as caught:
         service.execute("t1", RecordResult(round=1, board=2, result="0-1"), idempotency_key="K")
-    assert caught.value.status == 422 and caught.value.code == "idempotency_key_reused"
+    assert status_of(caught.value) == 422 and caught.value.code == "idempotency_key_reused"
     assert service.store.head("t1") == seq
     assert service.projection("t1").state.rounds[1].games[2].result is None
     # The same command under the same key is still the first call's answer.

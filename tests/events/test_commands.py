@@ -53,12 +53,14 @@ from livetb.events.commands import (
 from livetb.events.schema import (
     Board,
     ByeRequested,
+    LotsDrawn,
     ParticipantUpdated,
     ResultCorrected,
     ResultRecorded,
     RoundClosed,
 )
 from livetb.events.store import MemoryStore
+from livetb.web.http.statuses import status_of
 
 T = "t-0000c0de"
 PLAYERS = ["Alder", "Birch", "Cedar", "Dogwood", "Elm", "Fir"]
@@ -92,14 +94,14 @@ def closed(service: TournamentService) -> TournamentService:
     return service
 
 
-def rejected(service: TournamentService, command: AnyCommand, tid: str = T) -> CommandRejected:
+def rejected(service: TournamentService, command: AnyCommand, tid: str = T) -> LivetbError:
     store = service.store
     before = list(store.read(tid))
     with pytest.raises(LivetbError) as caught:
         service.execute(tid, command)
     assert list(store.read(tid)) == before  # nothing appended
     assert store.head(tid) == len(before)
-    return caught.value  # type: ignore[return-value]
+    return caught.value
 
 
 # Round 1 is being played.
@@ -234,7 +236,7 @@ def test_rejected_while_round_1_is_played(
     err = rejected(service, command)
     assert type(err) is error
     assert message in str(err)
-    assert err.status == 422
+    assert status_of(err) == 422
     assert err.code == error.code
 
 
@@ -328,7 +330,7 @@ def test_commands_for_a_tournament_never_created() -> None:
     register = RegisterParticipant(start_no=1, name="Alder")
     err = rejected(TournamentService(s), register, tid="t-nothere")
     assert type(err) is UnknownTournament
-    assert err.status == 404
+    assert status_of(err) == 404
     assert str(err) == "tournament t-nothere does not exist: create it first"
     assert s.tournaments() == []
 
@@ -402,7 +404,8 @@ def test_decide_is_pure_and_returns_the_events(closed: TournamentService) -> Non
     assert decide(state, CorrectResult(round=1, board=3, result="-+", reason="appeal")) == [
         ResultCorrected(round=1, board=3, result="-+", reason="appeal")
     ]
-    assert decide(state, DrawLots(seed=7))[0].seed == 7
+    (drawn,) = decide(state, DrawLots(seed=7))
+    assert isinstance(drawn, LotsDrawn) and drawn.seed == 7
     assert state.seq == before and state.rounds[1].games[3].result == "+-"
 
 
@@ -411,7 +414,7 @@ def test_stale_expected_seq_is_a_conflict(service: TournamentService) -> None:
     head = store.head(T)
     with pytest.raises(ConcurrencyConflict) as caught:
         service.execute(T, RecordResult(round=1, board=2, result="1-0"), expected_seq=head - 1)
-    assert caught.value.status == 409
+    assert status_of(caught.value) == 409
     assert caught.value.as_dict() == {
         "code": "concurrency_conflict",
         "message": f"tournament {T}: expected_seq {head - 1} is stale, the log is at {head}",
@@ -447,14 +450,14 @@ def test_decode_command_from_json() -> None:
     assert decode_command(command) == RecordResult(round=2, board=12, result="1-0")
     with pytest.raises(InvalidInput) as typo:
         decode_command(b'{"type": "RecordResult", "round": 2, "board": 12, "reslt": "1-0"}')
-    assert typo.value.status == 422
+    assert status_of(typo.value) == 422
     assert "unknown field `reslt`" in str(typo.value)
     with pytest.raises(InvalidInput) as bad:
         decode_command(b'{"type": "RecordResult", "round": 2, "board": 0, "result": "1-0"}')
-    assert (bad.value.status, bad.value.path) == (422, "$.board")
+    assert (status_of(bad.value), bad.value.path) == (422, "$.board")
     with pytest.raises(InvalidInput) as broken:
         decode_command(b'{"type": "RecordResult", ')
-    assert broken.value.status == 400
+    assert status_of(broken.value) == 400
     assert broken.value.as_dict()["code"] == "invalid_input"
 
 

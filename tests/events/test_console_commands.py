@@ -23,6 +23,7 @@ from livetb.events.commands import (
 )
 from livetb.events.schema import Board, ByeRequested, ParticipantRegistered, ResultCorrected
 from livetb.events.store import MemoryStore
+from livetb.web.http.statuses import status_of
 
 T = "t-batch"
 
@@ -114,5 +115,5 @@ def test_expected_guards_a_correction_and_a_dry_run_appends_nothing(
     service.execute(T, fix)
     with pytest.raises(ResultChanged) as caught:
         service.execute(T, fix)  # the same correction again: the board is 0-1 now
-    assert (caught.value.status, caught.value.current, caught.value.board) == (409, "0-1", 1)
+    assert (status_of(caught.value), caught.value.current, caught.value.board) == (409, "0-1", 1)
     assert service.store.head(T) == 6

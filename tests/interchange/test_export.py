@@ -19,12 +19,13 @@ from livetb.engine.context import Context
 from livetb.engine.model import Code
 from livetb.engine.spec import parse_list
 from livetb.engine.standings import rank
+from livetb.errors import ExportUnsupported
 from livetb.events.schema import ByeRequested
 from livetb.events.sqlite import SqliteStore
 from livetb.events.state import fold
 from livetb.interchange.importer import events_from_tournament, team_rosters
 from livetb.trf import load_trf, parse_trf
-from livetb.trf.writer import ExportUnsupported, write_trf
+from livetb.trf.writer import write_trf
 from tests.conformance import CORPUS
 
 SPECS = sorted(CORPUS.glob("*/*.expected.json"))

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from livetb.engine.model import Code, Entry
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, SyncMismatch
 from livetb.events.commands import RegisterParticipant, UpdateParticipant
 from livetb.events.schema import (
     AnyEvent,
@@ -142,7 +142,7 @@ def test_a_round_paired_otherwise_in_the_log_is_a_mismatch() -> None:
                 msgspec.structs.replace(b2, black=b1.black),
             )
             swapped[i] = msgspec.structs.replace(e, boards=boards + e.boards[2:])
-    with pytest.raises(sync.SyncMismatch, match="round 1 is paired otherwise"):
+    with pytest.raises(SyncMismatch, match="round 1 is paired otherwise"):
         synced(files[2], recorded(swapped))
 
 

@@ -15,6 +15,7 @@ from livetb.events.postgres import MIGRATIONS
 from livetb.tokens.sqlite import TokenStore
 from livetb.tokens.store import PREFIX, Grant, Tokens, actor, fingerprint
 from livetb.web.http.auth import Creator, OrganiserToken, authorize, authorize_creation
+from livetb.web.http.statuses import status_of
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -115,7 +116,7 @@ async def test_an_organiser_token_creates_but_writes_to_no_tournament(tokens: To
     assert await authorize_creation(bearer, tokens, "t-new") == expected
     with pytest.raises(OrganiserToken, match="only creates tournaments") as refused:
         await authorize(bearer, tokens, "t-1")
-    assert refused.value.status == 403
+    assert status_of(refused.value) == 403
     # An arbiter token creates only the tournament it was made for.
     assert await authorize_creation(f"Bearer {arbiter}", tokens, "t-1") == Creator(
         actor(fingerprint(arbiter)), organiser=False

@@ -18,6 +18,7 @@ from livetb.errors import StorageFull, StoreBusy, StoreUnavailable
 from livetb.events import postgres
 from livetb.events import sqlite as sqlite_store
 from livetb.events.schema import ParticipantRegistered
+from livetb.web.http.statuses import status_of
 from livetb.web.keys import TOKENS
 from tests.conftest import pg_admin
 from tests.web.conftest import TID, Api, ApiFactory
@@ -135,15 +136,15 @@ def test_sqlite_faults_are_named() -> None:
     full = sqlite3.OperationalError("database or disk is full")
     assert isinstance(sqlite_store.fault("x.sqlite", full), StorageFull)
     busy = sqlite_store.fault("x.sqlite", sqlite3.OperationalError("database is locked"))
-    assert isinstance(busy, StoreBusy) and (busy.status, busy.retry_after) == (503, 1)
+    assert isinstance(busy, StoreBusy) and (status_of(busy), busy.retry_after) == (503, 1)
     other = sqlite_store.fault("x.sqlite", sqlite3.DatabaseError("file is not a database"))
-    assert type(other) is StoreUnavailable and other.status == 503
+    assert type(other) is StoreUnavailable and status_of(other) == 503
 
 
 def test_postgres_faults_are_named() -> None:
     url = "postgresql://u:secret@db/x"
     disk = postgres.fault(url, psycopg.errors.DiskFull("could not extend file"), broken=False)
-    assert isinstance(disk, StorageFull) and disk.status == 507 and "secret" not in str(disk)
+    assert isinstance(disk, StorageFull) and status_of(disk) == 507 and "secret" not in str(disk)
     nospace = psycopg.OperationalError("could not write to file: No space left on device")
     assert isinstance(postgres.fault(url, nospace, broken=False), StorageFull)
     lost = postgres.fault(url, psycopg.OperationalError("server closed the connection"), True)

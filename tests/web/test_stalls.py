@@ -36,6 +36,7 @@ from livetb.projections import card
 from livetb.projections.document import to_json
 from livetb.web import Config, create_app
 from livetb.web.api import console, files, reads
+from livetb.web.http.statuses import status_of
 from livetb.web.http.throttle import Throttle
 from livetb.web.keys import OFFLOAD, SERVICE
 from tests.web.conftest import TID, Api, ApiFactory
@@ -182,7 +183,7 @@ def test_the_throttle_refuses_beyond_its_queue_and_refills_its_bucket() -> None:
     throttle.admit("a")  # the third of its burst
     with pytest.raises(TooManyRequests, match="a second") as refused:
         throttle.admit("a")
-    assert refused.value.retry_after == 1 and refused.value.status == 429
+    assert refused.value.retry_after == 1 and status_of(refused.value) == 429
     now[0] = 0.5  # one read's worth refilled
     throttle.admit("a")
     assert throttle.refused == 2

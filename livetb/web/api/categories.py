@@ -18,7 +18,7 @@ import itertools
 import msgspec
 from aiohttp import web
 
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, NotFound
 from livetb.events.schema import Category
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
@@ -39,7 +39,6 @@ from livetb.web.http.routing import (
     PARTICIPANT,
     READ_ERRORS,
     Endpoint,
-    NotFound,
     Query,
     json_response,
     route_defs,

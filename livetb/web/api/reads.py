@@ -24,7 +24,7 @@ from collections.abc import Hashable
 import msgspec
 from aiohttp import hdrs, web
 
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, NotFound
 from livetb.events.schema import Recorded, TournamentCreated
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
@@ -42,7 +42,6 @@ from livetb.web.http.routing import (
     READ_ERRORS,
     ROUND,
     Endpoint,
-    NotFound,
     Query,
     encode,
     json_response,

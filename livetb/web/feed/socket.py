@@ -18,14 +18,14 @@ import logging
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from livetb.errors import InvalidInput, UnknownTournament
+from livetb.errors import InvalidInput, NotFound, UnknownTournament
 from livetb.tokens.store import Tokens
 from livetb.web.feed.hub import Subscriber, public_channel
 from livetb.web.feed.views import Filter
 from livetb.web.http.auth import check_read, credentials
 from livetb.web.http.limits import int_query, is_number, rating_change_query
 from livetb.web.http.public import reads_live
-from livetb.web.http.routing import Endpoint, NotFound, Query, route_defs
+from livetb.web.http.routing import Endpoint, Query, route_defs
 from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
 from livetb.wire.messages import DeltaMessage, PingMessage, SnapshotMessage
 

@@ -15,20 +15,13 @@ from typing import NamedTuple, Protocol
 
 from aiohttp import web
 
-from livetb.errors import InvalidInput, LivetbError, UnknownTournament
+from livetb.errors import DelayBeingSet, InvalidInput, UnknownTournament
 from livetb.projections.standings import StandingsProjection
 from livetb.tokens.store import ORGANISER
 from livetb.web.http.auth import check_read, credentials
 from livetb.web.keys import SERVICE, STORE, TOKENS
 
 MAX_DELAY = 3600  # seconds: the longest broadcast delay (`SetPublicDelay`)
-
-
-class DelayBeingSet(LivetbError):
-    """A public read while the delay was turned off and on again during it: try again."""
-
-    status = 503
-    code = "delay_being_set"
 
 
 class Seen(NamedTuple):

@@ -10,8 +10,6 @@ from typing import Any, Final, Literal, NamedTuple
 import msgspec
 from aiohttp import hdrs, web
 
-from livetb.errors import LivetbError
-
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 TID = r"{tid:[A-Za-z0-9._-]{1,64}}"
 BASE = f"/api/tournaments/{TID}"
@@ -26,11 +24,6 @@ def json_response(data: object, status: int = 200, seq: int | None = None) -> we
     if seq is not None:
         resp.headers[hdrs.ETAG] = f'"{seq}"'
     return resp
-
-
-class NotFound(LivetbError):
-    status = 404
-    code = "not_found"
 
 
 Auth = Literal["arbiter", "create", "read", "public"]
