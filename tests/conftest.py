@@ -4,7 +4,7 @@ import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import psycopg
 import pytest
@@ -65,11 +65,9 @@ def _uses_postgres(item: pytest.Item, path: Path) -> bool:
     return callspec is not None and "postgres" in callspec.params.values()
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The folder markers and `postgres`; under xdist, each browser module in a group of its
-    own: its tests share one Chromium and one server (module-scoped fixtures), so they run on
-    one worker rather than starting both on every worker."""
-    grouped = config.pluginmanager.hasplugin("xdist")
+@pytest.hookimpl(tryfirst=True)  # before -m selects by them
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The folder markers and `postgres`."""
     for item in items:
         path = item.path.resolve().relative_to(TESTS)
         folder = path.parts[0] if len(path.parts) > 1 else ""
@@ -77,8 +75,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(FOLDER_MARKERS[folder])
         if _uses_postgres(item, path):
             item.add_marker("postgres")
-        if folder == "browser" and grouped:
-            item.add_marker(pytest.mark.xdist_group(path.as_posix()))
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, absent with -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadgroup` (scripts/test.sh): each browser module on one worker, every other
+    test on its own. A browser module's tests share one Chromium and one server (fixtures of
+    the module's scope), so one worker starts them once. (xdist's own loadgroup reads
+    `xdist_group` marks through a node id that pytest 9 no longer lets it rewrite.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserModules(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module.startswith("tests/browser/") else nodeid
+
+    return BrowserModules(config, log)
 
 
 # The conformance tally, added up from each test's report: with xdist the tests run in the
