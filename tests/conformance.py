@@ -46,7 +46,8 @@ def standings_json(trf: Path, check: dict[str, Any], unrated: int | None) -> dic
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(argv)
     assert code == 0, f"livetb {' '.join(argv)} exited {code}: {err.getvalue()}"
-    return json.loads(out.getvalue())
+    doc: dict[str, Any] = json.loads(out.getvalue())
+    return doc
 
 
 def same(expected: Any, got: Any) -> bool:

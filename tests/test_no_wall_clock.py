@@ -112,7 +112,9 @@ class _Module:
                     and isinstance(node.value, ast.Tuple)
                     and len(targets[0].elts) == len(node.value.elts)
                 ):
-                    pairs = list(zip(targets[0].elts, node.value.elts, strict=True))
+                    pairs: list[tuple[ast.expr, ast.AST]] = list(
+                        zip(targets[0].elts, node.value.elts, strict=True)
+                    )
                 else:
                     pairs = [(n, v) for n in names for v in values]
                 for target, value in pairs:
@@ -210,10 +212,10 @@ def _names(node: ast.AST) -> set[str]:
     }
 
 
-def _short_waits(tree: ast.Module) -> Iterator[tuple[ast.AST, float]]:
+def _short_waits(tree: ast.Module) -> Iterator[tuple[ast.stmt | ast.expr, float]]:
     """Positive waits shorter than GENEROUS seconds (in seconds), outside a guard."""
 
-    def visit(node: ast.AST, parents: list[ast.AST]) -> Iterator[tuple[ast.AST, float]]:
+    def visit(node: ast.AST, parents: list[ast.AST]) -> Iterator[tuple[ast.stmt | ast.expr, float]]:
         if isinstance(node, ast.Call) and not _guarded(parents):
             name = _name_of(node.func) or ""
             scale = 1000 if name.startswith("wait_for_") or name in MILLISECONDS else 1
@@ -254,8 +256,8 @@ def problems(source: str) -> list[str]:
                 added = _number(value.right)
                 if module.reads_clock(value.left) and added is not None and added < GENEROUS:
                     found.append(f"{node.lineno}: a deadline {added:g} s away")
-    for node, seconds in _short_waits(tree):
-        found.append(f"{node.lineno}: a wait of {seconds:g} s for something to happen")
+    for call, seconds in _short_waits(tree):
+        found.append(f"{call.lineno}: a wait of {seconds:g} s for something to happen")
     return sorted(set(found), key=lambda p: int(p.split(":")[0]))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ from livetb.events.commands import (
     RegisterParticipant,
     SetPublicDelay,
 )
-from livetb.events.schema import Board
+from livetb.events.schema import Board, GameResult
 from livetb.events.store import MemoryStore
 from livetb.projections.document import to_json
 from livetb.projections.standings import Delta, StandingsProjection
@@ -137,7 +138,8 @@ def test_turning_the_delay_on_hides_nothing_already_seen() -> None:
     clock.tick(5)
     assert public_head(service.store, "t1", clock.now) == head
     delayed = public_of(service.store, "t1", service.live("t1"), clock.now)
-    assert delayed is not None and delayed.projection.seq == head
+    assert delayed is not None and delayed.projection is not None
+    assert delayed.projection.seq == head
     assert [rec.seq for rec in delayed.pending] == [head + 1]
     # An hour after the change every event is public whatever the delay.
     clock.tick(3600)
@@ -183,7 +185,7 @@ def test_a_node_loading_the_log_agrees_with_one_that_followed_it(plan: list[Step
     clock = Clock()
     service, _ = service_with(clock)
     started(service)
-    outcomes = itertools.cycle(["1-0", "0-1", "1/2-1/2"])
+    outcomes: Iterator[GameResult] = itertools.cycle(("1-0", "0-1", "1/2-1/2"))
     last = public_seq(service)
     for op, arg in plan:
         if op == "tick":
@@ -210,7 +212,8 @@ def test_a_node_loading_the_log_agrees_with_one_that_followed_it(plan: list[Step
             assert service.public("t1") is None
         else:
             followed = service.public("t1")
-            assert followed is not None and loaded.projection.seq == seq
+            assert followed is not None and loaded.projection is not None
+            assert loaded.projection.seq == seq
             assert to_json(loaded.projection) == to_json(followed)
             assert [r.seq for r in loaded.pending] == list(
                 range(seq + 1, service.live("t1").seq + 1)

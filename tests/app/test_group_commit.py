@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from livetb.events.commands import (
     RecordResult,
     RegisterParticipant,
 )
-from livetb.events.schema import Board, Recorded, ResultRecorded
+from livetb.events.schema import Board, GameResult, Recorded, ResultRecorded
 from livetb.events.sqlite import SqliteStore
 from livetb.events.store import Append
 from livetb.projections.standings import Delta, StandingsProjection
@@ -45,15 +45,27 @@ class Published:
         assert not self.seqs or delta.seq == self.seqs[-1] + 1
         self.seqs.append(delta.seq)
 
+    # No delayed tournament here: the public feed's calls are never made.
+    def publish_public(
+        self, tournament_id: str, delta: Delta, projection: StandingsProjection
+    ) -> None:
+        raise AssertionError("no delayed tournament here")
+
+    def delayed(self, tournament_id: str, projection: StandingsProjection) -> None:
+        raise AssertionError("no delayed tournament here")
+
+    def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:
+        raise AssertionError("no delayed tournament here")
+
 
 class CountingStore(SqliteStore):
     """The SQLite store, counting its commits."""
 
     groups: list[int]
 
-    def append_group(self, appends: list[Append]) -> list[object]:  # type: ignore[override]
+    def append_group(self, appends: Sequence[Append]) -> list[int | LivetbError]:
         self.groups.append(len(appends))
-        return super().append_group(appends)  # type: ignore[return-value]
+        return super().append_group(appends)
 
 
 @pytest.fixture
@@ -78,7 +90,7 @@ async def test_concurrent_results_are_committed_in_groups_and_acknowledged_durab
 ) -> None:
     writes = GroupCommit(service)
     head = service.store.head("t1")
-    results = ["1-0", "0-1", "1/2-1/2"]
+    results: tuple[GameResult, ...] = ("1-0", "0-1", "1/2-1/2")
     heads = await asyncio.gather(
         *(
             writes.execute("t1", RecordResult(round=1, board=b, result=results[b % 3]))
@@ -92,7 +104,8 @@ async def test_concurrent_results_are_committed_in_groups_and_acknowledged_durab
     assert sum(store.groups) == PLAYERS // 2 and len(store.groups) < PLAYERS // 2
     # Applied and published before the acknowledgement; equal to the log rebuilt.
     projection = service.projections["t1"]
-    assert projection.seq == heads[-1] == service.feed.seqs[-1]  # type: ignore[union-attr]
+    assert isinstance(service.feed, Published)
+    assert projection.seq == heads[-1] == service.feed.seqs[-1]
     assert projection.standings() == StandingsProjection.rebuild(log_of(service)).standings()
     # A snapshot was taken on the way (every 7 events), saved once the writers were answered.
     await writes.drain()
@@ -170,7 +183,7 @@ async def test_creating_a_tournament_and_closing_go_through_after_the_queue_drai
         writes.execute("t2", RecordResult(round=1, board=1, result="1-0")),
         writes.execute("t2", CloseRound(round=1)),
     )
-    assert done == [5, 6]
+    assert list(done) == [5, 6]
     await writes.drain()
     assert service.projections["t2"].state.closed == 1
 

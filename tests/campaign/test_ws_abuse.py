@@ -98,7 +98,7 @@ class Abusers:
                 await reader.readexactly(n)
                 if head[0] & 0x0F == 0x8:
                     break
-            while not websocket and await asyncio.wait_for(reader.read(65536), 30):
+            while not websocket and await asyncio.wait_for(reader.read(65536), 30) != b"":
                 pass
         self.closed_by_server += 1
 
@@ -107,7 +107,7 @@ class Abusers:
             writer.transport.abort()
 
 
-async def setup(server: Server, token: str) -> list[tuple[str, str, dict | None]]:  # type: ignore[type-arg]
+async def setup(server: Server, token: str) -> list[tuple[str, str, dict | None]]:
     """Create, register, pair round 1; return the writes still to come."""
     steps = tournament_steps(TID, PLAYERS, 2)
     async with aiohttp.ClientSession() as session:

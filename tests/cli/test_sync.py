@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from livetb.cli import main
-from livetb.events.schema import FileSynced, ResultCorrected, RoundPaired
+from livetb.events.schema import FileSynced, GameResult, ResultCorrected, RoundPaired
 from livetb.events.sqlite import SqliteStore
 from livetb.interchange.trf_commands import round_boards
 from livetb.trf import parse_trf
@@ -100,7 +100,8 @@ def test_a_result_entered_in_the_log_that_the_file_contradicts_is_a_conflict(
     board = round_boards(truth, 1)[0][0]
     names = {p.start_no: p.name for p in truth.participants}
     told = next(p for p in truth.participants if p.start_no == board.white).entry(1).code.value
-    other = {"1": "0-1", "0": "1-0", "=": "1-0"}[told]
+    another: dict[str, GameResult] = {"1": "0-1", "0": "1-0", "=": "1-0"}
+    other = another[told]
     with SqliteStore(db) as store:
         TournamentService(store).execute(
             tid, RecordResult(round=1, board=1, result=other), actor="arbiter:1a2b"
@@ -170,7 +171,12 @@ def test_watch_syncs_every_saved_version_once_and_never_a_half_written_one(
         env=os.environ | {"LIVETB_LANG": "en"},
     )
     lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout or ()], daemon=True).start()
+
+    def read() -> None:
+        for line in proc.stdout or ():
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
     try:
         assert "events appended" in lines.get(timeout=30)
         time.sleep(0.5)  # the watcher is watching

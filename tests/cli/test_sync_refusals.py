@@ -9,10 +9,12 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 from livetb.cli import main
+from livetb.events.schema import GameResult
 from livetb.events.sqlite import SqliteStore
 from livetb.interchange.trf_commands import round_boards
 from livetb.trf import parse_trf
@@ -25,6 +27,12 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+def pipe(lines: IO[str] | None, into: queue.Queue[str]) -> None:
+    """Every line of a child's output, as it comes, into `into`."""
+    for line in lines or ():
+        into.put(line)
 
 
 def bare(text: str) -> str:
@@ -105,8 +113,9 @@ def test_watch_is_back_in_step_once_the_conflict_is_settled_in_the_console(tmp_p
     truth = parse_trf(files["round 1 whole"].encode()).tournament
     board = round_boards(truth, 1)[0][0]
     told = next(p for p in truth.participants if p.start_no == board.white).entry(1).code.value
-    theirs = {"1": "1-0", "0": "0-1", "=": "1/2-1/2"}[told]
-    other = {"1": "0-1", "0": "1-0", "=": "1-0"}[told]
+    same: dict[str, GameResult] = {"1": "1-0", "0": "0-1", "=": "1/2-1/2"}
+    another: dict[str, GameResult] = {"1": "0-1", "0": "1-0", "=": "1-0"}
+    theirs, other = same[told], another[told]
     with SqliteStore(db) as store:
         TournamentService(store).execute(
             "t", RecordResult(round=1, board=1, result=other), actor="arbiter:1a2b"
@@ -132,8 +141,8 @@ def test_watch_is_back_in_step_once_the_conflict_is_settled_in_the_console(tmp_p
     )
     said: queue.Queue[str] = queue.Queue()
     out: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [said.put(x) for x in proc.stderr or ()], daemon=True).start()
-    threading.Thread(target=lambda: [out.put(x) for x in proc.stdout or ()], daemon=True).start()
+    threading.Thread(target=pipe, args=(proc.stderr, said), daemon=True).start()
+    threading.Thread(target=pipe, args=(proc.stdout, out), daemon=True).start()
     try:
         while "waiting for the file to be saved again or the log to change" not in said.get(
             timeout=60

@@ -58,17 +58,17 @@ def test_matches_are_rebuilt_from_the_boards() -> None:
     """2023 Art. 10: GP = the boards' sum; MP from comparing GP; colours from board 1."""
     event = _event().event()
     a1 = event.team(1).match(1)
-    assert (a1.code, a1.opponent, a1.colour, a1.mp, a1.gp) == (Code.WIN, 2, "w", 2, D("1.5"))
+    assert (a1.code, a1.opponent, a1.colour, a1.mp, a1.gp) == (Code.WIN, 2, "w", D(2), D("1.5"))
     assert [b.points for b in a1.boards] == [1, D("0.5")]
     assert [b.colour for b in a1.boards] == ["w", "b"]
     b1 = event.team(2).match(1)
-    assert (b1.code, b1.colour, b1.mp, b1.gp) == (Code.LOSS, "b", 0, D("0.5"))
+    assert (b1.code, b1.colour, b1.mp, b1.gp) == (Code.LOSS, "b", D(0), D("0.5"))
 
 
 def test_team_pab_is_a_drawn_match_and_a_win_on_every_board() -> None:
     """The reference's convention: 1 MP, and every board a win for GP."""
     e1 = _event().event().team(5).match(1)
-    assert (e1.code, e1.opponent, e1.mp, e1.gp) == (Code.PAB, None, 1, 2)
+    assert (e1.code, e1.opponent, e1.mp, e1.gp) == (Code.PAB, None, D(1), D(2))
     assert [b.points for b in e1.boards] == [1, 1]
 
 
@@ -76,17 +76,17 @@ def test_board_forfeit_counts_as_a_won_board_of_a_played_match() -> None:
     """B-D round 2: board 1 won by forfeit, board 2 over the board: a played 2-0 win."""
     event = _event().event()
     b2, d2 = event.team(2).match(2), event.team(4).match(2)
-    assert (b2.code, b2.mp, b2.gp) == (Code.WIN, 2, 2)
+    assert (b2.code, b2.mp, b2.gp) == (Code.WIN, D(2), D(2))
     assert [b.code for b in b2.boards] == [Code.FORFEIT_WIN, Code.WIN]
-    assert (d2.code, d2.mp, d2.gp) == (Code.LOSS, 0, 0)
+    assert (d2.code, d2.mp, d2.gp) == (Code.LOSS, D(0), D(0))
 
 
 def test_whole_team_forfeit_is_an_unplayed_round() -> None:
     """A-D round 3, no board played: a forfeit win for A, a voluntary forfeit loss for D."""
     view = _event().view()
     a3, d3 = view.event.team(1).match(3), view.event.team(4).match(3)
-    assert (a3.code, a3.mp, a3.gp) == (Code.FORFEIT_WIN, 2, 2)
-    assert (d3.code, d3.mp, d3.gp) == (Code.FORFEIT_LOSS, 0, 0)
+    assert (a3.code, a3.mp, a3.gp) == (Code.FORFEIT_WIN, D(2), D(2))
+    assert (d3.code, d3.mp, d3.gp) == (Code.FORFEIT_LOSS, D(0), D(0))
     mp = view.context("MP")
     assert mp.category(1, mp.rounds(1)[2]) == 1  # 2024 16.2.1: forfeit win
     assert mp.category(4, mp.rounds(4)[2]) == 5  # 16.2.5: forfeit loss, nothing after

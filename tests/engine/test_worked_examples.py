@@ -112,7 +112,11 @@ def strip(rounds: list[tuple[str, float | None, float | None]], n: int) -> Tourn
         if opp_score is None:
             t.round(rnd, _bye(code))
             continue
-        mine = {1.0: Code.WIN, 0.5: Code.DRAW, 0.0: Code.LOSS}[points] if code is None else code
+        if code is None:
+            assert points is not None  # a played game's own points
+            mine = {1.0: Code.WIN, 0.5: Code.DRAW, 0.0: Code.LOSS}[points]
+        else:
+            mine = code
         theirs = {
             Code.WIN: Code.LOSS,
             Code.DRAW: Code.DRAW,

@@ -85,6 +85,7 @@ def test_history_cannot_be_replaced_or_gapped(db: Path, sql: str) -> None:
 def test_the_stored_row(db: Path) -> None:
     (tid, seq, at, actor, kind, data) = rows(db)[1]
     assert (tid, seq, actor, kind) == ("t-1", 2, "arbiter", "ParticipantRegistered")
+    assert isinstance(data, str) and isinstance(at, str)
     assert json.loads(data) == {
         "type": "ParticipantRegistered",
         "v": 1,

@@ -8,6 +8,7 @@ import pytest
 from livetb.app.service import TournamentService
 from livetb.errors import CommandRejected, InvalidTeam, UnknownParticipant
 from livetb.events.commands import (
+    AnyCommand,
     CloseRound,
     CreateTournament,
     PairRound,
@@ -48,12 +49,12 @@ def league(kind: str = "team") -> TournamentService:
     ],
 )
 def test_invalid_team_commands_append_nothing(
-    command: object, error: type[CommandRejected], message: str
+    command: AnyCommand, error: type[CommandRejected], message: str
 ) -> None:
     service = league()
     head = service.store.head(T)
     with pytest.raises(error, match=message.replace("[", r"\[").replace("]", r"\]")):
-        service.execute(T, command)  # type: ignore[arg-type]
+        service.execute(T, command)
     assert service.store.head(T) == head
 
 

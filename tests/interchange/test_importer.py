@@ -10,6 +10,7 @@ import json
 import re
 from decimal import Decimal
 from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 import pytest
@@ -51,6 +52,7 @@ from tests.builders import beats, draws, forfeit_win, full_bye, half_bye, pab, r
 from tests.trf.test_reader import TRF16
 
 CORPUS = Path(__file__).parent.parent / "data" / "conformance"
+E = TypeVar("E")
 INDIVIDUAL = sorted(CORPUS.glob("individual-*/*.trf"))
 
 
@@ -173,7 +175,7 @@ def test_the_file_tiebreaks_or_an_override() -> None:
     assert created.tiebreaks == ("PTS", "DE", "SB", "WIN", "BWG")
 
 
-def only(events: list[AnyEvent], kind: type) -> list[AnyEvent]:
+def only(events: list[AnyEvent], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
 
 

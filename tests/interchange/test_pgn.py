@@ -15,6 +15,7 @@ import pytest
 
 from livetb.cli import main
 from livetb.events.schema import (
+    AnyEvent,
     Board,
     ParticipantRegistered,
     ResultCorrected,
@@ -35,7 +36,7 @@ PLAYERS = [
     ("Firouzja, Alireza", "12573981"),
 ]
 # round 1: board 1 Carlsen-Nakamura, board 2 Caruana-Ding, board 3 Gukesh-Firouzja
-EVENTS = [
+EVENTS: list[AnyEvent] = [
     TournamentCreated(name="Loopback Open", rounds=3, start_date=dt.date(2026, 5, 1)),
     *(
         ParticipantRegistered(start_no=no, name=name, fide_id=fide)

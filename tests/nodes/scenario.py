@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import aiohttp
@@ -56,7 +56,7 @@ async def play(
         written: dict[str, tuple[int, int, str]] = {}
 
         async def spread(
-            jobs: list[tuple[str, str, object]], after: Callable[[int], None] | None = None
+            jobs: Sequence[tuple[str, str, object]], after: Callable[[int], None] | None = None
         ) -> None:
             """Every job once, the clients taking them concurrently; none may be refused.
             `after(n)` once the n-th job is acknowledged."""
@@ -97,7 +97,12 @@ async def play(
             ]  # fmt: skip
             if kill is not None and rnd == 2:
                 victim, half = nodes[kill], len(results) // 2
-                await spread(results, lambda n, v=victim, h=half: v.kill() if n == h else None)
+
+                def kill_halfway(n: int, victim: Server = victim, half: int = half) -> None:
+                    if n == half:
+                        victim.kill()
+
+                await spread(results, kill_halfway)
                 await victim.start()  # catches up from the store on its first read
             else:
                 await spread(results)

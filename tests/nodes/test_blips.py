@@ -42,6 +42,18 @@ class Published:
         assert delta.seq == self.seq + 1  # in order, none missed
         self.seq = delta.seq
 
+    # No delayed tournament here: the public feed's calls are never made.
+    def publish_public(
+        self, tournament_id: str, delta: Delta, projection: StandingsProjection
+    ) -> None:
+        raise AssertionError("no delayed tournament here")
+
+    def delayed(self, tournament_id: str, projection: StandingsProjection) -> None:
+        raise AssertionError("no delayed tournament here")
+
+    def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:
+        raise AssertionError("no delayed tournament here")
+
 
 async def reaches(feed: Published, seq: int) -> None:
     """Once the viewers have `seq`; a failure if they are stuck short of it for a minute."""

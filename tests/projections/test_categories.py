@@ -21,6 +21,7 @@ from livetb.events.schema import (
     Board,
     CategoriesDefined,
     Category,
+    GameResult,
     ParticipantKSet,
     ParticipantRegistered,
     PlayoffDecided,
@@ -318,7 +319,7 @@ def test_category_feeds_follow_a_first_round_of_one_large_tie() -> None:
     events.append(CategoriesDefined(categories=(ita, few)))
     boards = tuple(Board(board=b, white=b, black=b + 32) for b in range(1, 33))
     events.append(RoundPaired(round=1, boards=boards))
-    results = ("1-0", "0-1", "1/2-1/2")
+    results: tuple[GameResult, ...] = ("1-0", "0-1", "1/2-1/2")
     events += [
         ResultRecorded(round=1, board=b, result=results[b % 3])
         for b in (*range(32, 0, -2), *range(1, 33, 2))

@@ -12,9 +12,11 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from livetb.engine.model import System
 from livetb.events.schema import (
     AnyEvent,
     Board,
+    ByePoints,
     ByeRequested,
     GameResult,
     LotsDrawn,
@@ -33,6 +35,7 @@ from livetb.projections.standings import StandingsProjection
 from tests.wire import follow_log
 
 RESULTS = list(get_args(GameResult))  # every result the log may hold, 0-0 included
+MISSED: tuple[ByePoints | None, ...] = (None, "zero", "half")
 CATALOGUE = [
     "PTS",
     "BH/C1",
@@ -70,7 +73,8 @@ def tournaments(
     """`late`: a Swiss with a late entry in every round (else now and then)."""
     n = draw(st.integers(*players))
     rounds = draw(st.integers(*rounds_))
-    system = "swiss" if late else draw(st.sampled_from(["swiss", "roundrobin"]))
+    systems: tuple[System, ...] = ("swiss", "roundrobin")
+    system = "swiss" if late else draw(st.sampled_from(systems))
     tiebreaks = draw(st.lists(st.sampled_from(CATALOGUE), min_size=1, max_size=7, unique=True))
     start = draw(st.sampled_from([dt.date(2025, 5, 1), dt.date(2026, 5, 1)]))
     events: list[AnyEvent] = [
@@ -96,8 +100,8 @@ def tournaments(
         rating = draw(st.one_of(st.none(), st.integers(1400, 2600)))
         events.append(ParticipantRegistered(start_no=no, name=f"Late{no}", rating=rating))
         for r in range(1, paired + 1):
-            missed = draw(st.sampled_from(["absent", "zero", "half"]))
-            if missed != "absent":
+            missed = draw(st.sampled_from(MISSED))  # None: absent, no bye asked
+            if missed is not None:
                 events.append(ByeRequested(start_no=no, round=r, points=missed))
 
     withdrawn: set[int] = set()

@@ -31,6 +31,7 @@ def test_parts_of_the_usual_values_are_ints_in_hundredths() -> None:
 @given(values, values)
 def test_parts_order_values_best_first_and_ties_exactly(a: Decimal | int, b: Decimal | int) -> None:
     pa, pb = part_of(a), part_of(b)
+    assert isinstance(pa, int | Decimal) and isinstance(pb, int | Decimal)
     assert (pa < pb) == (a > b)
     assert (pa == pb) == (a == b)
     assert pa < NULL

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from livetb.events.schema import (
     AnyEvent,
     Board,
+    ByePoints,
     ByeRequested,
     GameResult,
     LotsDrawn,
@@ -35,6 +36,7 @@ from livetb.projections.standings import StandingsProjection
 from livetb.web.api.openapi import all_endpoints, document
 
 AT = dt.datetime(2026, 5, 1, tzinfo=dt.UTC)
+BYES: tuple[ByePoints, ...] = ("half", "zero", "full")
 THREE_ONE_ZERO = ScoringSpec(win=Decimal(3), draw=Decimal(1), loss=Decimal(0))
 
 
@@ -231,7 +233,7 @@ def running(draw: st.DrawFn) -> Running:
         present = [no for no in range(1, n + 1) if no not in withdrawn]
         byes = draw(st.lists(st.sampled_from(present), max_size=2, unique=True))
         for no in byes:
-            points = draw(st.sampled_from(["half", "zero", "full"]))
+            points = draw(st.sampled_from(BYES))
             events.append(ByeRequested(start_no=no, round=rnd, points=points))
         pool = draw(st.permutations([no for no in present if no not in byes]))
         pab = pool.pop() if len(pool) % 2 else None

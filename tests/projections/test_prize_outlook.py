@@ -16,6 +16,7 @@ from livetb.events.schema import (
     Board,
     CategoriesDefined,
     Category,
+    GameResult,
     ParticipantRegistered,
     PrizesDefined,
     ResultCorrected,
@@ -37,6 +38,7 @@ from tests.projections.test_outlook import (
     running,
 )
 
+FIRST_ROUND: tuple[GameResult, ...] = ("1/2-1/2", "0-1", "1/2-1/2", "1-0")
 AMOUNTS = [Decimal(a) for a in ("500", "300", "200", "150", "100", "80", "50", "0.05")]
 
 
@@ -181,10 +183,7 @@ def test_the_last_round_sentence_by_hand() -> None:
         RoundPaired(
             round=1, boards=(Board(1, 6, 3), Board(2, 4, 2), Board(3, 8, 5), Board(4, 7, 1))
         ),
-        *(
-            ResultRecorded(round=1, board=b, result=r)
-            for b, r in enumerate(("1/2-1/2", "0-1", "1/2-1/2", "1-0"), start=1)
-        ),
+        *(ResultRecorded(round=1, board=b, result=r) for b, r in enumerate(FIRST_ROUND, start=1)),
         RoundClosed(round=1),
         RoundPaired(
             round=2, boards=(Board(1, 8, 7), Board(2, 2, 6), Board(3, 4, 3), Board(4, 1, 5))

@@ -13,7 +13,7 @@ CLUB = {"name": "Circolo Scacchi Rovigo, Open A", "rounds": 7, "start_date": "20
 
 
 def organiser(api: Api) -> str:
-    return str(api.server.app[TOKENS].create_organiser(label="Club office"))  # type: ignore[index]
+    return str(api.server.app[TOKENS].create_organiser(label="Club office"))
 
 
 async def test_an_organiser_creates_and_is_handed_the_arbiter_token(api: Api) -> None:
@@ -37,7 +37,7 @@ async def test_each_creation_hands_back_its_own_token(api: Api) -> None:
     org = organiser(api)
     _, first = await api.call("PUT", "/api/tournaments/a", CLUB, token=org)
     _, second = await api.call("PUT", "/api/tournaments/b", CLUB, token=org)
-    tokens = api.server.app[TOKENS]  # type: ignore[index]
+    tokens = api.server.app[TOKENS]
     assert (tokens.scope(first["token"]), tokens.scope(second["token"])) == ("a", "b")
 
 
@@ -50,10 +50,10 @@ async def test_an_organiser_token_writes_to_no_existing_tournament(api: Api) -> 
     assert status == 403 and body["code"] == "wrong_tournament"
     assert "organiser token only creates tournaments" in body["message"]
     # Nor may it create over one: the id is taken, and no arbiter token is made for it.
-    made = len(api.server.app[TOKENS].labels(TID))  # type: ignore[index]
+    made = len(api.server.app[TOKENS].labels(TID))
     status, body = await api.call("PUT", f"/api/tournaments/{TID}", CLUB, token=org)
     assert status == 422 and body["code"] == "tournament_exists"
-    assert len(api.server.app[TOKENS].labels(TID)) == made  # type: ignore[index]
+    assert len(api.server.app[TOKENS].labels(TID)) == made
     assert (await api.standings())["seq"] == before
 
 
@@ -72,13 +72,13 @@ async def test_a_dry_run_of_a_creation_makes_no_token(api: Api) -> None:
     org = organiser(api)
     status, body = await api.call("PUT", "/api/tournaments/new?dry_run=1", CLUB, token=org)
     assert status == 200 and body["dry_run"] is True and "token" not in body
-    assert api.server.app[TOKENS].labels("new") == {}  # type: ignore[index]
+    assert api.server.app[TOKENS].labels("new") == {}
     assert (await api.call("GET", "/api/tournaments/new", token=None))[0] == 404
 
 
 async def test_a_revoked_organiser_token_creates_nothing(api: Api) -> None:
     org = organiser(api)
-    api.server.app[TOKENS].revoke(org)  # type: ignore[index]
+    api.server.app[TOKENS].revoke(org)
     status, body = await api.call("PUT", "/api/tournaments/new", CLUB, token=org)
     assert status == 401 and body["code"] == "not_authenticated"
 

@@ -81,7 +81,8 @@ def as_decimals(row: list[Any]) -> list[Decimal]:
 def standings(*argv: str) -> dict[str, Any]:
     code, out, err = run("standings", *argv, "--format", "json")
     assert code == 0, err
-    return json.loads(out)
+    doc: dict[str, Any] = json.loads(out)
+    return doc
 
 
 def import_and_read(tmp_path: Path, file: Path, tiebreaks: str) -> tuple[str, dict[str, Any]]:

@@ -39,23 +39,19 @@ TEAMS = [
 ]
 CUP = "\r\n".join([*HEADER, *PLAYERS, *TEAMS]) + "\r\n"
 
+D = Decimal
+
 
 def test_matches_from_the_board_lines() -> None:
     event = parse_trf(CUP).team_event
     assert event is not None
     assert (event.boards, event.primary, [t.number for t in event.teams]) == (2, "MP", [1, 2, 3, 4])
     a, b = event.team(1).match(1), event.team(2).match(1)
-    assert (a.code, a.opponent, a.colour, a.mp, a.gp) == (Code.WIN, 2, "w", 2, Decimal("1.5"))
-    assert (b.code, b.opponent, b.colour, b.mp, b.gp) == (Code.LOSS, 1, "b", 0, Decimal("0.5"))
+    assert (a.code, a.opponent, a.colour, a.mp, a.gp) == (Code.WIN, 2, "w", D(2), D("1.5"))
+    assert (b.code, b.opponent, b.colour, b.mp, b.gp) == (Code.LOSS, 1, "b", D(0), D("0.5"))
     c, d = event.team(3).match(1), event.team(4).match(1)  # whole-team forfeit
-    assert (c.code, c.mp, c.gp, d.code, d.mp, d.gp) == (
-        Code.FORFEIT_WIN,
-        2,
-        2,
-        Code.FORFEIT_LOSS,
-        0,
-        0,
-    )
+    forfeits = (Code.FORFEIT_WIN, D(2), D(2), Code.FORFEIT_LOSS, D(0), D(0))
+    assert (c.code, c.mp, c.gp, d.code, d.mp, d.gp) == forfeits
 
 
 def test_310_team_numbers_are_the_start_numbers() -> None:
@@ -278,14 +274,20 @@ def test_trf2026_team_records() -> None:
     a1, b1 = event.team(1).match(1), event.team(2).match(1)
     # 300: #2 on board 1 with White, so team 1 is the white team.
     assert [(b.board, b.player, b.points) for b in a1.boards] == [(1, 2, 1), (2, 1, Decimal("0.5"))]
-    assert (a1.code, a1.colour, a1.mp, a1.gp) == (Code.WIN, "w", 2, Decimal("1.5"))
+    assert (a1.code, a1.colour, a1.mp, a1.gp) == (Code.WIN, "w", D(2), D("1.5"))
     assert [(b.board, b.player) for b in b1.boards] == [(1, 3), (2, 4)]
     c1, d1 = event.team(3).match(1), event.team(4).match(1)
-    assert (c1.code, c1.mp, c1.gp) == (Code.PAB, 2, Decimal("1.5"))  # 320's values
-    assert (d1.code, d1.mp, d1.gp) == (Code.HALF_BYE, 1, 1)  # 240 H: a drawn match
+    assert (c1.code, c1.mp, c1.gp) == (Code.PAB, D(2), D("1.5"))  # 320's values
+    assert (d1.code, d1.mp, d1.gp) == (Code.HALF_BYE, D(1), D(1))  # 240 H: a drawn match
     a2, c2 = event.team(1).match(2), event.team(3).match(2)  # 330 +-
-    assert (a2.code, a2.opponent, a2.colour, a2.mp, a2.gp) == (Code.FORFEIT_WIN, 3, "w", 2, 2)
-    assert (c2.code, c2.opponent, c2.colour, c2.mp, c2.gp) == (Code.FORFEIT_LOSS, 1, "b", 0, 0)
+    assert (a2.code, a2.opponent, a2.colour, a2.mp, a2.gp) == (Code.FORFEIT_WIN, 3, "w", D(2), D(2))
+    assert (c2.code, c2.opponent, c2.colour, c2.mp, c2.gp) == (
+        Code.FORFEIT_LOSS,
+        1,
+        "b",
+        D(0),
+        D(0),
+    )
 
 
 def test_without_the_300_line_boards_follow_the_roster() -> None:

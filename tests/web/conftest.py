@@ -30,11 +30,11 @@ class Api:
         self.session = session
         self.base = f"http://{server.host}:{server.port}"
         self.ws_base = f"ws://{server.host}:{server.port}"
-        self.token = server.app[TOKENS].create(TID)  # type: ignore[index]
+        self.token = server.app[TOKENS].create(TID)
 
     @property
     def store(self) -> Any:
-        return self.server.app[STORE]  # type: ignore[index]
+        return self.server.app[STORE]
 
     async def call(
         self,
@@ -65,7 +65,9 @@ class Api:
     async def standings(self, tid: str = TID) -> Any:
         return await self.get(f"/api/tournaments/{tid}/standings")
 
-    async def start(self, players: int = 8, tiebreaks: tuple[str, ...] = ("PTS", "BH", "FB")):
+    async def start(
+        self, players: int = 8, tiebreaks: tuple[str, ...] = ("PTS", "BH", "FB")
+    ) -> int:
         """Create `t1`, register `players`, pair round 1 (1-2, 3-4, …)."""
         t = f"/api/tournaments/{TID}"
         body = {"name": "Club", "rounds": 5, "tiebreaks": list(tiebreaks)}
@@ -81,7 +83,7 @@ class Api:
         ]
         status, resp = await self.post(f"{t}/rounds/1/pairings", {"boards": boards})
         assert status == 201, resp
-        return resp["seq"]
+        return int(resp["seq"])
 
 
 @pytest.fixture
@@ -118,6 +120,6 @@ async def make_api(aiohttp_server: AiohttpServer, config: Config) -> AsyncIterat
 async def recv(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
     """The next feed message that is not a ping."""
     while True:
-        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
         if msg["type"] != "ping":
             return msg

@@ -151,7 +151,8 @@ async def test_rejected_writes_leave_the_log_unchanged(
     await api.start(players=4)
     await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
     head = api.store.head(TID)
-    path, body = f"{T}/rounds/1/results", {"board": 2, "result": "1-0"}
+    path = f"{T}/rounds/1/results"
+    body: dict[str, object] | None = {"board": 2, "result": "1-0"}
     kw: dict = {}
     match case:
         case "no token":
@@ -159,9 +160,9 @@ async def test_rejected_writes_leave_the_log_unchanged(
         case "bad token":
             kw["token"] = "ltb_not-a-token"
         case "revoked token":
-            assert api.server.app[TOKENS].revoke(api.token)  # type: ignore[index]
+            assert api.server.app[TOKENS].revoke(api.token)
         case "other tournament":
-            kw["token"] = api.server.app[TOKENS].create("t2")  # type: ignore[index]
+            kw["token"] = api.server.app[TOKENS].create("t2")
         case "stale If-Match":
             kw["headers"] = {"If-Match": f'"{head - 1}"'}
         case "board has a result":

@@ -112,7 +112,7 @@ async def played(api: Api) -> tuple[int, str]:
     """Round 1 of 8 players: board 1 recorded 1-0 by the default token, then corrected to 0-1
     by Marta's token; board 2 a draw; 5 withdrawn from round 2. Returns (head, Marta's token)."""
     await api.start(players=8)
-    marta = api.server.app[TOKENS].create(TID, label="Marta")  # type: ignore[index]
+    marta = api.server.app[TOKENS].create(TID, label="Marta")
     await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
     fix = {"board": 1, "result": "0-1", "reason": "sheet", "expected": "1-0"}
     assert (await api.call("PUT", f"{T}/rounds/1/results", fix, token=marta))[0] == 200
@@ -198,7 +198,7 @@ async def test_the_audit_trail_needs_the_tournaments_token(
 
 async def test_the_audit_trail_of_another_tournament_or_none(api: Api) -> None:
     await played(api)
-    other = api.server.app[TOKENS].create("t2")  # type: ignore[index]
+    other = api.server.app[TOKENS].create("t2")
     status, body = await audit(api, token=other)
     assert (status, body["code"]) == (403, "wrong_tournament")
     status, body = await api.call("GET", "/api/tournaments/t2/audit", token=other)

@@ -3,6 +3,8 @@ player lists in one append, and corrections that never silently overwrite."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.web.conftest import TID, Api
@@ -10,7 +12,9 @@ from tests.web.conftest import TID, Api
 T = f"/api/tournaments/{TID}"
 
 
-def player(no: int, name: str, rating: str = "", title: str = "", fed: str = "", fid: str = ""):
+def player(
+    no: int, name: str, rating: str = "", title: str = "", fed: str = "", fid: str = ""
+) -> str:
     """A 001 line in TRF columns: title 11-13, name 15-47, rating 49-52, federation 54-56,
     FIDE id 58-68, birth date 70-79; then points, rank and a round block (ignored)."""
     head = f"001 {no:4d} m{title:>3} {name:<33} {rating:>4} {fed:>3} {fid:>11} 1990/01/01"
@@ -29,7 +33,7 @@ PLAYERS = "\n".join(
 ).encode()
 
 
-async def post_text(api: Api, path: str, data: bytes) -> tuple[int, object]:
+async def post_text(api: Api, path: str, data: bytes) -> tuple[int, Any]:
     return await api.post(path, data=data, headers={"Content-Type": "text/plain"})
 
 

@@ -12,6 +12,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from livetb.client import LocalStandings, feed_url
+from livetb.web.feed.socket import AiohttpSocket
 from livetb.web.keys import HUB
 from livetb.wire.messages import decode_message
 from tests.web.conftest import TID, Api, ApiFactory, recv
@@ -142,12 +143,14 @@ async def test_a_viewer_that_stops_reading_does_not_delay_the_others(
     api = await make_api(queue_size=8, send_timeout=3600)
     await api.start(players=120)
     stalled = stalled_viewer(api)
-    hub = api.server.app[HUB]  # type: ignore[index]
+    hub = api.server.app[HUB]
     while not list(hub.subscribers(TID)):
         await asyncio.sleep(0.01)
     # Loopback buffers hold megabytes: shrink the server's side to see the stall sooner.
     (sub,) = hub.subscribers(TID)
-    sock = sub.socket.request.transport.get_extra_info("socket")
+    viewer = sub.socket
+    assert isinstance(viewer, AiohttpSocket) and viewer.request.transport is not None
+    sock = viewer.request.transport.get_extra_info("socket")
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     try:
         async with connect(feed_url(api.base, TID)) as ws:
@@ -168,7 +171,7 @@ async def test_a_viewer_that_stops_reading_does_not_delay_the_others(
             # The stalled viewer is behind: frames wait in its queue or its socket's buffer
             # (v2 deltas are small: aiohttp buffers 64 KiB before its writer waits).
             behind = sub.stale or sub.resyncs or not sub.queue.empty()
-            buffered = sub.socket.request.transport.get_write_buffer_size()
+            buffered = viewer.request.transport.get_write_buffer_size()
             assert len(list(hub.subscribers(TID))) == 2 and (behind or buffered > 8192)
     finally:
         stalled.close()

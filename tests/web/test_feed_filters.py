@@ -11,7 +11,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from livetb.client import LocalStandings, feed_url
-from livetb.web.feed import hub as feed
+from livetb.web.feed.views import View
 from livetb.wire.messages import decode_message
 from tests.web.conftest import TID, Api, recv
 
@@ -21,7 +21,11 @@ T = f"/api/tournaments/{TID}"
 def view_of(doc: dict[str, Any], top: int | None = None, nos: set[int] | None = None) -> Any:
     rows = doc["standings"]
     doc = dict(doc)
-    doc["standings"] = rows[:top] if top is not None else [r for r in rows if r["start_no"] in nos]
+    if top is not None:
+        doc["standings"] = rows[:top]
+    else:
+        assert nos is not None
+        doc["standings"] = [r for r in rows if r["start_no"] in nos]
     return doc
 
 
@@ -72,13 +76,13 @@ async def test_each_filter_is_encoded_once_per_delta(
 ) -> None:
     await api.start(players=8)
     calls: list[tuple[str, ...]] = []
-    original = feed.View.delta
+    original = View.delta
 
-    def counting(self: feed.View, *args: Any) -> bytes:
+    def counting(self: View, *args: Any) -> bytes:
         calls.append(self.filter.key)
         return original(self, *args)
 
-    monkeypatch.setattr(feed.View, "delta", counting)
+    monkeypatch.setattr(View, "delta", counting)
     urls = [feed_url(api.base, TID, top=2)] * 3 + [feed_url(api.base, TID, participants=[1])] * 2
     viewers = [await connect(url) for url in urls]
     for ws in viewers:

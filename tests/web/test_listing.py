@@ -21,7 +21,7 @@ async def test_the_listing_loads_no_projection_and_hides_private_ones(
 ) -> None:
     for n in range(1, 7):
         tid = f"t-{n}"
-        token = api.server.app[TOKENS].create(tid)  # type: ignore[index]
+        token = api.server.app[TOKENS].create(tid)
         body = {"name": f"Open {n}", "rounds": 3, "private": tid in PRIVATE}
         status, _ = await api.call("PUT", f"/api/tournaments/{tid}", body, token=token)
         assert status == 201
@@ -36,7 +36,7 @@ async def test_the_listing_loads_no_projection_and_hides_private_ones(
         {"id": tid, "seq": 2, "name": f"Open {tid[2:]}", "rounds": 3, "kind": "individual"}
         for tid in public
     ]
-    assert fresh.server.app[SERVICE].projections == {}  # type: ignore[index]
+    assert fresh.server.app[SERVICE].projections == {}
 
 
 @pytest.fixture(params=["memory", "sqlite"])

@@ -24,7 +24,7 @@ async def private(api: Api) -> str:
         await api.post(f"{T}/participants", {"start_no": no, "name": name})
     boards = [{"board": 1, "white": 1, "black": 2}]
     assert (await api.post(f"{T}/rounds/1/pairings", {"boards": boards}))[0] == 201
-    return api.server.app[TOKENS].create("other")  # type: ignore[index]
+    return api.server.app[TOKENS].create("other")
 
 
 async def test_reads_need_a_token_of_the_tournament(api: Api) -> None:
@@ -78,7 +78,7 @@ async def test_a_revoked_token_closes_its_feeds(api: Api) -> None:
     url = feed_url(api.base, TID)
     async with connect(url, additional_headers={"Authorization": f"Bearer {api.token}"}) as ws:
         assert '"snapshot"' in await ws.recv()
-        assert api.server.app[TOKENS].revoke(api.token)  # type: ignore[index]
+        assert api.server.app[TOKENS].revoke(api.token)
         with pytest.raises(ConnectionClosed) as closed:
             while True:
                 await asyncio.wait_for(ws.recv(), 60)

@@ -110,8 +110,8 @@ async def test_a_revoked_token_is_refused_with_exit_2(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await private(api)
-    stale = api.server.app[TOKENS].create(TID)  # type: ignore[index]
-    api.server.app[TOKENS].revoke(stale)  # type: ignore[index]
+    stale = api.server.app[TOKENS].create(TID)
+    api.server.app[TOKENS].revoke(stale)
     monkeypatch.setenv("LIVETB_TOKEN", stale)
     code, _, err = await asyncio.to_thread(run, *watch_argv(api))
     assert code == 2

@@ -20,7 +20,7 @@ T = f"/api/tournaments/{TID}"
 
 async def replay(api: Api, events: list, pause: float = 0.0) -> int:
     """Events of a generated tournament, one command at a time through the service."""
-    service = api.server.app[SERVICE]  # type: ignore[index]
+    service = api.server.app[SERVICE]
     head = 0
     for event in events:
         head, _ = service.execute(TID, as_command(event), actor="test")
@@ -96,7 +96,7 @@ async def test_follow_resumes_by_itself_after_the_server_drops_it(api: Api) -> N
     task = asyncio.create_task(watch())
     while not seqs:
         await asyncio.sleep(0.01)
-    await api.server.app[HUB].close()  # type: ignore[index]  # every viewer: GOING_AWAY
+    await api.server.app[HUB].close()  # every viewer: GOING_AWAY
     await api.post(f"{T}/rounds/1/results", {"board": 3, "result": "1-0"})
     await api.post(f"{T}/rounds/1/results", {"board": 4, "result": "1-0"})
     await asyncio.wait_for(task, 30)

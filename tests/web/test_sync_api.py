@@ -21,7 +21,7 @@ async def post(api: Api, tid: str, text: str, query: str = "", **kw: object) -> 
 
 async def test_an_organiser_creates_by_syncing_and_an_arbiter_follows_the_event(api: Api) -> None:
     files = {c.label: c.text for c in cuts(SWISSES[2])}
-    organiser = api.server.app[TOKENS].create_organiser()  # type: ignore[index]
+    organiser = api.server.app[TOKENS].create_organiser()
     status, body = await post(api, "new", files["round 1 paired"], token=organiser)
     assert status == 200, body
     arbiter = body["token"]

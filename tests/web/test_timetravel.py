@@ -94,7 +94,7 @@ async def test_the_servers_replays_run_in_worker_processes(
     wanted = range(1, head + 6)
     answers = await asyncio.gather(*(get(api, f"at_seq={seq}") for seq in wanted))
     assert replays.threads == []  # none folded in the server's process
-    travel = api.server.app[TIMETRAVEL]  # type: ignore[index]
+    travel = api.server.app[TIMETRAVEL]
     assert travel.most_running == 2 and travel.running == 0
     monkeypatch.undo()
     for seq, (status, body) in zip(wanted, answers, strict=True):

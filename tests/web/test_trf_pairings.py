@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.web.conftest import TID, Api
 
 T = f"/api/tournaments/{TID}"
@@ -43,7 +45,7 @@ async def setup(api: Api) -> None:
         assert (await api.post(f"{T}/participants", {"start_no": no, "name": name}))[0] == 201
 
 
-async def post_trf(api: Api, rnd: int, data: bytes) -> tuple[int, object]:
+async def post_trf(api: Api, rnd: int, data: bytes) -> tuple[int, Any]:
     return await api.post(
         f"{T}/rounds/{rnd}/pairings", data=data, headers={"Content-Type": "text/plain"}
     )
@@ -66,8 +68,8 @@ async def test_a_rounds_blocks_become_boards_and_the_pab(api: Api) -> None:
     status, body = await post_trf(api, 2, trf([PLAYED, second], pts))
     assert status == 201, body
     rnd = await api.get(f"{T}/rounds/2")
-    games = [(g["board"], g["white"], g["black"]) for g in rnd["games"]]
-    assert games == [(1, 2, 1), (2, 3, 5)] and rnd["bye"] == 4
+    boards = [(g["board"], g["white"], g["black"]) for g in rnd["games"]]
+    assert boards == [(1, 2, 1), (2, 3, 5)] and rnd["bye"] == 4
 
 
 async def test_located_trf_errors_are_422_and_append_nothing(api: Api) -> None:
@@ -76,11 +78,11 @@ async def test_located_trf_errors_are_422_and_append_nothing(api: Api) -> None:
     broken = dict(ROUND_1)
     broken[3] = block(1, "x")  # not a colour
     status, body = await post_trf(api, 1, trf([broken]))
-    assert status == 422 and body["code"] == "trf_invalid"  # type: ignore[index]
-    assert "line 7, column 97" in body["message"]  # type: ignore[index]
+    assert status == 422 and body["code"] == "trf_invalid"
+    assert "line 7, column 97" in body["message"]
     status, body = await post_trf(api, 2, trf([PLAYED]))
     assert status == 422, body
-    assert body["path"] == "round"  # type: ignore[index]
+    assert body["path"] == "round"
     assert api.store.head(TID) == head
 
 
@@ -89,8 +91,8 @@ async def test_utf16_pairings_are_read_and_a_broken_bom_is_422(api: Api) -> None
     await setup(api)
     head = api.store.head(TID)
     status, body = await post_trf(api, 1, b"\xff\xfe\n")
-    assert status == 422 and body["code"] == "trf_invalid", body  # type: ignore[index]
-    assert "UTF-16" in body["message"]  # type: ignore[index]
+    assert status == 422 and body["code"] == "trf_invalid", body
+    assert "UTF-16" in body["message"]
     assert api.store.head(TID) == head
     status, body = await post_trf(api, 1, trf([ROUND_1]).decode().encode("utf-16"))
     assert status == 201, body
@@ -118,8 +120,8 @@ def field_trf() -> bytes:
         rows.append(
             head.ljust(80) + f"{points:>4} {no:>4}" + block(opp1, c1, won) + block(opp2, c2)
         )
-    head = ["012 Open", "062 18", "072 18", "092 Individual: Swiss-System", "XXR 5"]
-    return ("\n".join(head + rows) + "\n").encode()
+    header = ["012 Open", "062 18", "072 18", "092 Individual: Swiss-System", "XXR 5"]
+    return ("\n".join(header + rows) + "\n").encode()
 
 
 async def play_round_1_of_the_field(api: Api) -> None:
