@@ -151,6 +151,13 @@ class CorrectResult(Command, tag="CorrectResult", frozen=True):
     expected: GameResult | None = None
 
 
+class SwapColours(Command, tag="SwapColours", frozen=True):
+    """A board without a result played with the colours the other way round."""
+
+    round: RoundNo
+    board: BoardNo
+
+
 class CloseRound(Command, tag="CloseRound", frozen=True):
     round: RoundNo
 
@@ -191,6 +198,7 @@ AnyCommand = (
     | PairRound
     | RecordResult
     | CorrectResult
+    | SwapColours
     | CloseRound
     | DecidePlayoff
     | DrawLots

@@ -74,6 +74,7 @@ from livetb.events.command_schema import (
     RequestBye,
     SetPublicDelay,
     Sex,
+    SwapColours,
     UpdateParticipant,
     WithdrawParticipant,
     checked,
@@ -85,6 +86,7 @@ from livetb.events.schema import (
     DEFAULT_TIEBREAKS,
     AnyEvent,
     ByeRequested,
+    ColoursSwapped,
     LotsDrawn,
     ParticipantKSet,
     ParticipantRegistered,
@@ -125,6 +127,7 @@ __all__ = [
     "RequestBye",
     "SetPublicDelay",
     "Sex",
+    "SwapColours",
     "UpdateParticipant",
     "WithdrawParticipant",
     "checked",
@@ -178,6 +181,13 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
                     reason=command.reason,
                 )
             ]
+        case SwapColours():
+            game = _board(state, command.round, command.board)
+            if state.rounds[command.round].closed:
+                raise RoundClosedError(command.round, "swapping a board's colours")
+            if game.result is not None:
+                raise BoardHasResult(command.round, command.board, game.result)
+            return [ColoursSwapped(round=command.round, board=command.board)]
         case CloseRound():
             rnd = _paired_round(state, command.round)
             if rnd.closed:

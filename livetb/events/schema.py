@@ -176,6 +176,15 @@ class RoundPaired(Event, tag="RoundPaired", frozen=True):
     more_byes: tuple[StartNo, ...] = ()
 
 
+class ColoursSwapped(Event, tag="ColoursSwapped", frozen=True):
+    """A board without a result played with the colours the other way round: a pairing
+    program's file had given both players one colour, and its file with the result says
+    which (the reader took the lower start number as White meanwhile)."""
+
+    round: RoundNo
+    board: BoardNo
+
+
 class ResultRecorded(Event, tag="ResultRecorded", frozen=True):
     round: RoundNo
     board: BoardNo
@@ -243,6 +252,7 @@ AnyEvent = (
     | ParticipantReinstated
     | ByeRequested
     | RoundPaired
+    | ColoursSwapped
     | ResultRecorded
     | ResultCorrected
     | RoundClosed

@@ -14,6 +14,7 @@ from livetb.events.schema import (
     ByeRequested,
     CategoriesDefined,
     Category,
+    ColoursSwapped,
     FileSynced,
     GameResult,
     LotsDrawn,
@@ -231,6 +232,10 @@ class TournamentState:
                     more_pabs=tuple(map(canonical, event.more_byes)),
                 )
                 return frozenset(self.participants)
+            case ColoursSwapped(round=rnd, board=board):
+                game = self.rounds[rnd].games[board]
+                game.white, game.black = game.black, game.white
+                return frozenset({game.white, game.black})
             case ResultRecorded(round=rnd, board=board) | ResultCorrected(round=rnd, board=board):
                 game = self.rounds[rnd].games[board]
                 game.result = event.result

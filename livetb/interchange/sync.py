@@ -52,6 +52,7 @@ from livetb.events.commands import (
     ReinstateParticipant,
     RequestBye,
     Sex,
+    SwapColours,
     UpdateParticipant,
     decide,
 )
@@ -313,7 +314,7 @@ class _Planner:
             bye = byes[0] if byes else None
             self.do(PairRound(round=rnd, boards=boards, bye=bye, more_byes=byes[1:]))
         else:
-            self._same_pairing(rnd, boards, byes)
+            self._same_pairing(rnd, boards, byes, people)
         by_seat = {(g.white, g.black): g for g in state.rounds[rnd].games.values()}
         by_no = {p.start_no: p for p in people}
         complete = True
@@ -334,14 +335,29 @@ class _Planner:
         if complete and not closed and state.rounds[rnd].complete:
             self.do(CloseRound(round=rnd))
 
-    def _same_pairing(self, rnd: int, boards: Sequence[Board], byes: tuple[int, ...]) -> None:
+    def _same_pairing(
+        self,
+        rnd: int,
+        boards: Sequence[Board],
+        byes: tuple[int, ...],
+        people: list[Participant],
+    ) -> None:
         logged = self.state.rounds[rnd]
-        mine = {(g.white, g.black) for g in logged.games.values()}
+        mine = {(g.white, g.black): g for g in logged.games.values()}
         theirs = {(b.white, b.black) for b in boards}
+        # A board logged from a file that gave both players one colour (the lower start number
+        # taken as White): the file with its result says the colours, which the log takes.
+        by_no = {p.start_no: p for p in people}
+        for white, black in sorted(theirs - mine.keys()):
+            game = mine.get((black, white))
+            has_result = by_no[white].entry(rnd).code is not Code.PENDING
+            if game is not None and game.result is None and has_result and not logged.closed:
+                self.do(SwapColours(round=rnd, board=game.board))
+                mine[(white, black)] = mine.pop((black, white))
         pabs = tuple(sorted(((logged.pab,) if logged.pab is not None else ()) + logged.more_pabs))
-        if mine != theirs or pabs != byes:
-            only_log = ", ".join(f"#{w}-#{b}" for w, b in sorted(mine - theirs)) or "-"
-            only_file = ", ".join(f"#{w}-#{b}" for w, b in sorted(theirs - mine)) or "-"
+        if mine.keys() != theirs or pabs != byes:
+            only_log = ", ".join(f"#{w}-#{b}" for w, b in sorted(mine.keys() - theirs)) or "-"
+            only_file = ", ".join(f"#{w}-#{b}" for w, b in sorted(theirs - mine.keys())) or "-"
             log_byes, file_byes = (", ".join(f"#{no}" for no in x) or "-" for x in (pabs, byes))
             raise SyncMismatch(
                 f"{self.source}: round {rnd} is paired otherwise in the log (only in the log: "
@@ -483,6 +499,8 @@ def describe(step: Step, lang: str, made: Plan) -> list[str]:
                 **game(c.round, c.board),
             )
             return [line]
+        case SwapColours():
+            return [i18n.text(lang, "sync.swap", **game(c.round, c.board))]
         case CloseRound():
             return [i18n.text(lang, "sync.close", round=c.round)]
     return [type(c).__name__]  # pragma: no cover - a sync plans only the commands above

@@ -58,6 +58,7 @@ from livetb.engine.standings import affected_by, column, lot_numbers
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
+    ColoursSwapped,
     LotsDrawn,
     ParticipantRegistered,
     ParticipantUpdated,
@@ -234,8 +235,10 @@ class StandingsProjection:
         match event:
             # The feed's round is the last one paired: a late entrant's bye for an earlier
             # round changes rows, not the round on show.
-            case RoundPaired() | ByeRequested() if event.round == self.state.paired:
-                out.round = event.round
+            case RoundPaired() | ByeRequested() | ColoursSwapped() if (
+                event.round == self.state.paired
+            ):
+                out.round = event.round  # the round again (after a swap, its boards' colours)
             case ResultRecorded() | ResultCorrected():
                 out.games = ((event.round, event.board),)
         created = self.state.created
@@ -288,15 +291,16 @@ class StandingsProjection:
                 rekey = bool(state.playoffs) or state.lots_seed is not None
                 every = range(-2, len(self.specs))
                 return self._refresh({i: changed for i in every}, rows=changed, rekey=rekey)
-            case ResultRecorded() | ResultCorrected() | ByeRequested():
+            case ResultRecorded() | ResultCorrected() | ByeRequested() | ColoursSwapped():
                 if not changed or self.ctx is None or not state.paired:
                     return
                 ctx, rnd = self.ctx, event.round
                 # FB predictions take the running round's games as draws whatever their
                 # results (not the legacy rules, which count every game as played with its
-                # result: seed 004); a bye changes what the round is.
+                # result: seed 004); a bye changes what the round is, and colours what a
+                # game counts for.
                 blind = (
-                    not isinstance(event, ByeRequested)
+                    not isinstance(event, ByeRequested | ColoursSwapped)
                     and ctx.running
                     and rnd == ctx.paired
                     and ctx.live.edition is not Edition.LEGACY

@@ -21,12 +21,14 @@ from livetb.errors import (
 from livetb.events.commands import (
     CorrectResult,
     ReinstateParticipant,
+    SwapColours,
     WithdrawParticipant,
     decide,
 )
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
+    ColoursSwapped,
     FileSynced,
     ParticipantReinstated,
     ParticipantWithdrawn,
@@ -41,6 +43,7 @@ from livetb.trf import parse_trf
 from livetb.trf.writer import write_trf
 from tests.interchange.sync_cuts import SWISSES, cuts
 from tests.interchange.test_sync import AT, recorded, synced
+from tests.wire import follow_log
 
 _COUNT = re.compile(rb"^(XXR|142) .*\r?\n", re.MULTILINE)
 
@@ -271,3 +274,51 @@ def test_a_dry_run_names_the_boards_it_pairs_and_the_players_of_each_result() ->
     result = next(s for s in made.steps if s.command.__class__.__name__ == "RecordResult")
     said = sync.describe(result, "it", made)[0]
     assert said.startswith("turno 1, scacchiera ") and " (#" in said
+
+
+def test_a_board_given_one_colour_takes_the_colours_its_result_comes_with() -> None:
+    """Round 2 saved paired with both players of a board as White (the reader takes the lower
+    start number as White); the file with the round's results gives the colours: the log's
+    board is turned round, then its result recorded, and the standings are the file's."""
+    cut = files()
+    whole = parse_trf(cut["round 2 whole"]).tournament
+    board = next(b for b in round_boards(whole, 2)[0] if b.white > b.black)
+    paired = parse_trf(cut["round 2 paired"]).tournament
+    people = tuple(
+        msgspec.structs.replace(p, entries=(*p.entries[:1], Entry(Code.PENDING, board.white, "w")))
+        if p.start_no == board.black
+        else p
+        for p in paired.participants
+    )
+    one_colour = write_trf(msgspec.structs.replace(paired, participants=people)).encode()
+    said = [str(w) for w in parse_trf(one_colour).warnings]
+    assert sum("colours are fixed when a result comes" in w for w in said) == 1
+    log = log_of(cut["players"], cut["round 1 paired"], cut["round 1 whole"], one_colour)
+    state = fold([r.event for r in log])
+    logged = next(
+        g
+        for g in state.rounds[2].games.values()
+        if {g.white, g.black} == {board.white, board.black}
+    )
+    assert (logged.white, logged.black) == (board.black, board.white)  # lower number White
+    made = synced(cut["round 2 whole"], log)
+    swaps = [s for s in made.steps if isinstance(s.command, SwapColours)]
+    assert [s.events for s in swaps] == [[ColoursSwapped(round=2, board=logged.board)]]
+    after = fold([r.event for r in log] + made.events)
+    assert (
+        after.tournament().participants
+        == fold(
+            [
+                r.event
+                for r in log_of(
+                    cut["players"],
+                    cut["round 1 paired"],
+                    cut["round 1 whole"],
+                    cut["round 2 whole"],
+                )
+            ]
+        )
+        .tournament()
+        .participants
+    )
+    follow_log(recorded([r.event for r in log] + made.events))  # live == rebuild, each event

@@ -23,6 +23,7 @@ from livetb.errors import InvalidInput, UnknownTournament
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
+    ColoursSwapped,
     GameResult,
     ParticipantRegistered,
     ParticipantReinstated,
@@ -116,6 +117,9 @@ class Boards:
         match event:
             case RoundPaired(round=rnd, boards=boards):
                 self.seats.update({(rnd, b.board): (b.white, b.black) for b in boards})
+            case ColoursSwapped(round=rnd, board=board):
+                white, black = self.seats[rnd, board]
+                self.seats[rnd, board] = (black, white)
             case ResultRecorded(round=rnd, board=board):
                 self.results[rnd, board] = event.result
             case ResultCorrected(round=rnd, board=board):
@@ -128,6 +132,8 @@ class Boards:
 def round_of(event: AnyEvent) -> int | None:
     match event:
         case RoundPaired(round=rnd) | ResultRecorded(round=rnd) | ResultCorrected(round=rnd):
+            return rnd
+        case ColoursSwapped(round=rnd):
             return rnd
         case RoundClosed(round=rnd) | ByeRequested(round=rnd):
             return rnd
@@ -152,7 +158,11 @@ def names(event: AnyEvent, no: int, boards: Boards) -> bool:
             seated = {p for b in event.boards for p in (b.white, b.black)}
             byes = (event.bye, *event.team_bye, *event.more_byes)
             return no in seated or no in byes
-        case ResultRecorded(round=rnd, board=board) | ResultCorrected(round=rnd, board=board):
+        case (
+            ResultRecorded(round=rnd, board=board)
+            | ResultCorrected(round=rnd, board=board)
+            | ColoursSwapped(round=rnd, board=board)
+        ):
             return no in boards.seats.get((rnd, board), ())
         case TeamRegistered(members=members) | PlayoffDecided(order=members):
             return no in members

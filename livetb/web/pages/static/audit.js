@@ -19,6 +19,7 @@ export function describe(entry, name) {
     case "RoundPaired": return t("ev.paired", { round: e.round, n: e.boards.length });
     case "ResultRecorded": return t("ev.result", { round: e.round, board: e.board, result: resultText(e.result) });
     case "ResultCorrected": return t("ev.corrected", { round: e.round, board: e.board, before: resultText(entry.before), after: resultText(e.result), reason: e.reason });
+    case "ColoursSwapped": return t("ev.colours_swapped", { round: e.round, board: e.board });
     case "RoundClosed": return t("ev.closed", { round: e.round });
     case "LotsDrawn": return t("ev.lots", { seed: e.seed });
     case "PlayoffDecided": return t("ev.playoff", { order: e.order.map(who).join(" > ") });
