@@ -51,6 +51,45 @@ def pg_url(pg_schema: str) -> str:
 
 # The markers of a whole folder (`pytest -m "not browser"` leaves Chromium out, etc.).
 FOLDER_MARKERS = {"browser": "browser", "nodes": "nodes", "campaign": "campaign"}
+# The slowest tests, from `--durations` of a whole run on the 2 shared CPUs (each over 15 s
+# there): `-m "not slow"` leaves them out. A name without [...] is every case of the test;
+# tests/test_markers.py checks that each still names one.
+SLOW = {
+    "tests/browser/test_card.py::test_a_card_reopened_offline_shows_the_last_card",
+    "tests/browser/test_card.py::test_the_card_leaves_live_when_the_server_freezes_and_is_back_after_a_restart",
+    "tests/browser/test_card_prizes.py::test_the_card_shows_category_rank_prize_ranges_and_rating_change",
+    "tests/browser/test_console_setup25.py::test_categories_prizes_delay_and_k_through_the_console",
+    "tests/browser/test_console_setup25.py::test_italian_console_sets_and_describes_in_italian",
+    "tests/browser/test_delay.py::test_the_overlay_shows_a_result_only_after_the_delay",
+    "tests/browser/test_event_day.py::test_the_first_hours_of_a_swiss_in_the_browser",
+    "tests/browser/test_live_badge.py::test_a_frozen_server_is_noticed_and_its_return_is_live_at_once",
+    "tests/browser/test_live_badge.py::test_a_restarted_server_has_every_page_live_again",
+    "tests/browser/test_offline.py::test_a_page_reopened_offline_shows_the_last_standings",
+    "tests/browser/test_overlay.py::test_the_layout_follows_the_frames_shape",
+    "tests/browser/test_overlay_category.py::test_overlay_category_in_a_narrow_column_pages_inside_the_frame",
+    "tests/browser/test_pages.py::test_an_open_page_catches_up_after_the_server_restarts",
+    "tests/browser/test_pages.py::test_standings_and_card_fit_a_phone_with_twelve_columns",
+    "tests/browser/test_pairing_order.py::test_printed_pairings_show_boards_scores_and_results",
+    "tests/browser/test_screen.py::test_pairings_come_second_with_points_and_readable_boards",
+    "tests/campaign/test_api_fuzz.py::test_generated_requests_never_5xx_and_errors_change_nothing",
+    "tests/campaign/test_crash.py::test_acknowledged_writes_survive_sigkill",
+    "tests/campaign/test_ws_abuse.py::test_the_server_keeps_serving_a_viewer_through_abuse",
+    "tests/cli/test_server.py::test_serve_prints_the_organiser_token_on_a_stores_first_start_only",
+    "tests/cli/test_sync.py::test_watch_syncs_every_saved_version_once_and_never_a_half_written_one",
+    "tests/nodes/test_outage.py::test_three_nodes_ride_out_a_postgresql_outage_during_a_write_storm",
+    "tests/nodes/test_pg_nodes.py::test_three_postgres_nodes_survive_a_killed_node_and_agree",
+    "tests/nodes/test_sqlite_nodes.py::test_two_sqlite_nodes_no_unrequested_conflicts_and_viewers_agree",
+    "tests/nodes/test_workers.py::test_workers_wait_for_a_store_that_is_down_at_the_first_start",
+    "tests/nodes/test_workers.py::test_workers_wait_for_the_store_through_an_outage",
+    "tests/projections/test_conformance_replay.py::test_replayed_log_matches_the_reference[swiss-1007]",
+    "tests/projections/test_conformance_replay.py::test_replayed_log_matches_the_reference[team-swiss-1203]",
+    "tests/projections/test_conformance_replay.py::test_replayed_log_matches_the_reference[team-swiss-1204]",
+    "tests/projections/test_conformance_replay.py::test_replayed_log_matches_the_reference[team-swiss-1205]",
+    "tests/projections/test_conformance_replay.py::test_replayed_log_matches_the_reference[team-swiss-1206]",
+    "tests/projections/test_prize_outlook.py::test_all_eight_boards_open_with_overlapping_categories",
+    "tests/projections/test_prize_outlook.py::test_every_outcome_of_the_open_boards_pays_within_the_stated_prizes",
+    "tests/web/test_delay.py::test_a_result_reaches_the_public_only_after_the_delay",
+}  # fmt: skip
 PG_FIXTURES = {"pg_url", "pg_schema"}
 TESTS = Path(__file__).resolve().parent
 
@@ -65,9 +104,14 @@ def _uses_postgres(item: pytest.Item, path: Path) -> bool:
     return callspec is not None and "postgres" in callspec.params.values()
 
 
+def _slow(item: pytest.Item) -> bool:
+    return item.nodeid in SLOW or item.nodeid.split("[", 1)[0] in SLOW
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m selects by them
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The folder markers and `postgres`."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The folder markers, `postgres` and `slow`. Across xdist workers, the slow tests out of
+    the browser modules go first: started last, one of them would be the run's tail alone."""
     for item in items:
         path = item.path.resolve().relative_to(TESTS)
         folder = path.parts[0] if len(path.parts) > 1 else ""
@@ -75,6 +119,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(FOLDER_MARKERS[folder])
         if _uses_postgres(item, path):
             item.add_marker("postgres")
+        if _slow(item):
+            item.add_marker("slow")
+    # A worker's option, then the controller's (neither exists without xdist).
+    if (
+        getattr(config.option, "loadgroup", False)
+        or getattr(config.option, "dist", "") == "loadgroup"
+    ):
+        first = [i for i in items if _slow(i) and not i.nodeid.startswith("tests/browser/")]
+        moved = set(first)
+        items[:] = first + [i for i in items if i not in moved]
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, absent with -p no:xdist
