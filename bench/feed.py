@@ -37,10 +37,9 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from bench.server import serving
+from livetb.backends import open_store, open_tokens
 from livetb.demo.tournament import swiss_events
-from livetb.events.open import open_store
 from livetb.events.schema import AnyEvent, ResultRecorded, RoundPaired
-from livetb.tokens.open import open_tokens
 
 TID = "bench"
 SEQ = re.compile(rb'^\{"type":"(\w+)","seq":(\d+)')

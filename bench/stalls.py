@@ -37,10 +37,9 @@ from pathlib import Path
 import aiohttp
 
 from bench.server import free_port, wait_ready
+from livetb.backends import open_store, open_tokens
 from livetb.demo.tournament import swiss_events
-from livetb.events.open import open_store
 from livetb.events.schema import ResultRecorded, RoundPaired
-from livetb.tokens.open import open_tokens
 
 TID = "bench"
 ROUNDS, LIVE = 11, 11
