@@ -8,22 +8,18 @@ import argparse
 import io
 import sys
 from collections.abc import Sequence
-from decimal import Decimal
 from typing import NamedTuple
 
 import msgspec
 
 from livetb import i18n
-from livetb.cli.output import TableRow, emit, format_value, print_table
+from livetb.cli.output import TableRow, emit, language, print_table
 from livetb.cli.parsers import SYSTEMS
-from livetb.engine.catalogue import tiebreak_of
-from livetb.engine.categories import category_text
 from livetb.engine.context import Context
 from livetb.engine.editions import Edition
 from livetb.engine.model import Code, Tournament
-from livetb.engine.result import Number
-from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import compute, rank
+from livetb.engine.spec import parse_list
+from livetb.engine.standings import rank
 from livetb.engine.teams import TeamEvent
 from livetb.errors import UsageError
 from livetb.projections.categories import UnknownCategory, document_view
@@ -123,7 +119,9 @@ def table(
         unrated_rating=args.unrated_rating,
     )
     if args.explain is not None:
-        return explain(ctx, specs, args.explain, out)
+        from livetb.cli.explain import explain
+
+        return explain(ctx, specs, args.explain, out, language(args))
     ctx.explain = False  # the values only: per-round explanations cost most of the time
     return emit(rank(ctx, specs), args, t.name, out)
 
@@ -152,39 +150,3 @@ def _complete_rounds(
         )
     cut = [msgspec.structs.replace(p, entries=p.entries[: running - 1]) for p in t.participants]
     return msgspec.structs.replace(t, participants=tuple(cut)), args
-
-
-def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase) -> int:
-    """Per tie-break: every round's contribution, the cut rounds and why, and each round's
-    unplayed-rounds category."""
-    if no not in ctx.by_no:
-        raise UsageError(f"--explain {no}: no participant with that start number")
-    p = ctx.by_no[no]
-    print(f"{no} {p.name}: after round {ctx.upto}, C.07 edition {ctx.edition}", file=out)
-    for r in ctx.rounds(no):
-        opp = f"vs {r.opponent}" if r.opponent else "no opponent"
-        print(
-            f"  round {r.rnd}: {r.code.name} {opp}, {r.points} pts — {category_text(ctx, no, r)}",
-            file=out,
-        )
-    for spec in specs:
-        if tiebreak_of(spec).group:
-            print(f"{spec.text}: decided within the tied group (see the standings)", file=out)
-            continue
-        v = compute(ctx, spec, no)
-        shown = "undefined (null)" if v.value is None else format_value(v.value)
-        print(f"{spec.text} = {shown}", file=out)
-        cut = dict(v.cut)
-        for part in v.parts:
-            mark = f"  [{cut[part.rnd]}]" if part.rnd in cut else ""
-            print(
-                f"  round {part.rnd}: {format_value(_dec(part.amount))} {part.note}{mark}", file=out
-            )
-        for rnd, why in v.cut:
-            if not any(part.rnd == rnd for part in v.parts):
-                print(f"  round {rnd}: {why}", file=out)
-    return 0
-
-
-def _dec(v: Number) -> Number:
-    return v if isinstance(v, int) else Decimal(v)

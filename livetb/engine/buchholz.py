@@ -24,7 +24,19 @@ from livetb.engine.context import ZERO, Context, Plan, Round, Terms
 from livetb.engine.editions import Edition
 from livetb.engine.model import PLAYED
 from livetb.engine.modifiers import Spec
-from livetb.engine.result import Part, Value, average
+from livetb.engine.result import (
+    Opponent,
+    OpponentValue,
+    OwnUnplayed,
+    OwnUnplayedCapped,
+    Part,
+    Reason,
+    TermSource,
+    Value,
+    VirtualOpponent,
+    average,
+    outcome,
+)
 
 
 class Term(msgspec.Struct, frozen=True):
@@ -35,19 +47,19 @@ class Term(msgspec.Struct, frozen=True):
     score: Decimal
     product: Decimal  # = score for BH, score x points scored for SB
     voluntary: bool  # an own voluntarily unplayed round: cut first (2024 16.5)
-    note: str  # filled only when the context explains
+    source: TermSource
 
 
 def terms(ctx: Context, no: int, *, fore: bool, sb: bool) -> list[Term]:
-    """Every round's term for participant `no`."""
+    """Every round's term for participant `no`, with where it comes from (the explaining
+    path: the bulk sums read `_raw_terms`)."""
     out = []
     for r in ctx.rounds(no):
         term = _term(ctx, no, r, fore)
         if term is not None:
             score, voluntary, how = term
             product = score * r.points if sb else score
-            note = _note(r, how) if ctx.explain else ""
-            out.append(Term(r.rnd, score, product, voluntary, note))
+            out.append(Term(r.rnd, score, product, voluntary, _source(r, how)))
     return out
 
 
@@ -56,13 +68,14 @@ def terms(ctx: Context, no: int, *, fore: bool, sb: bool) -> list[Term]:
 _OPPONENT, _VIRTUAL, _CAPPED, _OWN = range(4)
 
 
-def _note(r: Round, how: int) -> str:
+def _source(r: Round, how: int) -> TermSource:
     if how == _OPPONENT:
-        return f"opponent {r.opponent}"
-    kind = r.code.name
+        assert r.opponent is not None  # `_term` reads an opponent's score only when there is one
+        return Opponent(r.opponent)
+    kind = outcome(r.code)
     if how == _VIRTUAL:
-        return f"virtual opponent ({kind})"
-    return f"own unplayed ({kind}), capped" if how == _CAPPED else f"own unplayed ({kind})"
+        return VirtualOpponent(kind)
+    return OwnUnplayedCapped(kind) if how == _CAPPED else OwnUnplayed(kind)
 
 
 def _term(ctx: Context, no: int, r: Round, fore: bool) -> tuple[Decimal, bool, int] | None:
@@ -146,28 +159,34 @@ def virtual_opponent(
     return before + (win - got) + draw * (n - rnd)
 
 
-def cut(ctx: Context, items: list[Term], low: int, high: int) -> tuple[list[Term], list[Term]]:
-    """Drop `low` least and `high` most significant terms (2024 14.1-14.4). Own voluntarily
-    unplayed rounds go first among the low cuts (2024 16.5, 2023 14.6), unless the lowest term
-    overall is smaller than the smallest of them (which only SB can produce)."""
+def cut(
+    ctx: Context, items: list[Term], low: int, high: int
+) -> tuple[list[Term], list[tuple[Term, Reason]]]:
+    """Drop `low` least and `high` most significant terms (2024 14.1-14.4), each with why.
+    Own voluntarily unplayed rounds go first among the low cuts (2024 16.5, 2023 14.6), unless
+    the lowest term overall is smaller than the smallest of them (which only SB can produce)."""
     low = min(low, ctx.upto)
     high = min(high, ctx.upto - low)
+    legacy = ctx.edition is Edition.LEGACY
     kept, dropped = list(items), []
     for _ in range(low):
         if not kept:
             break
         lowest = min(kept, key=lambda t: (t.score, t.product))
         first = min(kept, key=lambda t: (not t.voluntary, t.score, t.product))
-        if ctx.edition is Edition.LEGACY or lowest.product > first.product:
+        if legacy or lowest.product > first.product:
             first = lowest
         kept.remove(first)
-        dropped.append(first)
+        # The legacy rules cut the lowest, voluntary or not.
+        dropped.append(
+            (first, Reason.VOLUNTARY if first.voluntary and not legacy else Reason.LOWEST)
+        )
     for _ in range(high):
         if not kept:
             break
         highest = min(kept, key=lambda t: (-t.score, -t.product))
         kept.remove(highest)
-        dropped.append(highest)
+        dropped.append((highest, Reason.HIGHEST))
     return kept, dropped
 
 
@@ -176,10 +195,11 @@ def _sum(ctx: Context, spec: Spec, no: int, *, fore: bool, sb: bool) -> Value:
         return Value(total_of(ctx, spec, no, fore, sb))
     kept, dropped = cut(ctx, terms(ctx, no, fore=fore, sb=sb), spec.cut_low, spec.cut_high)
     total = sum((t.product for t in kept), ZERO)
+    every = sorted(kept + [t for t, _ in dropped], key=_rnd)
     return Value(
         total,
-        tuple(Part(t.rnd, t.product, t.note) for t in sorted(kept + dropped, key=_rnd)),
-        tuple((t.rnd, _why(t)) for t in dropped),
+        tuple(Part(t.rnd, t.product, t.source) for t in every),
+        tuple((t.rnd, why) for t, why in dropped),
     )
 
 
@@ -312,10 +332,6 @@ def _high(t: tuple[Decimal, Decimal, bool]) -> tuple[Decimal, Decimal]:
     return -t[0], -t[1]
 
 
-def _why(t: Term) -> str:
-    return "cut first: own voluntarily unplayed round" if t.voluntary else "cut"
-
-
 def _rnd(t: Term) -> int:
     return t.rnd
 
@@ -338,7 +354,7 @@ def sonneborn_berger(ctx: Context, spec: Spec, no: int) -> Value:
 def average_of_buchholz(ctx: Context, spec: Spec, no: int) -> Value:
     """AOB, 2024 8.2: average BH of the opponents played over the board, to 0.01 half up."""
     parts = tuple(
-        Part(r.rnd, _plain_bh(ctx, r.opponent), f"BH of opponent {r.opponent}")
+        Part(r.rnd, _plain_bh(ctx, r.opponent), OpponentValue(r.opponent, "BH"))
         for r in ctx.rounds(no)
         if r.played and r.opponent is not None
     )

@@ -38,8 +38,7 @@ TeamPlaces = Callable[[TeamView, Spec, list[int]], dict[int, int]]
 class Tiebreak:
     """One tie-break: its facts, its modifiers as a value, and what computes it."""
 
-    code: str
-    name: str
+    code: str  # its name in words is the catalogs' `tb.<code>` (livetb/i18n)
     types: str  # 2024 4.3 types, "BC" = B and C; "" for a score or a US Chess tie-break
     family: str  # the module computing it, whose table gives the articles
     takes: Takes = Takes.NOTHING
@@ -75,10 +74,9 @@ class Tiebreak:
 
 _RECORDS = (
     # --- the participant's own results (counts.py), type B ---
-    Tiebreak("PTS", "points", "", "counts", compute=counts.points, score=True),
+    Tiebreak("PTS", "", "counts", compute=counts.points, score=True),
     Tiebreak(
         "WIN",
-        "rounds scored as a win",
         "B",
         "counts",
         compute=counts.wins,
@@ -87,7 +85,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "WON",
-        "games won over the board",
         "B",
         "counts",
         compute=counts.games_won,
@@ -96,7 +93,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "BPG",
-        "games played with Black",
         "B",
         "counts",
         compute=counts.black_games,
@@ -104,7 +100,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "BWG",
-        "games won with Black",
         "B",
         "counts",
         compute=counts.black_wins,
@@ -113,7 +108,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "GE",
-        "games elected to play",
         "B",
         "counts",
         compute=counts.games_elected,
@@ -121,17 +115,15 @@ _RECORDS = (
     ),
     Tiebreak(
         "STD",
-        "standard points",
         "B",
         "counts",
         compute=counts.standard_points,
         boards=team_scores.board_standard_points,
     ),
-    Tiebreak("PS", "progressive scores", "B", "counts", Takes.CUT, counts.progressive),
+    Tiebreak("PS", "B", "counts", Takes.CUT, counts.progressive),
     # --- opponents' scores (buchholz.py) ---
     Tiebreak(
         "BH",
-        "Buchholz",
         "C",
         "buchholz",
         Takes.CUT_OR_MEDIAN,
@@ -142,7 +134,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "FB",
-        "Fore Buchholz",
         "D",
         "buchholz",
         Takes.CUT_OR_MEDIAN,
@@ -153,7 +144,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "SB",
-        "Sonneborn-Berger",
         "BC",
         "buchholz",
         Takes.CUT,
@@ -164,7 +154,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "AOB",
-        "average of opponents' Buchholz",
         "C",
         "buchholz",
         compute=buchholz.average_of_buchholz,
@@ -174,7 +163,6 @@ _RECORDS = (
     # --- ratings (performance.py), type D ---
     Tiebreak(
         "ARO",
-        "average rating of opponents",
         "D",
         "performance",
         Takes.CUT_OR_MEDIAN,
@@ -182,21 +170,18 @@ _RECORDS = (
     ),
     Tiebreak(
         "TPR",
-        "tournament performance rating",
         "D",
         "performance",
         compute=performance.performance_rating,
     ),
     Tiebreak(
         "PTP",
-        "perfect tournament performance",
         "D",
         "performance",
         compute=performance.perfect_performance_rating,
     ),
     Tiebreak(
         "APRO",
-        "average performance rating of opponents",
         "BD",
         "performance",
         compute=performance.average_performance_of_opponents,
@@ -205,7 +190,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "APPO",
-        "average perfect performance of opponents",
         "BD",
         "performance",
         compute=performance.average_perfect_performance_of_opponents,
@@ -214,11 +198,10 @@ _RECORDS = (
     ),
     # --- Koya (koya.py) ---
     # In a round robin the limit counts who has not played yet: a change can move anyone.
-    Tiebreak("KS", "Koya", "BC", "koya", Takes.LIMIT, koya.koya, type_c=True, reach=None),
+    Tiebreak("KS", "BC", "koya", Takes.LIMIT, koya.koya, type_c=True, reach=None),
     # --- the tied group's games (direct_encounter.py), type A: places, lower is better ---
     Tiebreak(
         "DE",
-        "direct encounter",
         "A",
         "direct_encounter",
         places=direct_encounter,
@@ -228,7 +211,6 @@ _RECORDS = (
     # --- US Chess (us_chess.py): `/O` is the other reading of the unplayed-games rule ---
     Tiebreak(
         "MM",
-        "modified median",
         "",
         "us_chess",
         Takes.MEDIAN_OR_OTHER,
@@ -238,7 +220,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "MED",
-        "median (Harkness)",
         "",
         "us_chess",
         Takes.MEDIAN_OR_OTHER,
@@ -246,13 +227,10 @@ _RECORDS = (
         type_c=True,
         reach=1,
     ),
-    Tiebreak(
-        "SOLK", "Solkoff", "", "us_chess", Takes.OTHER, us_chess.solkoff, type_c=True, reach=1
-    ),
-    Tiebreak("CUM", "cumulative", "", "us_chess", compute=us_chess.cumulative),
+    Tiebreak("SOLK", "", "us_chess", Takes.OTHER, us_chess.solkoff, type_c=True, reach=1),
+    Tiebreak("CUM", "", "us_chess", compute=us_chess.cumulative),
     Tiebreak(
         "OCUM",
-        "opponents' cumulative",
         "",
         "us_chess",
         Takes.OTHER,
@@ -260,13 +238,12 @@ _RECORDS = (
         type_c=True,
         reach=1,
     ),
-    Tiebreak("KASH", "Kashdan", "", "us_chess", compute=us_chess.kashdan),
-    Tiebreak("MB", "most blacks", "", "us_chess", Takes.OTHER, us_chess.most_blacks),
-    Tiebreak("TFL", "time of first loss", "", "us_chess", Takes.OTHER, us_chess.first_loss),
+    Tiebreak("KASH", "", "us_chess", compute=us_chess.kashdan),
+    Tiebreak("MB", "", "us_chess", Takes.OTHER, us_chess.most_blacks),
+    Tiebreak("TFL", "", "us_chess", Takes.OTHER, us_chess.first_loss),
     # --- team competitions (2023 Art. 10-12; 2024 Art. 11-13) ---
     Tiebreak(
         "MPTS",
-        "match points",
         "",
         "team_scores",
         compute=counts.points,
@@ -276,7 +253,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "GPTS",
-        "game points",
         "",
         "team_scores",
         compute=counts.points,
@@ -286,7 +262,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "MPVGP",
-        "match points, then game points",
         "B",
         "team_scores",
         team_compute=team_scores.secondary_score,
@@ -295,7 +270,6 @@ _RECORDS = (
     *(
         Tiebreak(
             code,
-            f"extended Sonneborn-Berger ({code[1]}P x {code[2]}P)",
             "BC",
             "team_sonneborn",
             Takes.CUT,
@@ -309,7 +283,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "EDE",
-        "extended direct encounter",
         "A",
         "team_encounter",
         team_places=extended_direct_encounter,
@@ -319,7 +292,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "BC",
-        "board count",
         "B",
         "team_boards",
         team_compute=team_boards.board_count,
@@ -329,7 +301,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "TBR",
-        "top board results",
         "B",
         "team_boards",
         team_places=team_boards.top_board_results,
@@ -340,7 +311,6 @@ _RECORDS = (
     ),
     Tiebreak(
         "BBE",
-        "bottom board elimination",
         "B",
         "team_boards",
         team_places=team_boards.bottom_board_elimination,
@@ -352,7 +322,6 @@ _RECORDS = (
     # BH on the primary score: the opponents' results of the round, like BH.
     Tiebreak(
         "SSSC",
-        "strength of schedule score",
         "BD",
         "team_scores",
         team_compute=team_scores.score_strength,

@@ -1,5 +1,6 @@
-"""Unplayed rounds in words: C.07 2024 16.2.n (= 2023 14.3.n), for `--explain` and the
-server's participant card."""
+"""Unplayed rounds in English words: C.07 2024 16.2.n (= 2023 14.3.n), the participant card's
+`category_text` for API clients. The pages and `--explain` write the category from the catalogs
+(`cat.<n>`) in the reader's language."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from decimal import Decimal
 from livetb.engine.context import ZERO, Context, Round
 from livetb.engine.model import Code
 from livetb.engine.modifiers import Spec
-from livetb.engine.result import Part, Value
+from livetb.engine.result import RUNNING_SCORE, Part, Reason, RoundResult, Value, outcome
 
 # The counts test `played` (a property of a property) last: the live standings count every
 # participant's rounds on each pairing.
@@ -29,14 +29,15 @@ def _count(ctx: Context, rounds: list[Round]) -> Value:
     """How many of `rounds` (the ones a count selects)."""
     if not ctx.explain:
         return Value(len(rounds))
-    return Value(len(rounds), tuple(Part(r.rnd, 1, r.code.name) for r in rounds))
+    return Value(len(rounds), tuple(Part(r.rnd, 1, RoundResult(outcome(r.code))) for r in rounds))
 
 
 def points(ctx: Context, spec: Spec, no: int) -> Value:
     """PTS: the standings score."""
     if not ctx.explain:
         return Value(ctx.score(no))
-    return Value(ctx.score(no), tuple(Part(r.rnd, r.points, r.code.name) for r in ctx.rounds(no)))
+    parts = tuple(Part(r.rnd, r.points, RoundResult(outcome(r.code))) for r in ctx.rounds(no))
+    return Value(ctx.score(no), parts)
 
 
 def wins(ctx: Context, spec: Spec, no: int) -> Value:
@@ -78,16 +79,19 @@ def progressive(ctx: Context, spec: Spec, no: int) -> Value:
     for r in ctx.rounds(no):
         running += r.points
         if r.rnd <= spec.cut_low:
-            cut.append((r.rnd, "Cut: early round"))
+            cut.append((r.rnd, Reason.EARLY))
         else:
             total += running
-        parts.append(Part(r.rnd, running))
+        parts.append(Part(r.rnd, running, RUNNING_SCORE))
     return Value(total, tuple(parts), tuple(cut))
 
 
 def standard_points(ctx: Context, spec: Spec, no: int) -> Value:
     """STD (2026): the score re-counted as 1 / ½ / 0 for results above, at, below a draw."""
-    parts = tuple(Part(r.rnd, _standard(r.points, ctx.draw), r.code.name) for r in ctx.rounds(no))
+    parts = tuple(
+        Part(r.rnd, _standard(r.points, ctx.draw), RoundResult(outcome(r.code)))
+        for r in ctx.rounds(no)
+    )
     return Value(sum((p.amount for p in parts), ZERO), parts)
 
 

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from livetb.engine.context import ZERO, Context
 from livetb.engine.modifiers import Spec
-from livetb.engine.result import Part, Value
+from livetb.engine.result import KOYA_LIMIT, Opponent, Part, Reason, Value
 
 HALF = Decimal("0.5")
 
@@ -28,14 +28,16 @@ def limit(ctx: Context, spec: Spec) -> Decimal:
 
 
 def koya(ctx: Context, spec: Spec, no: int) -> Value:
-    """KS: points scored against the participants who reached the limit."""
+    """KS: points scored against the participants who reached the limit. Explained as the
+    limit (a part of round 0), then every round with an opponent, those below it cut."""
     lim = limit(ctx, spec)
-    parts, cut = [], []
+    parts, cut, total = [Part(0, lim, KOYA_LIMIT)], [], ZERO
     for r in ctx.rounds(no):
         if r.opponent is None:
             continue
+        parts.append(Part(r.rnd, r.points, Opponent(r.opponent)))
         if ctx.score(r.opponent) >= lim:
-            parts.append(Part(r.rnd, r.points, f"opponent {r.opponent}"))
+            total += r.points
         else:
-            cut.append((r.rnd, f"opponent {r.opponent} below the limit {lim}"))
-    return Value(sum((p.amount for p in parts), ZERO), tuple(parts), tuple(cut))
+            cut.append((r.rnd, Reason.BELOW_LIMIT))
+    return Value(total, tuple(parts), tuple(cut))

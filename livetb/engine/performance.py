@@ -20,9 +20,17 @@ from decimal import Decimal
 from livetb.engine.context import ZERO, Context
 from livetb.engine.fide_tables import DIFF_TO_PD, SCORE_TO_DP
 from livetb.engine.modifiers import Spec
-from livetb.engine.result import Part, Value, average, half_up
+from livetb.engine.result import (
+    OpponentRating,
+    OpponentValue,
+    Part,
+    Reason,
+    Value,
+    average,
+    half_up,
+)
 
-Games = list[tuple[int, int, Decimal]]  # (round, opponent rating, rating points)
+Games = list[tuple[int, int, Decimal, int]]  # (round, opponent's rating, rating points, opponent)
 # Rating points are always 1 / ½ / 0, whatever the tournament's scoring (X counts 0).
 _RATING_POINTS = {"1": Decimal(1), "W": Decimal(1), "=": Decimal("0.5"), "D": Decimal("0.5")}
 
@@ -68,18 +76,18 @@ def perfect_performance(score: Decimal, ratings: list[int]) -> int | None:
 
 
 def _games(ctx: Context, no: int) -> Games:
-    """(round, opponent's rating, rating points) of each game played over the board."""
+    """(round, opponent's rating, rating points, opponent) of each game played over the board."""
     out = []
     for r in ctx.rounds(no):
         if r.played and r.opponent is not None:
             rating = ctx.rating(r.opponent)
             if rating is not None:
-                out.append((r.rnd, rating, _RATING_POINTS.get(r.code.value, ZERO)))
+                out.append((r.rnd, rating, _RATING_POINTS.get(r.code.value, ZERO), r.opponent))
     return out
 
 
 def _parts(games: Games) -> tuple[Part, ...]:
-    return tuple(Part(rnd, rating, "opponent's rating") for rnd, rating, _ in games)
+    return tuple(Part(rnd, rating, OpponentRating(opponent)) for rnd, rating, _, opponent in games)
 
 
 def average_rating_of_opponents(ctx: Context, spec: Spec, no: int) -> Value:
@@ -90,11 +98,11 @@ def average_rating_of_opponents(ctx: Context, spec: Spec, no: int) -> Value:
     low = min(spec.cut_low, ctx.upto)
     high = min(spec.cut_high, ctx.upto - low)
     kept = games[low : len(games) - high] if low + high < len(games) else []
-    dropped = [g for g in games if g not in kept]
+    dropped = [g for g in games if g not in kept]  # the `low` lowest ratings, then the highest
     return Value(
         average_rating([g[1] for g in kept]),
         _parts(sorted(games)),
-        tuple((g[0], "cut: rating") for g in dropped),
+        tuple((g[0], Reason.LOWEST if i < low else Reason.HIGHEST) for i, g in enumerate(dropped)),
     )
 
 
@@ -117,7 +125,7 @@ def _memo(
     ctx: Context,
     code: str,
     no: int,
-    compute: Callable[[list[tuple[int, int, Decimal]]], int | None],
+    compute: Callable[[Games], int | None],
 ) -> int | None:
     key = (code, no)
     if key not in ctx.memo:
@@ -136,14 +144,14 @@ def perfect_performance_rating(ctx: Context, spec: Spec, no: int) -> Value:
 
 
 def _average_of(
-    ctx: Context, no: int, of: Callable[[Context, int], int | None], label: str
+    ctx: Context, no: int, of: Callable[[Context, int], int | None], code: str
 ) -> Value:
     parts = []
     for r in ctx.rounds(no):
         if r.played and r.opponent is not None:
             value = of(ctx, r.opponent)
             if value is not None:
-                parts.append(Part(r.rnd, value, f"{label} of opponent {r.opponent}"))
+                parts.append(Part(r.rnd, value, OpponentValue(r.opponent, code)))
     avg = average([p.amount for p in parts], "1")
     return Value(None if avg is None else int(avg), tuple(parts))
 

@@ -19,7 +19,7 @@ from decimal import Decimal
 from livetb.engine.context import ZERO
 from livetb.engine.model import Code
 from livetb.engine.modifiers import Spec
-from livetb.engine.result import Part, Value
+from livetb.engine.result import BoardProducts, Part, Value
 from livetb.engine.team_context import TeamView
 from livetb.engine.teams import Match
 
@@ -51,8 +51,8 @@ def board_count(view: TeamView, spec: Spec, no: int) -> Value:
     parts = []
     for m in view.event.team(no).matches[: view.upto]:
         values = _board_values(view, m)
-        note = " + ".join(f"{board} x {v}" for board, v in values)
-        parts.append(Part(m.rnd, sum((board * v for board, v in values), ZERO), note))
+        total = sum((board * v for board, v in values), ZERO)
+        parts.append(Part(m.rnd, total, BoardProducts(tuple(values))))
     return Value(sum((Decimal(p.amount) for p in parts), ZERO), tuple(parts))
 
 

@@ -23,7 +23,7 @@ from livetb.engine.context import ZERO
 from livetb.engine.counts import points
 from livetb.engine.model import Code
 from livetb.engine.modifiers import Spec
-from livetb.engine.result import Part, Value
+from livetb.engine.result import NORMALISING_FACTOR, OnBoard, Part, SecondaryScore, Value
 from livetb.engine.team_context import TeamView
 from livetb.engine.teams import Board, secondary
 
@@ -65,8 +65,8 @@ def score_strength(view: TeamView, spec: Spec, no: int) -> Value:
     factor = event_factor(view, spec)
     bh = buchholz.buchholz(view.on(spec), _PLAIN_BH, no)
     totals = (
-        Part(0, second, f"secondary score ({secondary(view.kind_of(spec))})"),
-        Part(0, Decimal(factor), "normalising factor"),
+        Part(0, second, SecondaryScore(secondary(view.kind_of(spec)))),
+        Part(0, Decimal(factor), NORMALISING_FACTOR),
     )
     return Value(combination(second, Decimal(bh.value or 0), factor), totals + bh.parts, bh.cut)
 
@@ -82,7 +82,7 @@ def _boards(view: TeamView, no: int) -> Iterator[tuple[int, Board]]:
 
 
 def _count_boards(view: TeamView, no: int, test: Callable[[Board], bool]) -> Value:
-    parts = tuple(Part(rnd, 1, f"board {b.board}") for rnd, b in _boards(view, no) if test(b))
+    parts = tuple(Part(rnd, 1, OnBoard(b.board)) for rnd, b in _boards(view, no) if test(b))
     return Value(len(parts), parts)
 
 
@@ -119,7 +119,7 @@ def board_standard_points(view: TeamView, spec: Spec, no: int) -> Value:
     """STD:GP (2026): each board re-counted as 1 / ½ / 0 for results above, at, below a draw."""
     draw = view.event.game_scoring.draw
     parts = tuple(
-        Part(rnd, _standard(b.points, draw), f"board {b.board}") for rnd, b in _boards(view, no)
+        Part(rnd, _standard(b.points, draw), OnBoard(b.board)) for rnd, b in _boards(view, no)
     )
     return Value(sum((Decimal(p.amount) for p in parts), ZERO), parts)
 

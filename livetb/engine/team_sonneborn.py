@@ -19,7 +19,7 @@ from __future__ import annotations
 from livetb.engine.buchholz import Term, cut, terms
 from livetb.engine.context import ZERO
 from livetb.engine.modifiers import Spec
-from livetb.engine.result import Part, Value
+from livetb.engine.result import Part, Product, Value
 from livetb.engine.team_context import TeamView
 from livetb.engine.teams import PointType
 
@@ -31,16 +31,13 @@ def extended_sonneborn_berger(view: TeamView, spec: Spec, no: int) -> Value:
     of_opponent = view.context(_KIND[spec.code[1]])
     scored = {r.rnd: r.points for r in view.context(_KIND[spec.code[2]]).rounds(no)}
     products = [
-        Term(t.rnd, t.score, t.score * scored[t.rnd], t.voluntary, t.note)
+        Term(t.rnd, t.score, t.score * scored[t.rnd], t.voluntary, t.source)
         for t in terms(of_opponent, no, fore=False, sb=False)
     ]
     kept, dropped = cut(of_opponent, products, spec.cut_low, spec.cut_high)
     parts = tuple(
-        Part(t.rnd, t.product, f"{t.note}: {t.score} x {scored[t.rnd]}")
-        for t in sorted(kept + dropped, key=lambda t: t.rnd)
+        Part(t.rnd, t.product, Product(t.source, t.score, scored[t.rnd]))
+        for t in sorted(kept + [t for t, _ in dropped], key=lambda t: t.rnd)
     )
-    why = tuple(
-        (t.rnd, "cut first: own voluntarily unplayed round" if t.voluntary else "cut")
-        for t in dropped
-    )
+    why = tuple((t.rnd, reason) for t, reason in dropped)
     return Value(sum((t.product for t in kept), ZERO), parts, why)

@@ -41,9 +41,22 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from livetb.engine.context import ZERO, Context, Round
+from livetb.engine.context import ZERO, Context
 from livetb.engine.modifiers import Spec
-from livetb.engine.result import Part, Value
+from livetb.engine.result import (
+    BLACK,
+    BLACK_FORFEIT,
+    FIRST_LOSS,
+    RUNNING_SCORE,
+    Opponent,
+    Outcome,
+    Part,
+    Reason,
+    RoundResult,
+    UnplayedZero,
+    Value,
+    outcome,
+)
 
 KASHDAN = {"win": Decimal(4), "draw": Decimal(2), "loss": Decimal(1)}
 USCF = ("PTS", "MM", "SOLK", "CUM", "OCUM")
@@ -60,14 +73,10 @@ def _entries(ctx: Context, spec: Spec, no: int, of: object) -> list[Part]:
     parts = []
     for r in ctx.rounds(no):
         if r.played and r.opponent is not None:
-            parts.append(Part(r.rnd, of(r.opponent), f"opponent {r.opponent}"))  # type: ignore[operator]
+            parts.append(Part(r.rnd, of(r.opponent), Opponent(r.opponent)))  # type: ignore[operator]
         elif not spec.other:
-            parts.append(Part(r.rnd, ZERO, f"own unplayed ({_unplayed(r)}): counts zero"))
+            parts.append(Part(r.rnd, ZERO, UnplayedZero(outcome(r.code))))
     return parts
-
-
-def _unplayed(r: Round) -> str:
-    return r.code.name.lower().replace("_", " ")
 
 
 def solkoff(ctx: Context, spec: Spec, no: int) -> Value:
@@ -98,7 +107,7 @@ def _drop(ctx: Context, spec: Spec, no: int, low: int, high: int) -> Value:
     ordered = sorted(parts, key=lambda p: (p.amount, p.rnd))
     lows = ordered[: min(low, len(ordered))]
     highs = ordered[len(lows) :][::-1][:high]
-    cut = [(p.rnd, "lowest, dropped") for p in lows] + [(p.rnd, "highest, dropped") for p in highs]
+    cut = [(p.rnd, Reason.LOWEST) for p in lows] + [(p.rnd, Reason.HIGHEST) for p in highs]
     dropped = {p.rnd for p in lows + highs}
     kept = sum((p.amount for p in parts if p.rnd not in dropped), ZERO)
     return Value(kept, tuple(parts), tuple(sorted(cut)))
@@ -111,7 +120,7 @@ def cumulative(ctx: Context, spec: Spec, no: int) -> Value:
     for r in ctx.rounds(no):
         running += r.points
         total += running
-        parts.append(Part(r.rnd, running))
+        parts.append(Part(r.rnd, running, RUNNING_SCORE))
         if not r.played:
             total -= r.points
     return Value(total, tuple(parts))
@@ -128,15 +137,17 @@ def kashdan(ctx: Context, spec: Spec, no: int) -> Value:
     parts = []
     for r in ctx.rounds(no):
         if r.played:
-            kind = "win" if r.points == ctx.win else "draw" if r.points == ctx.draw else "loss"
-            parts.append(Part(r.rnd, KASHDAN[kind], kind))
+            kind: Outcome = (
+                "win" if r.points == ctx.win else "draw" if r.points == ctx.draw else "loss"
+            )
+            parts.append(Part(r.rnd, KASHDAN[kind], RoundResult(kind)))
     return Value(sum((p.amount for p in parts), ZERO), tuple(parts))
 
 
 def most_blacks(ctx: Context, spec: Spec, no: int) -> Value:
     """MB: games played with Black (`/O`: forfeits too, by their scheduled colour)."""
     parts = [
-        Part(r.rnd, 1, "black" if r.played else "black, forfeit")
+        Part(r.rnd, 1, BLACK if r.played else BLACK_FORFEIT)
         for r in ctx.rounds(no)
         if r.colour == "b" and r.opponent is not None and (r.played or spec.other)
     ]
@@ -148,5 +159,5 @@ def first_loss(ctx: Context, spec: Spec, no: int) -> Value:
     only); rounds + 1 if none."""
     for r in ctx.rounds(no):
         if r.points < ctx.draw and r.opponent is not None and (r.played or not spec.other):
-            return Value(r.rnd, (Part(r.rnd, r.rnd, "first loss"),))
+            return Value(r.rnd, (Part(r.rnd, r.rnd, FIRST_LOSS),))
     return Value(ctx.upto + 1)

@@ -20,6 +20,7 @@ from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.categories import category_text
 from livetb.engine.context import Context
 from livetb.engine.model import Code
+from livetb.engine.result import AnySource, Reason
 from livetb.engine.spec import Spec
 from livetb.engine.standings import compute
 from livetb.projections.outlook import Outlook, outlook
@@ -45,15 +46,18 @@ class RoundLine(msgspec.Struct):
 
 
 class Contribution(msgspec.Struct):
+    """One round's part of a tie-break (round 0: a total the value is built from), its source
+    as data (`{"kind": …}`, put into words by the catalogs' `explain.<kind>`)."""
+
     round: int
     amount: Value
-    note: str
-    cut: str | None  # why this round's contribution is cut, when it is
+    source: AnySource
+    cut: Reason | None  # why this round's contribution is cut, when it is (`cut.<reason>`)
 
 
 class CutRound(msgspec.Struct):
     round: int
-    why: str
+    reason: Reason
 
 
 class TiebreakLine(msgspec.Struct):
@@ -63,7 +67,7 @@ class TiebreakLine(msgspec.Struct):
     rounds: int  # computed on rounds 1..rounds
     parts: list[Contribution]
     cut: list[CutRound]
-    note: str | None = None
+    group: bool = False  # decided within the group still tied before it (DE): no parts
 
 
 class Separation(msgspec.Struct):
@@ -176,14 +180,13 @@ def build(projection: StandingsProjection, no: int) -> Card:
 
 def _tiebreak(sources: _Sources, spec: Spec, no: int, row: Row, i: int) -> TiebreakLine:
     if tiebreak_of(spec).group:  # DE: decided within the group still tied at its turn
-        note = "decided within the group still tied before it (see the standings)"
         upto = sources.live.upto
-        return TiebreakLine(spec.text, row.values[i], row.statuses[i], upto, [], [], note)
+        return TiebreakLine(spec.text, row.values[i], row.statuses[i], upto, [], [], group=True)
     ctx = sources.of(spec)
     v = compute(ctx, spec, no)
     cut = dict(v.cut)
-    parts = [Contribution(p.rnd, fmt(p.amount), p.note, cut.get(p.rnd)) for p in v.parts]
-    cuts = [CutRound(rnd, why) for rnd, why in v.cut]
+    parts = [Contribution(p.rnd, fmt(p.amount), p.source, cut.get(p.rnd)) for p in v.parts]
+    cuts = [CutRound(rnd, reason) for rnd, reason in v.cut]
     return TiebreakLine(spec.text, fmt(v.value), row.statuses[i], ctx.upto, parts, cuts)
 
 

@@ -139,6 +139,20 @@ def test_numbers_are_labelled_and_byes_are_words(
     # FB prediction and projected BH, each with its sentence.
     explained = page.locator(".projections dd.hint").all_inner_texts()
     assert len(explained) == 2 and all("3" in text for text in explained)
+    # Each tie-break part in words from the catalog (BH/C1 on rounds 1..2 while 3 runs): the
+    # opponent by name, the half-point bye an own unplayed round (capped: the 2026 edition)
+    # cut first.
+    page.locator("details[data-breakdown='BH/C1'] summary").click()
+    rows = page.locator("details[data-breakdown='BH/C1'] table.parts tbody tr").all()
+    assert [row.locator("td").all_inner_texts()[2:] for row in rows] == {
+        "en": [["Player09, Ann (start no. 9)", "counted"],
+               ["own unplayed round (half-point bye), capped",
+                "cut first: own voluntarily unplayed round"]],
+        "it": [["Player09, Ann (n. 9)", "contato"],
+               ["proprio turno non giocato (bye da mezzo punto), con tetto",
+                "tagliato per primo: turno non giocato volontariamente"]],
+    }[lang]  # fmt: skip
+    page.locator("details[data-breakdown='BH/C1'] summary").click()
     for size, name in ((PHONE, "390x844"), (FULL_HD, "1920x1080")):
         page.set_viewport_size(size)
         page.locator("details[data-breakdown='BH'] summary").click()

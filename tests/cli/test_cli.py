@@ -92,7 +92,7 @@ def test_file_list_is_the_default(tmp_path: Path) -> None:
 def test_explain_names_contributions_cuts_and_categories(example: Path) -> None:
     code, out, _ = run("standings", str(example), "--tiebreaks", "BH/C1", "--explain", "3")
     assert code == 0
-    assert "round 2: HALF_BYE no opponent" in out
+    assert "round 2: half-point bye, no opponent" in out
     assert "16.2.2" in out or "16.2.4" in out
     assert "BH/C1 = " in out
     assert "cut first: own voluntarily unplayed round" in out

@@ -53,16 +53,28 @@ test("lists read as a sentence", () => {
   assert.equal(it.listing(["A", "B"]), "A e B");
 });
 
-test("the engine's phrases in words, a known opponent by name", () => {
-  const who = (no) => (no === "7" ? "Rossi, Anna" : null);
-  assert.equal(en.noteText("opponent 7", who), "Rossi, Anna (start no. 7)");
-  assert.equal(en.noteText("opponent 8", who), "opponent 8");
-  assert.equal(it.noteText("opponent 8"), "avversario 8");
-  assert.equal(en.noteText("HALF_BYE"), "half-point bye");
-  assert.equal(en.noteText("something new"), "something new"); // unknown: as the API said it
-  assert.equal(en.cutText("cut"), "cut");
-  assert.equal(it.cutText("opponent 4 below the limit 1800"), "avversario 4 sotto il limite 1800");
-  assert.equal(en.cutText(""), "");
+test("an explanation's source in words from the catalog, a known opponent by name", () => {
+  const who = (no) => (no === 7 ? "Rossi, Anna" : null);
+  assert.equal(en.sourceText({ kind: "opponent", no: 7 }, who), "Rossi, Anna (start no. 7)");
+  assert.equal(en.sourceText({ kind: "opponent", no: 8 }, who), "opponent 8");
+  assert.equal(it.sourceText({ kind: "opponent", no: 8 }), "avversario 8");
+  assert.equal(en.sourceText({ kind: "opponent_value", no: 7, code: "BH" }, who), "BH of Rossi, Anna (start no. 7)");
+  assert.equal(en.sourceText({ kind: "result", outcome: "half_bye" }), "half-point bye");
+  assert.equal(it.sourceText({ kind: "own_unplayed_capped", outcome: "zero_bye" }),
+    "proprio turno non giocato (bye da zero punti), con tetto");
+  // Nested and listed fields, numbers with the language's decimal separator.
+  const product = { kind: "product", of: { kind: "opponent", no: 5 }, score: "7", scored: "3.0" };
+  assert.equal(it.sourceText(product), "avversario 5: 7 × 3,0");
+  assert.equal(en.sourceText({ kind: "board_products", boards: [[1, "0.0"], [2, "1.5"]] }),
+    "board × game points: 1 × 0.0 + 2 × 1.5");
+  // A kind the catalog does not know is an error, never English shown as it came.
+  assert.throws(() => en.sourceText({ kind: "something_new" }), /no message explain.something_new/);
+});
+
+test("a cut's reason in words; none when the part counts", () => {
+  assert.equal(en.cutText("voluntary"), "cut first: own voluntarily unplayed round");
+  assert.equal(it.cutText("below_limit"), "tagliato: avversario sotto il limite Koya");
+  assert.equal(en.cutText(null), "");
 });
 
 const option = (result, worst, best, worstPrizes = [], bestPrizes = []) => ({

@@ -221,7 +221,8 @@ def test_explain_shows_match_and_game_points(cup: Path) -> None:
         "standings", str(cup), "--tiebreaks", "MPTS,BH:GP,EMGSB,TBR", "--explain", "1"
     )
     assert code == 0
-    assert "round 1: WIN vs team 2 (white), 2.0 MP, 1.5 GP (boards 1.0 0.5)" in out
+    match = "round 1: win, vs team 2 (White), 2.0 match points, 1.5 game points (boards 1.0 0.5)"
+    assert match in out
     assert "BH:GP = 0.5  (on GP)" in out
     assert "EMGSB = 0.0" in out
     assert "TBR: decided within the tied group" in out

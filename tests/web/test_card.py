@@ -58,17 +58,18 @@ async def test_the_card_explains_every_tiebreak_and_matches_the_standings(api: A
     # BH/C1 on rounds 1..2 (type C: the closed rounds): Cid's 1.0 after round 2, and the half
     # bye counted with Dan's own 1.0 but cut first, being voluntarily unplayed.
     assert (bh["value"], bh["status"], bh["rounds"]) == ("1.0", "pending", 2)
-    why = "cut first: own voluntarily unplayed round"
-    assert [(p["round"], p["amount"], p["note"], p["cut"]) for p in bh["parts"]] == [
-        (1, "1.0", "opponent 3", None), (2, "1.0", "own unplayed (HALF_BYE)", why)]  # fmt: skip
-    assert bh["cut"] == [{"round": 2, "why": why}]
+    # Each part's source and each cut's reason are data, put into words by the page.
+    bye = {"kind": "own_unplayed", "outcome": "half_bye"}
+    assert [(p["round"], p["amount"], p["source"], p["cut"]) for p in bh["parts"]] == [
+        (1, "1.0", {"kind": "opponent", "no": 3}, None), (2, "1.0", bye, "voluntary")]  # fmt: skip
+    assert bh["cut"] == [{"round": 2, "reason": "voluntary"}]
     assert (card["fb_prediction"], card["bh_projected"]) == (row["fb_prediction"], "4.5")
     assert card["separated_from"] == {
         "above": {"start_no": 3, "name": "Cid", "rank": 3, "tiebreak": "BH/C1", "value": "1.0",
                   "neighbour_value": "1.5", "by": "tiebreak"},
         "below": None,
     }  # fmt: skip
-    assert de["parts"] == [] and de["note"]
+    assert de["parts"] == [] and de["group"] and not bh["group"]
     assert win["value"] == 0
     assert [(p["round"], p["amount"], p["cut"]) for p in pts["parts"]] == [
         (1, "0.5", None), (2, "0.5", None), (3, "0.0", None)]  # fmt: skip

@@ -10,8 +10,8 @@ import { app, config, el, getJSON, HttpError, languageSwitch, stateLine } from "
 import { href, num, t, tbName } from "./i18n.js";
 import { boot } from "./boot.js";
 import {
-  capital, categoryArticle, categoryText, compareDecimal, cutText, listing, money, noteText, ordinal, outcome,
-  prizeName, prizeSentence, signed,
+  capital, categoryArticle, categoryText, compareDecimal, cutText, listing, money, ordinal, outcome,
+  prizeName, prizeSentence, signed, sourceText,
 } from "./words.js";
 
 const tid = config.tournament;
@@ -320,17 +320,17 @@ function strip() {
 // --- tie-breaks: one disclosure each, kept open across updates ---
 
 function roundsHint(line) {
-  if (line.note) return t("card.de_note");
+  if (line.group) return t("card.de_note");
   const running = card.round_in_progress;
   if (running && line.status === "pending") return t("card.on_rounds_pending", { rounds: line.rounds, round: running });
   if (running && line.status === "predicted") return t("card.on_rounds_predicted", { round: running });
   return t("card.on_rounds", { rounds: line.rounds });
 }
 
-/** A group tie-break (DE: `line.note`) means something only inside a tie: does nobody share
+/** A group tie-break (DE: `line.group`) means something only inside a tie: does nobody share
  * this participant's values before column `i`? (Read from the standings beside the card.) */
 function alone(line, i) {
-  if (!line.note || !model || model.filtered) return false;
+  if (!line.group || !model || model.filtered) return false;
   const rows = model.sorted();
   const at = rows.findIndex((r) => r.start_no === no);
   if (at < 0) return false;
@@ -358,11 +358,13 @@ function legend() {
 function tiebreak(line, i) {
   const code = model?.doc.tiebreaks[i] ?? line.name;
   const single = alone(line, i);
+  // Round 0: a total the value is built from (the Koya limit, SSSC's secondary score), not
+  // counted itself.
   const parts = line.parts.map((p) => el("tr", { class: p.cut ? "cut" : null },
     el("td", {}, p.round || ""),
     el("td", {}, num(p.amount)),
-    el("td", {}, noteText(p.note, nameOf)),
-    el("td", { class: "why" }, p.cut ? cutText(p.cut) : t("card.kept"))));
+    el("td", {}, sourceText(p.source, nameOf)),
+    el("td", { class: "why" }, p.cut ? cutText(p.cut) : p.round ? t("card.kept") : "")));
   const summary = [
     el("span", {}, el("strong", {}, code), " ", tbName(code)),
     el("span", { class: "tbv", dataset: { tb: code, status: line.status, alone: single ? "true" : null } },

@@ -1,46 +1,36 @@
-// The engine's explanations (tie-break parts, cuts, unplayed rounds) in the page's language:
-// each known phrase of the card API mapped to its catalog message.
+// The engine's explanations in the page's language, and the other phrases the pages share
+// (ranks, money, prizes, delays). An explanation is data, never English to translate: the card
+// carries each tie-break part's source as `{kind, …fields}` and each cut as a reason's name,
+// written here with the catalog keys the command line uses (livetb/i18n/explain.py has the
+// same rules).
 import { lang, num, t } from "./i18n.js";
 
 const OUTCOMES = new Set(["WIN", "DRAW", "LOSS", "SHORT_WIN", "SHORT_DRAW", "SHORT_LOSS", "FORFEIT_WIN",
   "FORFEIT_LOSS", "HALF_BYE", "FULL_BYE", "PAB", "ZERO_BYE", "UNKNOWN", "PENDING"]);
 
+/** A round's outcome in words, by its code's name ("HALF_BYE"). */
 const outcome = (kind) => (OUTCOMES.has(kind) ? t(`outcome.${kind.toLowerCase()}`) : kind);
 
-// `who(no)`: a participant's name, or null when the page does not know it (yet).
-const NOTES = [
-  [/^opponent (\d+)$/, (m, who) => (who(m[1]) ? t("card.note_opponent", { name: who(m[1]), no: m[1] }) : t("note.opponent", { no: m[1] }))],
-  [/^virtual opponent \((\w+)\)$/, (m) => t("note.virtual", { kind: outcome(m[1]) })],
-  [/^own unplayed \((\w+)\), capped$/, (m) => t("note.own_capped", { kind: outcome(m[1]) })],
-  [/^own unplayed \((\w+)\)$/, (m) => t("note.own", { kind: outcome(m[1]) })],
-  [/^BH of opponent (\d+)$/, (m, who) => (who(m[1]) ? t("card.note_bh_of", { name: who(m[1]), no: m[1] }) : t("note.bh_of", { no: m[1] }))],
-  [/^(\w+) of opponent (\d+)$/, (m, who) => (who(m[2])
-    ? t("card.note_value_of", { label: m[1], name: who(m[2]), no: m[2] })
-    : t("note.value_of", { label: m[1], no: m[2] }))],
-  [/^opponent's rating$/, () => t("note.rating")],
-  [/^first loss$/, () => t("note.first_loss")],
-  [/^(\w+)$/, (m) => outcome(m[1])],
-];
-
-const CUTS = [
-  [/^cut$/, () => t("cut.cut")],
-  [/^cut first: own voluntarily unplayed round$/, () => t("cut.voluntary")],
-  [/^Cut: early round$/, () => t("cut.early")],
-  [/^cut: rating$/, () => t("cut.rating")],
-  [/^opponent (\d+) below the limit (.+)$/, (m) => t("cut.koya", { no: m[1], limit: m[2] })],
-];
-
-function translate(rules, text, who) {
-  if (!text) return "";
-  for (const [pattern, make] of rules) {
-    const m = pattern.exec(text);
-    if (m) return make(m, who);
-  }
-  return text;
+/** A source's field as a message's parameter: `outcome` its word, `of` the nested source in
+ * words, `boards` the board products, anything else a number as the language writes it. */
+function param(field, value, who) {
+  if (field === "outcome") return t(`outcome.${value}`);
+  if (field === "of") return sourceText(value, who);
+  if (field === "boards") return value.map(([board, points]) => t("explain.board_product", { board, points: num(points) })).join(" + ");
+  return num(value);
 }
 
-export const noteText = (text, who = () => null) => translate(NOTES, text, who);
-export const cutText = (text) => translate(CUTS, text, () => null);
+/** A tie-break part's source in words: `explain.<kind>` with its fields, or
+ * `explain.<kind>.named` when `who(no)` knows participant `no`'s name (null: not yet). */
+export function sourceText(source, who = () => null) {
+  const params = {};
+  for (const [field, value] of Object.entries(source)) if (field !== "kind") params[field] = param(field, value, who);
+  const name = "no" in source ? who(source.no) : null;
+  return name ? t(`explain.${source.kind}.named`, { ...params, name }) : t(`explain.${source.kind}`, params);
+}
+
+/** Why a part is cut, by its reason's name ("voluntary"); "" when it is not. */
+export const cutText = (reason) => (reason ? t(`cut.${reason}`) : "");
 export { outcome };
 
 /** An unplayed round's C.07 category in words ("Not played: requested bye followed by an
