@@ -51,9 +51,18 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / name), full_page=True)
 
 
-def participant(server: Server, tid: str, no: int) -> dict[str, Any]:
-    people = server.get(f"/api/tournaments/{tid}")["participants"]
-    return next(p for p in people if p["start_no"] == no)
+def participant(server: Server, tid: str, no: int, token: str) -> dict[str, Any]:
+    """As the arbiter reads it (the public sees a birth year, not the date)."""
+    status, body = server.call("GET", f"/api/tournaments/{tid}", None, token)
+    assert status == 200, body
+    return next(p for p in body["participants"] if p["start_no"] == no)
+
+
+def logged(server: Server, tid: str, token: str, kind: str | None = None) -> list[dict[str, Any]]:
+    """The log's events as the arbiter reads them (birth dates whole)."""
+    status, body = server.call("GET", f"/api/tournaments/{tid}/events?limit=1000", None, token)
+    assert status == 200, body
+    return [e["event"] for e in body["events"] if kind is None or e["event"]["type"] == kind]
 
 
 def members(server: Server, tid: str) -> dict[str, list[int]]:
@@ -102,7 +111,7 @@ def test_a_withdrawn_player_is_reinstated_from_the_round_operations(
         "Written: reinstated Costa, Ivan (3): back from round 3; "
         f"bye for Costa, Ivan (3) in round 2 (zero points) (#{seq})."
     )
-    assert participant(server, tid, 3)["withdrawn_from"] is None
+    assert participant(server, tid, 3, token)["withdrawn_from"] is None
 
     # The console follows: nobody left to reinstate, player 3 active again everywhere.
     page.wait_for_selector("#r-no option:text('No player is withdrawn.')", state="attached")
@@ -142,17 +151,17 @@ def test_sex_and_birth_date_are_registered_edited_and_read_by_the_categories(
     page.press("#pl-born", "Enter")
     message = page.eval_on_selector("#pl-born", "e => e.validationMessage")
     assert message == "Write the birth date as YYYY/MM/DD, YYYY-MM-DD or the year only (YYYY)."
-    assert events(server, tid, "ParticipantRegistered") == []
+    assert logged(server, tid, token, "ParticipantRegistered") == []
     page.fill("#pl-born", "2010-03-04")
     page.press("#pl-born", "Enter")
     page.wait_for_selector("#panel-players .status[data-tone='ok']")
-    registered = events(server, tid, "ParticipantRegistered")
+    registered = logged(server, tid, token, "ParticipantRegistered")
     assert [(e["name"], e["sex"], e["birth_date"]) for e in registered] == [
         ("Ferrari, Sofia", "w", "2010-03-04")
     ]
     assert (page.input_value("#pl-sex"), page.input_value("#pl-born")) == ("", "")  # next one
-    assert participant(server, tid, 1) | {"sex": "w", "birth_date": "2010-03-04"} == (
-        participant(server, tid, 1)
+    assert participant(server, tid, 1, token) | {"sex": "w", "birth_date": "2010-03-04"} == (
+        participant(server, tid, 1, token)
     )
     assert members(server, tid) == {"U18W": [1], "S65": []}
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
@@ -164,9 +173,11 @@ def test_sex_and_birth_date_are_registered_edited_and_read_by_the_categories(
     page.fill("#pl-born", "1958")
     page.get_by_role("button", name="Save").click()
     page.wait_for_selector("#panel-players .status[data-tone='ok']:has-text('saved')")
-    updated = events(server, tid, "ParticipantUpdated")
+    updated = logged(server, tid, token, "ParticipantUpdated")
     assert [(e["start_no"], e.get("birth_date")) for e in updated] == [(1, "1958")]
     assert members(server, tid) == {"U18W": [], "S65": [1]}
+    # The list follows the log (it reads the tournament again after the write).
+    page.wait_for_selector(".players-list tr[data-start-no='1'] td:text-is('1958')")
     cells = page.locator(".players-list tr[data-start-no='1'] td").all_inner_texts()
     assert cells[5:7] == ["Female", "1958"]
 
@@ -187,7 +198,7 @@ def test_sex_and_birth_date_are_registered_edited_and_read_by_the_categories(
     page.select_option("#pl-missed-1", "half")
     page.press("#pl-name", "Enter")
     page.wait_for_selector("#panel-players .status[data-tone='ok']:has-text('Greco')")
-    late = events(server, tid)[-2:]
+    late = logged(server, tid, token)[-2:]
     assert [(e["type"], e.get("sex"), e.get("birth_date")) for e in late] == [
         ("ParticipantRegistered", "w", "2009/11/30"),
         ("ByeRequested", None, None),

@@ -275,3 +275,16 @@ async def test_exports_of_a_category_with_the_rating_change(api: Api) -> None:
     for query, status in [("format=trf26&category=RUS", 422), ("format=csv&category=X", 404)]:
         async with api.session.get(f"{api.base}{T}/export?{query}") as resp:
             assert resp.status == status, query
+
+
+async def test_the_public_log_gives_birth_years_a_token_the_dates(api: Api) -> None:
+    await start(api)
+    status, body = await api.call("GET", f"{T}/events")  # the arbiter's token
+    assert status == 200, body
+    registered = [
+        e["event"] for e in body["events"] if e["event"]["type"] == "ParticipantRegistered"
+    ]
+    assert [e["birth_date"] for e in registered] == [born for *_, born in PLAYERS]
+    public = (await api.get(f"{T}/events"))["events"]
+    registered = [e["event"] for e in public if e["event"]["type"] == "ParticipantRegistered"]
+    assert [e["birth_date"] for e in registered] == [born[:4] for *_, born in PLAYERS]

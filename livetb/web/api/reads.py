@@ -25,7 +25,12 @@ import msgspec
 from aiohttp import hdrs, web
 
 from livetb.errors import InvalidInput, NotFound
-from livetb.events.schema import Recorded, TournamentCreated
+from livetb.events.schema import (
+    ParticipantRegistered,
+    ParticipantUpdated,
+    Recorded,
+    TournamentCreated,
+)
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
 from livetb.projections import card
@@ -274,7 +279,20 @@ async def events(request: web.Request) -> web.Response:
         page = [rec for rec in page if rec.seq <= seen.projection.seq]
     more = len(page) > limit
     page = page[:limit]
+    if not await reads_live(request, tid):
+        page = [_birth_years(rec) for rec in page]
     return json_response(EventPage(page, page[-1].seq if more else None))
+
+
+def _birth_years(rec: Recorded) -> Recorded:
+    """The record as the public reads it: a participant's birth date as its year."""
+    e = rec.event
+    if not isinstance(e, ParticipantRegistered | ParticipantUpdated):
+        return rec
+    born = e.birth_date
+    if not isinstance(born, str) or len(born) <= 4:
+        return rec
+    return msgspec.structs.replace(rec, event=msgspec.structs.replace(e, birth_date=born[:4]))
 
 
 ENDPOINTS = [
