@@ -107,8 +107,12 @@ def synced(ev: Event, tmp_path: Path) -> tuple[list[Recorded], bytes]:
             live.apply(rec)
         records += new
         theirs = file_standings(trf, rounds)
-        assert log_standings(records) == theirs, cut.label
         assert projected(live) == theirs, f"{cut.label}: live"
+        # The log folded from zero, as `standings --db` reads it, at each round's end and
+        # the last file (in between, the live projection equals a rebuild: the
+        # incremental properties check that after every event).
+        if cut.label.endswith("whole") or i == len(ev.cuts) - 1:
+            assert log_standings(records) == theirs, cut.label
     again = sync.plan(records, parse_trf(data), "again.trf", sync.player_lines(data), rounds=rounds)
     assert again.events == [], "the last file again adds nothing"
     return records, data
