@@ -245,7 +245,7 @@ def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: 
             port=args.port,
             # aiohttp counts it from the connection's start: also the deadline for headers
             keepalive_timeout=app[CONFIG].header_timeout,
-            print=lambda _: print(banner, file=out, flush=True),
+            print=lambda _: _listening(banner, out),
             shutdown_timeout=5.0,
             loop=_event_loop(),
             reuse_port=getattr(args, "reuse_port", False) or None,
@@ -253,6 +253,14 @@ def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: 
     except OSError as err:
         raise UsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None
     return 0
+
+
+def _listening(banner: str, out: io.TextIOBase) -> None:
+    """aiohttp calls this once every socket listens: say so (and tell a supervisor)."""
+    from livetb.cli.workers import tell_listening
+
+    print(banner, file=out, flush=True)
+    tell_listening()
 
 
 def _event_loop() -> asyncio.AbstractEventLoop:

@@ -7,14 +7,16 @@ only starts them, restarts one that dies, and stops them all on Ctrl-C or SIGTER
 
 The store may be away (a database restarting, or not started yet): this process then waits
 for it, asking it again with backoff and saying so once per outage, before starting the
-workers and before starting one again that could not start. A worker that exits right after
-starting while the store answers could not start for its settings (the port taken): before
-any worker has served, the lot stops with the worker's own error, since another would fail
-alike.
+workers and before starting one again that could not start. A worker says when it listens
+(a byte on the pipe named by `READY_FD`); one that exits before it does could not start,
+however long it took on a loaded machine: while the store answers, that is its settings (the
+port taken), and before any worker has served, the lot stops with the worker's own error,
+since another would fail alike. One that exits after is replaced.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -23,7 +25,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-STARTUP = 5.0  # seconds: a worker that exits sooner by itself could not start (port, store)
+READY_FD = "LIVETB_READY_FD"  # a worker's environment: the pipe it writes a byte to once listening
 STOP_GRACE = 10.0  # seconds a worker has to drain its writes before it is killed
 RESTART_FIRST, RESTART_MOST = 0.5, 5.0  # seconds between attempts while the store is away
 
@@ -87,13 +89,16 @@ def supervise(
         stopping = True
 
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    started: dict[subprocess.Popen[bytes], float] = {}
+    started: dict[subprocess.Popen[bytes], _Ready] = {}
     due: list[float] = []  # when to start each worker that could not start
-    served = False  # a worker has run past STARTUP: the port and the settings are good
+    served = False  # a worker has listened: the port and the settings are good
     outage = _Outage(probe, out)
 
     def start() -> None:
-        started[subprocess.Popen(command, env=environment)] = time.monotonic()
+        ready = _Ready()
+        env = environment | {READY_FD: str(ready.write_end)}
+        started[subprocess.Popen(command, env=env, pass_fds=(ready.write_end,))] = ready
+        ready.started()
 
     try:
         wake = time.monotonic()
@@ -109,17 +114,20 @@ def supervise(
         while not stopping:
             time.sleep(0.2)
             now = time.monotonic()
-            for proc, since in list(started.items()):
+            for proc, ready in list(started.items()):
                 code = proc.poll()
                 if stopping:
                     break
+                listened = ready.listened()
                 if code is None:
-                    served = served or now - since >= STARTUP
+                    served = served or listened
                     continue
                 del started[proc]
-                # Killed by a signal: replaced. Exited on its own right after starting: it
-                # could not start (its error is above), for the store or for its settings.
-                if code < 0 or now - since >= STARTUP:
+                ready.close()
+                # Killed by a signal, or exited once it had listened: replaced. Exited before
+                # listening: it could not start (its error is above), for the store or for its
+                # settings.
+                if code < 0 or listened:
                     print(f"livetb: worker {proc.pid} exited ({code}); starting another", file=out)
                     start()
                     continue
@@ -137,9 +145,44 @@ def supervise(
                     start()
     finally:
         _stop_all(list(started))
+        for ready in started.values():
+            ready.close()
         for s, handler in previous.items():
             signal.signal(s, handler)
     return 0
+
+
+class _Ready:
+    """The pipe a worker says it listens on: its write end is the worker's, its read end
+    this process's (non-blocking)."""
+
+    def __init__(self) -> None:
+        self.read_end, self.write_end = os.pipe()
+        os.set_blocking(self.read_end, False)
+        self.said = False
+
+    def started(self) -> None:
+        os.close(self.write_end)  # the worker holds it now
+
+    def listened(self) -> bool:
+        if not self.said:
+            with contextlib.suppress(BlockingIOError):
+                self.said = bool(os.read(self.read_end, 1))
+        return self.said
+
+    def close(self) -> None:
+        os.close(self.read_end)
+
+
+def tell_listening() -> None:
+    """In a worker, once its sockets listen: a byte on the supervisor's pipe, if it gave one."""
+    fd = os.environ.pop(READY_FD, None)
+    if fd is not None and fd.isdigit():
+        try:
+            os.write(int(fd), b"1")
+            os.close(int(fd))
+        except OSError:
+            pass  # the supervisor has gone: nobody to tell
 
 
 def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
