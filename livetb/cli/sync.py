@@ -119,7 +119,8 @@ class _Follow:
     """What --watch knows between two reads of the file."""
 
     synced: bytes | None = None  # the content last synced (or found in step)
-    refused_at: int | None = None  # the log's head when the last read was refused
+    refused: bool = False  # the last read was refused
+    refused_at: int | None = None  # the log's head then (None: unknown)
 
 
 def _watch(
@@ -148,7 +149,7 @@ def _watch(
             yield_on_timeout=True,
         ):
             # a save or a touch; or, after a refusal, the log moved (settled in the console)
-            moved = follow.refused_at is not None and _head(args) != follow.refused_at
+            moved = follow.refused and _head(args) not in (None, follow.refused_at)
             if changes or moved:
                 _watched_sync(args, path, follow, tiebreaks, lang, out)
     except KeyboardInterrupt:
@@ -156,9 +157,13 @@ def _watch(
     return 0
 
 
-def _head(args: argparse.Namespace) -> int:
-    with open_store(args.db) as store:
-        return store.head(args.tournament)
+def _head(args: argparse.Namespace) -> int | None:
+    """The log's head; None while the store cannot say (busy, away): asked again next time."""
+    try:
+        with open_store(args.db) as store:
+            return store.head(args.tournament)
+    except LivetbError:
+        return None
 
 
 def _watched_sync(
@@ -170,11 +175,11 @@ def _watched_sync(
     out: io.TextIOBase,
 ) -> None:
     """One sync of the watched file. The content synced last is not read again unless the
-    last read was refused (`follow.refused_at`): then it may go through now."""
+    last read was refused (`follow.refused`): then it may go through now."""
     name = Path(args.file).name
     for attempt in range(RETRIES):
         data = _settled(path)
-        if data is None or (data == follow.synced and follow.refused_at is None):
+        if data is None or (data == follow.synced and not follow.refused):
             return  # gone (being replaced), or a save that changed nothing
         try:
             outcome = sync_file(args, data, tiebreaks, lang)
@@ -192,8 +197,8 @@ def _watched_sync(
         except LivetbError as err:
             _refused(args, follow, data, lang, f"livetb: {err}")
             return
-        was_refused = follow.refused_at is not None
-        follow.synced, follow.refused_at = data, None
+        was_refused = follow.refused
+        follow.synced, follow.refused, follow.refused_at = data, False, None
         if outcome.events or not was_refused:
             print(_summary(args, outcome, lang), file=out, flush=True)
         if was_refused:
@@ -208,7 +213,7 @@ def _refused(
     if message is not None:
         print(message, file=sys.stderr, flush=True)
     print(i18n.text(lang, "sync.retry", file=Path(args.file).name), file=sys.stderr, flush=True)
-    follow.synced, follow.refused_at = data, _head(args)
+    follow.synced, follow.refused, follow.refused_at = data, True, _head(args)
 
 
 def _settled(path: Path) -> bytes | None:
