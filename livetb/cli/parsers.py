@@ -141,7 +141,7 @@ def _export(sub: argparse._SubParsersAction) -> None:
     exp = sub.add_parser(
         "export", help="write a tournament of the store as TRF-16, TRF-2026, CSV or HTML"
     )
-    add_db(exp)
+    add_served_db(exp)
     exp.add_argument("--tournament", metavar="ID", help="the tournament (if several)")
     exp.add_argument(
         "--format",

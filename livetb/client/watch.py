@@ -1,8 +1,10 @@
-"""`livetb watch`: a terminal live view (rich) redrawn on every delta of the feed."""
+"""`livetb watch`: a terminal live view (rich) redrawn on every delta of the feed; piped or
+written to a file, one table per update instead, each written as it comes."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import AsyncIterator
 from typing import IO, cast
 
 from rich.console import Console, Group, RenderableType
@@ -84,22 +86,41 @@ async def watch(
     lang: str = "en",
     category: str | None = None,
 ) -> LocalStandings:
-    """Redraw on every snapshot and delta; stop after `count` of them (None: never).
+    """Redraw on every snapshot and delta; stop after `count` of them (None: never). Not in a
+    terminal (a pipe, a file), each update's table is written after the last one, at once:
+    a live view there would write only when it stops.
 
     `token`: one of the tournament's tokens, needed if it is private; `lang`: the catalog;
     `category`: only that category's standings, ranks counted inside it."""
     local = LocalStandings()
     # The text streams given (sys.stdout, StringIO) are IO[str]; typeshed's TextIOBase is not.
     console = Console(file=cast(IO[str], out)) if out is not None else Console()
+    if not console.is_terminal:
+        async for changed in updates(url, tournament, local, count, token, category):
+            console.print(render(local, tournament, changed, follow_no, top, lang))  # flushed
+        return local
     first = render(local, tournament, set(), lang=lang)
     with Live(first, console=console, auto_refresh=False) as live:
-        seen = 0
-        async for msg in follow(url, tournament, local, token=token, category=category):
-            if not isinstance(msg, SnapshotMessage | DeltaMessage):
-                continue
-            changed = {r.start_no for r in msg.rows} if isinstance(msg, DeltaMessage) else set()
+        async for changed in updates(url, tournament, local, count, token, category):
             live.update(render(local, tournament, changed, follow_no, top, lang), refresh=True)
-            seen += 1
-            if count is not None and seen >= count:
-                break
     return local
+
+
+async def updates(
+    url: str,
+    tournament: str,
+    local: LocalStandings,
+    count: int | None,
+    token: str | None,
+    category: str | None,
+) -> AsyncIterator[set[int]]:
+    """The start numbers each snapshot or delta changed, once `local` has it; `count` of
+    them (None: for as long as the feed runs)."""
+    seen = 0
+    async for msg in follow(url, tournament, local, token=token, category=category):
+        if not isinstance(msg, SnapshotMessage | DeltaMessage):
+            continue
+        yield {r.start_no for r in msg.rows} if isinstance(msg, DeltaMessage) else set()
+        seen += 1
+        if count is not None and seen >= count:
+            return

@@ -147,6 +147,9 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPException as err:
         if err.status < 400:
             raise
+        refused = writes.refused_id(request) if err.status == 404 else None
+        if refused is not None:  # a creation at an id no route takes: the field named
+            return error_response(refused)
         code = HTTP_CODES.get(err.status, f"http_{err.status}")
         resp = json_response({"code": code, "message": err.text or err.reason}, err.status)
         if err.status == 405:

@@ -1,6 +1,6 @@
 """The broadcast delay on air: with `public_delay` 5 s the overlay (no token) shows a result
 only 5 s after it was recorded, while the arbiter's token reads it at once; the overlay says
-that it is delayed."""
+that it is delayed (and `<html data-connection="delayed">`)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_the_overlay_shows_a_result_only_after_the_delay(browser: Any, server: S
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(f"{server.base}/t/delayed/overlay?top=8")
-    page.wait_for_selector("html[data-connection='live']")
+    page.wait_for_selector("html[data-connection='delayed']")  # live, a delay late
     page.wait_for_selector(".overlay tr[data-start-no='4']")
     assert "delayed 5 s" in page.locator(".overlay").inner_text()
     pts = page.locator(".overlay tr[data-start-no='4'] [data-tb='PTS']")

@@ -96,8 +96,9 @@ def test_the_overlay_shows_top_n_on_a_transparent_page(
     )
     heads = page.locator(".overlay thead th.tb")
     assert heads.evaluate_all("hs => hs.map((h) => h.dataset.tb)") == ["PTS", "BH/C1"]
-    # Each header in words where its column has room, else its code.
-    assert heads.all_inner_texts() == ["Points", "BH/C1"]
+    # Each header the tournament's code, its name in words as the accessible name.
+    assert heads.all_inner_texts() == ["PTS", "BH/C1"]
+    assert heads.evaluate_all("hs => hs.map((h) => h.ariaLabel)") == ["Points", "Buchholz Cut-1"]
     panel = page.locator(".overlay").bounding_box()
     png = page.screenshot(omit_background=True, path=SHOTS / "overlay-1920.png")
     outside = [(1900, 20), (1900, 1060), (20, 1060), (int(panel["x"] + panel["width"] + 20), 500)]

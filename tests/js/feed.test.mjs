@@ -62,6 +62,20 @@ test("a filtered view takes its ranks from the delta and drops the rows that lef
   assert.equal(model.round.closed, true); // round 1 is closed once after_round reaches it
 });
 
+test("a setting's delta (the broadcast delay's own event) changes nothing a page shows", () => {
+  // What boot.js reads the settings again on: a public feed says nothing else of a delay.
+  const model = new Standings(false);
+  model.snapshot(snapshot(4, [row(1, 1, "0"), row(2, 1, "0")]));
+  const change = model.delta({ type: "delta", seq: 5, after_round: 0, round_in_progress: 1 });
+  assert.equal(model.doc.seq, 5);
+  assert.deepEqual(change, { changed: new Set(), moved: new Map(), games: [], round: false, prizes: false });
+  const result = model.delta({
+    type: "delta", seq: 6, after_round: 0, round_in_progress: 1, games: [[1, 1, "1-0"]],
+    rows: [{ start_no: 1, cells: [[0, "1"]] }],
+  });
+  assert.ok(result.changed.size && result.games.length); // a result is no setting
+});
+
 test("the kept standings are a snapshot again, for an offline reopen", () => {
   const model = new Standings(false);
   model.snapshot(snapshot(4, [row(1, 1, "0"), row(2, 1, "0")], { prizes: { lists: [] } }));

@@ -1,6 +1,6 @@
 """The REST API's reads. Public unless the tournament is private (`livetb/web/http/auth.py`):
 
-    GET /api/tournaments                                   ids and heads
+    GET /api/tournaments                                   ids, heads, dates and progress
     GET /api/tournaments/{id}                              details and participants
     GET /api/tournaments/{id}/standings[?at_seq=N | ?after_round=K]
     GET /api/tournaments/{id}/rounds/{round}               pairings, results, requested byes
@@ -29,6 +29,8 @@ from livetb.events.schema import (
     ParticipantRegistered,
     ParticipantUpdated,
     Recorded,
+    RoundClosed,
+    RoundPaired,
     TournamentCreated,
 )
 from livetb.events.state import TournamentState
@@ -53,17 +55,24 @@ from livetb.web.http.routing import (
     route_defs,
 )
 from livetb.web.http.throttle import limited
-from livetb.web.keys import OFFLOAD, STORE, TIMETRAVEL
+from livetb.web.keys import OFFLOAD, SERVICE, STORE, TIMETRAVEL
 from livetb.wire.messages import RoundInfo
 from livetb.wire.standings import DbStandings
 
 
 class Summary(msgspec.Struct):
+    """A tournament as the list shows it: as of `seq`, the head shown (a delayed tournament's
+    public one)."""
+
     id: str
     seq: int
     name: str
     rounds: int
     kind: str
+    start_date: str | None = None  # as created (ISO date), when one was given
+    paired: int = 0  # the last round paired at `seq` (0: not started)
+    closed: int = 0  # the last round closed at `seq` (`rounds`: finished)
+    updated: str | None = None  # when the event at `seq` was recorded (ISO 8601, UTC)
 
 
 class ParticipantInfo(msgspec.Struct):
@@ -118,6 +127,9 @@ async def list_tournaments(request: web.Request) -> web.Response:
     """Every tournament but the private ones."""
     shown = await asyncio.to_thread(summaries, request.app[STORE])
     await public_heads(request, shown)  # a delayed tournament's public head
+    held = request.app[SERVICE].projections
+    states = {t.id: p.state for t in shown if (p := held.get(t.id)) is not None and p.seq == t.seq}
+    await asyncio.to_thread(progress, request.app[STORE], shown, states)
     return json_response(TournamentList(shown))
 
 
@@ -126,8 +138,30 @@ def summaries(store: EventStore) -> list[Summary]:
     for tid in store.tournaments():
         created = public_creation(store, tid)
         if created is not None:
-            shown.append(Summary(tid, store.head(tid), created.name, created.rounds, created.kind))
+            start = created.start_date.isoformat() if created.start_date else None
+            head = store.head(tid)
+            shown.append(Summary(tid, head, created.name, created.rounds, created.kind, start))
     return shown
+
+
+def progress(store: EventStore, listed: list[Summary], states: dict[str, TournamentState]) -> None:
+    """Each listed tournament's rounds paired and closed, and when its head was recorded, as
+    of the head shown: from the state of a projection held at that head, else from the log
+    read up to it (no projection is loaded for a list)."""
+    for t in listed:
+        state = states.get(t.id)
+        if state is not None:
+            t.paired, t.closed = state.paired, state.closed
+        last = None
+        for rec in store.read(t.id, after=t.seq - 1 if state is not None else 0):
+            if rec.seq > t.seq:
+                break
+            last = rec
+            if state is None and isinstance(rec.event, RoundPaired):
+                t.paired = max(t.paired, rec.event.round)
+            elif state is None and isinstance(rec.event, RoundClosed):
+                t.closed = max(t.closed, rec.event.round)
+        t.updated = None if last is None else last.at.isoformat()
 
 
 def public_creation(store: EventStore, tid: str) -> TournamentCreated | None:
@@ -300,7 +334,7 @@ ENDPOINTS = [
         method="GET",
         path="/api/tournaments",
         handler=list_tournaments,
-        summary="Tournaments and their log heads",
+        summary="Tournaments: their log heads, start dates, rounds paired and closed",
         response=TournamentList,
         auth=PUBLIC,
     ),

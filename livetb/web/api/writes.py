@@ -33,8 +33,10 @@ in `livetb/web/api/reads.py`.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Annotated, Any
+from urllib.parse import unquote
 
 import msgspec
 from aiohttp import hdrs, web
@@ -303,3 +305,22 @@ def endpoints() -> list[Endpoint]:
 
 def routes() -> list[web.RouteDef]:
     return route_defs(endpoints())
+
+
+_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")  # what `routing.TID` takes
+_CREATION = re.compile(r"/api/tournaments/([^/]+)")
+
+
+def refused_id(request: web.Request) -> InvalidInput | None:
+    """A creation (PUT /api/tournaments/{id}) at an id the routes do not take, which the
+    router answers with a bare 404: the refusal that names the field, for the error
+    middleware to answer with instead (422)."""
+    found = _CREATION.fullmatch(request.rel_url.raw_path)
+    if request.method != "PUT" or found is None:
+        return None
+    tid = unquote(found.group(1))
+    if _ID.fullmatch(tid):
+        return None
+    return InvalidInput(
+        f"id {tid[:80]!r}: 1 to 64 letters, digits, '.', '_' or '-' (no spaces)", path="id"
+    )

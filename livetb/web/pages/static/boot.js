@@ -2,6 +2,8 @@
 // the tournament (asking for a private one's token), follow its feed (feed.js: resume with
 // since=, reload on refusal), keep the live badge and `<html data-connection>` honest, keep the
 // last standings in this browser and show them at once when the page opens without a network.
+// Under a broadcast delay a reader without a token of the tournament sees the standings late:
+// the badge says "delayed 15 min" and `<html data-connection="delayed">` while the feed is live.
 //
 //   const feed = await boot({
 //     tournament,            // default: the page's settings (config.tournament)
@@ -9,6 +11,7 @@
 //     top, participants,     // a filtered feed (top N, or these start numbers)
 //     category,              // passed to the feed as &category=
 //     rated,                 // true: &with=rating_change (each row's `rating_change`, live)
+//     settingsSeconds,       // how often a public reader reads the delay again (default 60)
 //     onSnapshot(model, feed), onDelta(model, change, feed), onState(state, feed),
 //     onRefused(),           // default: reload the page (which asks for a token again)
 //   });
@@ -19,7 +22,8 @@
 // "state" (detail: { state }) events, for components (<standings-table>.attach(feed)); and
 // .model (feed.js Standings), .info (GET /api/tournaments/{id}), .token, .status (the badge and
 // the "saved at" note, for the page's header; .badge alone), .state ("connecting" | "live" | "reconnecting" | "offline"),
-// .savedAt (ms: the time of standings kept from an earlier visit while they are shown, else
+// .delay (seconds: the broadcast delay this reader sees, 0 with a token; a "state" event when
+// it changes), .savedAt (ms: the time of standings kept from an earlier visit while they are shown, else
 // null), .stop().
 import { config, el, HttpError, liveBadge, openTournament, showError } from "./common.js";
 import { Standings, follow } from "./feed.js";
@@ -29,10 +33,16 @@ const keptKey = (tid) => `livetb.last.${tid}`;
 const KEEP_EVERY = 1000; // ms: at most one write of the kept standings a second
 const KEEP_MOST = 2_000_000; // characters: a larger field is not kept (localStorage is ~5 MB)
 
-/** `<html data-connection>`: live, or not (a first connection counts as reconnecting). */
-function connection(state) {
-  document.documentElement.dataset.connection = state === "live" || state === "offline" ? state : "reconnecting";
+/** `<html data-connection>`: live (delayed under a broadcast delay), or not (a first
+ *  connection counts as reconnecting). */
+function connection(state, delay = 0) {
+  const shown = state === "live" && delay > 0 ? "delayed" : state === "live" || state === "offline" ? state : "reconnecting";
+  document.documentElement.dataset.connection = shown;
 }
+
+/** The broadcast delay a reader sees: the tournament's, unless a token of it reads live. */
+const delayOf = (info, token) => (token ? 0 : Math.max(0, Number(info.public_delay ?? 0)));
+const SETTINGS_LEAST = 2000; // ms: the least time between two reads of the delay
 
 function kept(tid) {
   try {
@@ -58,6 +68,7 @@ export class Feed extends EventTarget {
     this.token = token;
     this.model = null;
     this.state = "connecting";
+    this.delay = delayOf(info, token);
     this.savedAt = null;
     this.badge = liveBadge();
     this.saved = el("span", { class: "saved", hidden: true });
@@ -81,7 +92,8 @@ function keepOffline() {
 
 export async function boot({
   tournament = config.tournament, token = undefined, top = null, participants = null,
-  category = null, rated = false, onSnapshot, onDelta, onState, onRefused = () => location.reload(),
+  category = null, rated = false, settingsSeconds = 60, onSnapshot, onDelta, onState,
+  onRefused = () => location.reload(),
 } = {}) {
   connection("connecting");
   let info;
@@ -101,7 +113,8 @@ export async function boot({
   }
   const feed = new Feed(info, token);
   keepOffline();
-  const keep = !info.private && top === null && participants === null && category === null && !rated;
+  const filtered = top !== null || participants !== null || category !== null || rated;
+  const keep = !info.private && !filtered;
   let timer = null;
   const save = () => {
     timer = null;
@@ -123,8 +136,8 @@ export async function boot({
 
   const setState = (state) => {
     feed.state = state;
-    feed.badge.set(state);
-    connection(state);
+    feed.badge.set(state, feed.delay);
+    connection(state, feed.delay);
     if (state === "live" && feed.savedAt !== null) {
       feed.savedAt = null;
       feed.saved.hidden = true;
@@ -132,7 +145,37 @@ export async function boot({
     feed.dispatchEvent(new CustomEvent("state", { detail: { state } }));
     onState?.(state, feed);
   };
+
+  // The delay set, changed or lifted while the page is open: a public reader's feed carries
+  // no word of it (its stream holds still, or catches up), so the settings are read again
+  // now and then, after a snapshot past the first and, on the whole feed, after a change that
+  // moved nothing (a setting's event, such as the delay's own once it is public; a filtered
+  // view gets such changes for every event outside it).
+  let reading = false;
+  let lastRead = Date.now();
+  const rereadDelay = async () => {
+    if (token || reading || Date.now() - lastRead < SETTINGS_LEAST) return;
+    reading = true;
+    lastRead = Date.now();
+    try {
+      const fresh = await fetchInfo(tournament, token);
+      feed.info.public_delay = fresh.public_delay;
+      const delay = delayOf(fresh, token);
+      if (delay !== feed.delay) {
+        feed.delay = delay;
+        setState(feed.state);
+      }
+    } catch { /* the badge keeps what it said */ } finally {
+      reading = false;
+    }
+  };
+  if (!token) {
+    setInterval(() => { if (document.visibilityState !== "hidden") rereadDelay(); }, settingsSeconds * 1000);
+  }
+  let snapshots = 0;
   const snapshot = (model) => {
+    snapshots += 1;
+    if (snapshots > 1) rereadDelay();
     feed.model = model;
     // Components first: the page's own handler sees them up to date.
     feed.dispatchEvent(new CustomEvent("snapshot", { detail: { model } }));
@@ -157,6 +200,8 @@ export async function boot({
       state: setState,
       snapshot,
       delta: (m, change) => {
+        const still = !change.changed.size && !change.moved.size && !change.games.length && !change.round && !change.prizes;
+        if (still && !filtered) rereadDelay();
         feed.model = m;
         feed.dispatchEvent(new CustomEvent("delta", { detail: { change } }));
         onDelta?.(m, change, feed);

@@ -135,12 +135,24 @@ export function statusLine(attrs = {}) {
   return line;
 }
 
-/** The small live / reconnecting / offline badge every page shows (kept by boot.js). */
+/** A broadcast delay in words: "delayed 15 min" (whole minutes, or any delay from 10 min),
+ *  else "delayed 90 s" (90 s stays 90 s, not "2 min"). */
+export function delayText(seconds) {
+  return seconds % 60 === 0 || seconds >= 600
+    ? t("live.delayed_min", { minutes: Math.round(seconds / 60) })
+    : t("live.delayed_s", { seconds });
+}
+
+/** The small live / delayed / reconnecting / offline badge every page shows (kept by
+ *  boot.js): a live feed under a broadcast delay (`delay` seconds, a public reader's) says
+ *  "delayed 15 min", not "live". */
 export function liveBadge() {
   const badge = el("span", { class: "live", role: "status", dataset: { state: "connecting" } }, t("live.connecting"));
-  badge.set = (state) => {
-    badge.dataset.state = state;
-    badge.textContent = t(`live.${state}`);
+  badge.set = (state, delay = 0) => {
+    const delayed = state === "live" && delay > 0;
+    const text = delayed ? delayText(delay) : t(`live.${state}`);
+    badge.dataset.state = delayed ? "delayed" : state;
+    if (badge.textContent !== text) badge.textContent = text;
   };
   return badge;
 }

@@ -13,7 +13,7 @@
 // The panel never reaches past the frame: the rows page instead (with "2 / 4"), as many a
 // page as the frame shows, measured on the rows themselves. A surname is never cut (a long
 // given name may end in "…"). The table is the one standings component (standings-table.js).
-import { app, config, el, getJSON, stateLine, takeToken } from "./common.js";
+import { app, config, delayText, el, getJSON, stateLine, takeToken } from "./common.js";
 import { boot } from "./boot.js";
 import { num, t } from "./i18n.js";
 import { clipped, fitRows, outside, throttled } from "./fit.js";
@@ -117,11 +117,7 @@ function stateText() {
     const done = round.games.filter((g) => g.result).length;
     parts.push(t("overlay.progress", { done, total: round.games.length }));
   }
-  const delay = Number(feed.info.public_delay ?? 0);
-  if (delay > 0) {
-    const minutes = delay % 60 === 0 || delay >= 600; // 90 s stays 90 s, not "2 min"
-    parts.push(minutes ? t("overlay.delayed_min", { minutes: Math.round(delay / 60) }) : t("overlay.delayed_s", { seconds: delay }));
-  }
+  if (feed.delay > 0) parts.push(delayText(feed.delay)); // the badge, then hidden, would say it twice
   return parts.join(" · ");
 }
 
@@ -233,8 +229,6 @@ function fit() {
   ui.overflows = overflows;
   const page = ui.table.page ?? 0; // measuring turns to the first page: come back after
   if (layout !== "ticker") surnamesOnOneLine(layout, cap, fontSize(layout, w, h));
-  // The header's words (full or codes) settle for this width before anything is measured.
-  ui.table.fitHeader?.();
   const n = rowsAPage(layout, cap, overflows);
   fitRows((k) => ui.table.setAttribute("rows", k), overflows, n, n);
   ui.table.page = page;
@@ -262,6 +256,7 @@ function surnamesOnOneLine(layout, cap, px) {
  *  shows besides its own. The frame's room is measured with the page indicator showing. */
 function rowsAPage(layout, cap, overflows) {
   const table = ui.table;
+  if (layout === "ticker") ui.panel.style.removeProperty("--ov-item"); // an earlier frame's
   table.setAttribute("rows", cap);
   if (!overflows()) return cap; // one page: no indicator, nothing to page
   table.setAttribute("rows", 1);
@@ -277,15 +272,17 @@ function rowsAPage(layout, cap, overflows) {
     room = innerHeight - 2 * ui.margin - (ui.panel.getBoundingClientRect().height - used);
   }
   table.setAttribute("rows", cap);
+  let widest = 0;
   if (ticker) {
-    // Every item as wide as the widest with its surname alone (given names take an ellipsis
-    // where they do not fit): each page then holds the same number, exactly as many as the
-    // line shows, and one long name does not leave the others a line each.
+    // Every item as wide as the widest with its surname and a whole "…" for its given names
+    // (which take an ellipsis where they do not fit): each page then holds the same number,
+    // exactly as many as the line shows, and one long name does not leave the others a line
+    // each.
     ui.panel.style.removeProperty("--ov-item");
     ui.panel.classList.add("measuring");
-    const widest = Math.max(...shown().map(size));
+    widest = Math.ceil(Math.max(...shown().map(size)));
     ui.panel.classList.remove("measuring");
-    ui.panel.style.setProperty("--ov-item", `${Math.ceil(widest)}px`);
+    ui.panel.style.setProperty("--ov-item", `${widest}px`);
   }
   const sizes = shown().map(size).sort((x, y) => y - x);
   const gap = ticker ? Number.parseFloat(getComputedStyle(inner.tBodies[0]).columnGap) || 0 : 0;
@@ -297,6 +294,12 @@ function rowsAPage(layout, cap, overflows) {
     if (used > room) break;
     n = i + 1;
   }
+  if (ticker && n > 0) {
+    // The line's whole width shared by the items of a page: what one more item would not
+    // fit in goes to the given names, not to a gap at the end of the line.
+    const each = Math.floor((room - gap * (n - 1)) / n);
+    if (each > widest) ui.panel.style.setProperty("--ov-item", `${each}px`);
+  }
   return Math.max(1, Math.min(cap, n - reserved));
 }
 
@@ -306,28 +309,12 @@ function names() {
 
 const refit = throttled(fit);
 
+// A broadcast delay set or lifted reaches no public feed until it is itself public (the
+// stream holds still meanwhile): boot.js reads the settings again every few seconds instead.
 const SETTINGS_SECONDS = 10;
-let snapshots = 0;
 function onSnapshot() {
-  // A snapshot after the first (a resume, or the delay set or lifted: the public stream
-  // starts again) may come with other settings.
-  snapshots += 1;
-  if (snapshots > 1) rereadInfo();
   columnsProblem(ui.table.columnsError?.unknown ?? []);
   refit();
-}
-
-let rereading = false;
-async function rereadInfo() {
-  if (rereading) return;
-  rereading = true;
-  try {
-    const fresh = await getJSON(`/api/tournaments/${encodeURIComponent(feed.info.id)}`, feed.token);
-    feed.info.public_delay = fresh.public_delay;
-    ui.state.textContent = stateText();
-  } catch { /* the line keeps what it said */ } finally {
-    rereading = false;
-  }
 }
 
 /** After a delta: the state line at once; a new fit only when what shapes the panel changed. */
@@ -360,7 +347,10 @@ async function main() {
     : asked.maxRows ? {}
       : asked.top && !asked.follow.length ? { top: asked.top }
         : !asked.top && asked.follow.length ? { participants: asked.follow } : {};
-  feed = await boot({ ...filtered, rated: asked.rated, onSnapshot, onDelta });
+  feed = await boot({
+    ...filtered, rated: asked.rated, settingsSeconds: SETTINGS_SECONDS, onSnapshot, onDelta,
+    onState: () => { if (ui.state && feed?.model?.doc) ui.state.textContent = stateText(); },
+  });
   if (!feed) return;
   document.title = `${category ? `${category.name} · ` : ""}${feed.info.name} · livetb`;
   const title = el("h1", {}, feed.info.name,
@@ -377,9 +367,6 @@ async function main() {
     renderScoreboard(false);
   }, asked.pageSeconds * 1000);
   addEventListener("resize", refit);
-  // A broadcast delay set or lifted reaches no public feed until it is itself public (the
-  // stream holds still meanwhile): the settings are read again every few seconds instead.
-  setInterval(rereadInfo, SETTINGS_SECONDS * 1000);
 }
 
 main();

@@ -99,7 +99,12 @@ function main() {
   system.addEventListener("change", () => preset(kind.value === "team" ? `team_${system.value}` : system.value));
 
   const input = (id, label, attrs) => [el("label", { for: id }, label), el("input", { id, name: id.slice(2), autocomplete: "off", ...attrs })];
-  const [idL, id] = input("s-id", t("setup.id"), { required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_-]{0,63}" });
+  // The id as the API's routes take it (livetb/web/http/routing.py TID). A `pattern` is
+  // compiled with the `v` flag, where a "-" in a class must be escaped.
+  const [idL, id] = input("s-id", t("setup.id"), {
+    required: true, maxlength: 64, pattern: "[A-Za-z0-9._\\-]{1,64}", title: t("setup.id_hint"),
+    "aria-describedby": "s-id-help", autocapitalize: "none", spellcheck: "false",
+  });
   const [tokL, token] = [el("label", { for: "token" }, t("token.label")), el("input", { id: "token", name: "token", type: "password", required: true, autocomplete: "off", value: organiser.token, "aria-describedby": "s-token-help" })];
   const [nameL, name] = input("s-name", t("setup.name"), { required: true, maxlength: 200 });
   const [roundsL, rounds] = input("s-rounds", t("setup.rounds"), { type: "number", min: 1, max: 99, required: true, value: 9 });
@@ -137,13 +142,20 @@ function main() {
     status.textContent = t("setup.creating");
     const answer = await send("PUT", `/api/tournaments/${encodeURIComponent(tid)}`, key, body);
     submit.disabled = false;
-    if (!answer.ok) { status.textContent = problem(answer); return; }
+    if (!answer.ok) {
+      status.textContent = problem(answer);
+      if (answer.body.path === "id") { // the id refused: back to its field, marked
+        id.setAttribute("aria-invalid", "true");
+        id.focus();
+      }
+      return;
+    }
     if (answer.body.token) { created(tid, body.name, answer.body.token); return; }
     // An arbiter token made for this id: the console takes the same one.
     sessionStorage.setItem(`livetb.token.${tid}`, key);
     location.assign(href(`/t/${encodeURIComponent(tid)}/arbiter`));
   } },
-    idL, id, tokL, token,
+    idL, id, el("p", { id: "s-id-help", class: "hint" }, t("setup.id_hint")), tokL, token,
     el("p", { id: "s-token-help", class: "hint" }, t(organiser.fromLink ? "setup.token_from_link" : "setup.token_help")),
     nameL, name, roundsL, rounds, dateL, date,
     el("label", { for: "s-edition" }, t("setup.edition")), edition, editionHelp,

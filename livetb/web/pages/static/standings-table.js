@@ -19,8 +19,8 @@
 //   page="N"            with `rows`: show page N (from 1) and turn none: the page that holds
 //                       the table turns them (the venue screen, between its pairings pages)
 //   density="comfortable" | "dense" (phones: rank, name, points and the first tie-break, the
-//                       rest behind a button) | "broadcast" (no underlines or tooltips, header
-//                       words in full where they fit) | "screen"
+//                       rest behind a button) | "broadcast" (no tooltips on the values, no
+//                       marks) | "screen"
 //   rating-change       a last column "Δ": each row's rating change so far, signed ("+7.2",
 //                       "−3.6", "–" without a rated game); the feed must carry it (boot.js
 //                       `rated: true`, the feed's &with=rating_change)
@@ -38,7 +38,9 @@
 // is rebuilt, and moves slide (FLIP, none under prefers-reduced-motion) with a polite status
 // ("Rossi up to rank 3"). Rows: <tr data-start-no data-rank>, the name an element with
 // data-name (the surname never cut: only given names take an ellipsis), each value a
-// <td data-tb data-status>. Light DOM, not a shadow root: the pages' one stylesheet (and its
+// <td data-tb data-status>. Each tie-break's header is <th data-tb> with the code as its text
+// and the full name as its accessible name, at every density and after every update
+// (tbHeader). Light DOM, not a shadow root: the pages' one stylesheet (and its
 // print rules) styles the table, and tests read it as the page's own.
 import { config, el } from "./common.js";
 import { href, num, t, tbName } from "./i18n.js";
@@ -60,6 +62,20 @@ function signed(value) {
   if (value === null || value === undefined) return "–";
   if (value.startsWith("-")) return `−${num(value.slice(1))}`;
   return /^0(\.0*)?$/.test(value) ? num(value) : `+${num(value)}`;
+}
+
+/** A tie-break's column header, the same on every page and after every update: the code the
+ *  tournament chose (BH/C1) as its text, `data-tb`, the full name as its accessible name and
+ *  tooltip (with the values' status while they are not final: the tooltip is then its
+ *  description too), the status's mark drawn beside it from `data-mark` (not text: the
+ *  header's text is the code alone, whatever the round). */
+export function tbHeader(code, status = "final", statusText = "") {
+  const name = tbName(code);
+  const mark = NOT_FINAL.includes(status) ? { mark: t(`table.mark.${status}`) } : {};
+  return el("th", {
+    scope: "col", class: "tb", "aria-label": name, title: statusText ? `${name}: ${statusText}` : name,
+    dataset: { tb: code, status, ...mark },
+  }, code);
 }
 
 /** "Rossi, Anna" -> the surname part (with its comma) and the given names. */
@@ -90,14 +106,11 @@ class StandingsTable extends HTMLElement {
     if (!this.table) this.build();
     if (!this.feed && this.hasAttribute("tournament")) this.ownFeed();
     this.startPaging();
-    this.resizing = new ResizeObserver(() => this.fitHeader());
-    this.resizing.observe(this);
   }
 
   disconnectedCallback() {
     clearInterval(this.timer);
     this.timer = null;
-    this.resizing?.disconnect();
   }
 
   attributeChangedCallback(name, was, now) {
@@ -212,15 +225,13 @@ class StandingsTable extends HTMLElement {
     this.markAlone();
     this.legend();
     this.layout();
-    requestAnimationFrame(() => this.fitHeader());
   }
 
   head() {
     const doc = this.model.doc;
-    const full = this.density === "broadcast" || this.density === "screen";
-    const word = (long, short) => [el("span", { class: "word" }, long), el("span", { class: "short", "aria-hidden": "true" }, short)];
+    const tips = this.density !== "broadcast";
     return el("thead", {}, el("tr", {},
-      el("th", { scope: "col", class: "rank" }, full ? word(t("col.rank"), t("table.rank_short")) : t("col.rank")),
+      el("th", { scope: "col", class: "rank" }, t("col.rank")),
       this.hasAttribute("stars") ? el("th", { scope: "col", class: "fol" }, el("span", { class: "sr" }, t("col.follow"))) : null,
       this.hasAttribute("details") ? [
         el("th", { scope: "col", class: "no" }, t("col.no")),
@@ -232,14 +243,10 @@ class StandingsTable extends HTMLElement {
       this.cols.map((i) => {
         const code = doc.tiebreaks[i];
         const status = this.model.statuses[i] ?? "final";
-        const mark = NOT_FINAL.includes(status) ? el("span", { class: "mark", "aria-hidden": "true" }, t(`table.mark.${status}`)) : null;
-        const label = full ? word(tbName(code), code) : el("abbr", { title: tbName(code) }, code);
-        return el("th", { scope: "col", class: "tb", dataset: { tb: code, status } }, label, mark,
-          NOT_FINAL.includes(status) && !full ? el("span", { class: "sr" }, ` (${this.statusText(status)})`) : null);
+        return tbHeader(code, status, tips && NOT_FINAL.includes(status) ? this.statusText(status) : "");
       }),
       this.hasAttribute("rating-change")
-        ? el("th", { scope: "col", class: "rc" }, full ? word(t("table.rating_change"), "Δ")
-          : el("abbr", { title: t("table.rating_change") }, "Δ"))
+        ? el("th", { scope: "col", class: "rc", "aria-label": t("table.rating_change"), title: t("table.rating_change") }, "Δ")
         : null,
       this.density === "dense" ? [
         el("th", { scope: "col", class: "mark" }, el("span", { class: "sr" }, t("table.legend.title"))),
@@ -561,7 +568,7 @@ class StandingsTable extends HTMLElement {
     return { shown: visible.size, total: order.length };
   }
 
-  // --- the legend and the header's words ---
+  // --- the legend ---
 
   legend() {
     const open = this.hasAttribute("legend");
@@ -579,18 +586,6 @@ class StandingsTable extends HTMLElement {
     const groups = this.cols.map((i) => doc.tiebreaks[i]).filter((c) => GROUP.has(familyOf(c)));
     if (groups.length) items.push(el("li", {}, t("table.legend.alone", { codes: groups.join(", ") })));
     this.legendBox.querySelector("ul").replaceChildren(...items);
-  }
-
-  /** Broadcast and screen headers: each in whole words ("Buchholz Cut-1") where it fits,
-   *  else its code (`data-words="short"` on that header). */
-  fitHeader() {
-    if (!this.table?.tHead || !["broadcast", "screen"].includes(this.density)) return;
-    const heads = [...this.table.tHead.querySelectorAll("th")];
-    this.table.dataset.words = "full";
-    for (const th of heads) th.removeAttribute("data-words");
-    // Each header in words where its own column has room ("Points", "Buchholz"), else its
-    // code ("BH/C1"): one long name does not turn every header into codes.
-    for (const th of heads) if (th.scrollWidth > th.clientWidth + 1) th.dataset.words = "short";
   }
 }
 
