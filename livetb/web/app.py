@@ -24,7 +24,17 @@ from livetb.app.timetravel import TimeTravel, process_pool, start_fork_server
 from livetb.backends import backend, driver_fault, open_store, open_tokens
 from livetb.errors import LivetbError, NotAuthenticated, StoreUnavailable, TooManyRequests
 from livetb.events.changes import ChangeSignal
-from livetb.web.api import categories, console, files, openapi, prizes, reads, sync, writes
+from livetb.web.api import (
+    categories,
+    console,
+    crosstable,
+    files,
+    openapi,
+    prizes,
+    reads,
+    sync,
+    writes,
+)
 from livetb.web.config import Config
 from livetb.web.feed import socket
 from livetb.web.feed.hub import Hub
@@ -79,6 +89,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.add_routes(files.routes())
     app.add_routes(categories.routes())  # the categories and rating change reads
     app.add_routes(prizes.routes())  # the live prize list
+    app.add_routes(crosstable.routes())
     return app
 
 

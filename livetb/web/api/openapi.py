@@ -20,7 +20,7 @@ import msgspec
 from aiohttp import hdrs, web
 
 import livetb
-from livetb.web.api import categories, console, files, prizes, reads, sync, writes
+from livetb.web.api import categories, console, crosstable, files, prizes, reads, sync, writes
 from livetb.web.api.dry_run import DryRun
 from livetb.web.feed import socket
 from livetb.web.http.limits import MAX_INT
@@ -232,6 +232,7 @@ def all_endpoints() -> list[Endpoint]:
         + socket.ENDPOINTS
         + categories.ENDPOINTS
         + prizes.ENDPOINTS
+        + crosstable.ENDPOINTS
         + ENDPOINTS
     )
 

@@ -1,5 +1,6 @@
-"""The pages: `/`, `/t/{id}`, `/t/{id}/player/{no}`, `/t/{id}/prizes`, `/t/{id}/overlay`,
-`/t/{id}/screen`, the arbiters' console `/t/{id}/arbiter` and `/new`, which creates a tournament.
+"""The pages: `/`, `/t/{id}`, `/t/{id}/player/{no}`, `/t/{id}/prizes`, `/t/{id}/crosstable`,
+`/t/{id}/overlay`, `/t/{id}/screen`, the arbiters' console `/t/{id}/arbiter` and `/new`, which
+creates a tournament.
 
 Each page is one HTML shell (`static/page.html`) filled in the language negotiated from
 `?lang=`, then `Accept-Language`, then English: `<html lang>`, the title, the language's whole
@@ -16,6 +17,7 @@ import json
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
+from urllib.parse import quote
 
 import msgspec
 from aiohttp import web
@@ -63,6 +65,10 @@ def tournament_page(page: str, title_key: str) -> Handler:
 
     async def handle(request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
+        if page == "standings" and request.query.get("print") == "crosstable":
+            # The notice board's crosstable is the crosstable page's, printed.
+            query = request.query_string
+            raise web.HTTPFound(f"/t/{quote(tid, safe='')}/crosstable?{query}")
         # An unknown and a private tournament get the same page, a 404 that asks for a token:
         # a visitor without one must not learn that a private tournament exists.
         created = await asyncio.to_thread(public_creation, request.app[STORE], tid)
@@ -147,6 +153,7 @@ def routes() -> list[web.AbstractRouteDef]:
         web.get("/t/{tid}", tournament_page("standings", "nav.standings")),
         web.get("/t/{tid}/player/{no}", tournament_page("player", "nav.standings")),
         web.get("/t/{tid}/prizes", tournament_page("prizes", "prize.title")),
+        web.get("/t/{tid}/crosstable", tournament_page("crosstable", "crosstable.title")),
         web.get("/t/{tid}/overlay", tournament_page("overlay", "overlay.label")),
         web.get("/t/{tid}/screen", tournament_page("screen", "nav.screen")),
         web.get("/t/{tid}/arbiter", tournament_page("arbiter", "arbiter.title")),

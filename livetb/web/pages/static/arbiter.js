@@ -221,6 +221,8 @@ async function start(said = null) {
         el("a", { href: href(`/t/${tid}`) }, t("nav.standings")),
         el("a", { href: href(`/t/${tid}`, { print: "standings" }), target: "_blank" }, t("arbiter.print_standings")),
         el("a", { href: href(`/t/${tid}`, { print: "pairings" }), target: "_blank" }, t("arbiter.print_pairings")),
+        el("a", { href: href(`/t/${tid}`, { print: "pairings", order: "name" }), target: "_blank" }, t("arbiter.print_by_name")),
+        el("a", { href: href(`/t/${tid}/crosstable`, { print: "crosstable" }), target: "_blank" }, t("arbiter.print_crosstable")),
         el("button", { type: "button", class: "link", onclick: csv }, t("arbiter.csv")),
         el("button", { type: "button", class: "link", onclick: () => download("trf26") }, t("arbiter.trf26")),
         el("button", { type: "button", class: "link", onclick: () => download("trf16") }, t("arbiter.trf16")),

@@ -1,5 +1,6 @@
-// /t/{id}/player/{no}: the participant's card — who they are (every number labelled), what
-// they need in the running round, why they stand where they stand, the results strip and every
+// /t/{id}/player/{no}: the participant's card — who they are (every number labelled), where
+// they play the running round (board, colour, opponent; or the bye, or the absence), what
+// they need in it, why they stand where they stand, the results strip and every
 // tie-break with its parts and cuts; the participant's category ranks, provisional prize and
 // the prizes each result of the running game leaves open, and the live rating change.
 //
@@ -9,6 +10,8 @@
 import { app, config, el, getJSON, HttpError, languageSwitch, stateLine } from "./common.js";
 import { href, num, t, tbName } from "./i18n.js";
 import { boot } from "./boot.js";
+import { noBoardText, seatOf } from "./pairings.js";
+import { resultText } from "./results.js";
 import {
   capital, categoryArticle, categoryText, compareDecimal, cutText, listing, money, ordinal, outcome,
   prizeName, prizeSentence, signed, sourceText,
@@ -108,6 +111,62 @@ function categoryRanks() {
       el("dd", {}, t(shared > 1 ? "card.cat_rank_shared" : "card.cat_rank", params)));
   });
   return el("dl", { class: "facts cats", "aria-label": t("card.categories") }, items);
+}
+
+// --- the running round: the board, colour and opponent, or why there is no board ---
+
+/** The participant's place in the running round, read from the feed's round (the boards the
+ *  standings page shows); null when no round runs. */
+function runningSeat() {
+  const round = model?.round;
+  const running = model?.doc?.round_in_progress;
+  if (!round || !running || round.round !== running) return null;
+  return { round: round.round, ...seatOf(round, no) };
+}
+
+/** `<div class="game" data-board="12">`: "Round 5 · Board 12 · White", then the opponent
+ *  linked with their start number, rank and points; a bye or an absence said instead. The
+ *  same element while nothing in it changes (a focused link keeps its focus). */
+function game(seat) {
+  if (!seat) return null;
+  const key = JSON.stringify([seat, seat.opponent ? [nameOf(seat.opponent), opponentFacts(seat.opponent)] : null]);
+  if (shownGame.key !== key) Object.assign(shownGame, { key, box: gameBox(seat) });
+  return shownGame.box;
+}
+
+const shownGame = { key: null, box: null };
+
+function gameBox(seat) {
+  const head = el("p", { class: "game-round" }, t("card.game.round", { round: seat.round }));
+  if (seat.board === undefined) {
+    const p = info.participants.find((x) => x.start_no === no);
+    const out = Boolean(p?.withdrawn_from) && p.withdrawn_from <= seat.round;
+    return el("div", { class: "game", dataset: { bye: seat.bye ?? "absent", round: seat.round } },
+      head, el("p", { class: "game-seat" }, capital(noBoardText(seat, out))));
+  }
+  const data = { board: seat.board, colour: seat.colour, opponent: seat.opponent, round: seat.round };
+  return el("div", { class: "game", dataset: data },
+    head,
+    el("p", { class: "game-seat" }, el("strong", {}, t("card.game.board", { board: seat.board })), " · ", t(`colour.${seat.colour}`)),
+    el("p", { class: "game-opponent" }, t("card.game.against"), " ",
+      el("a", { href: href(`/t/${tid}/player/${seat.opponent}`) }, nameOf(seat.opponent) ?? String(seat.opponent)),
+      el("span", { class: "sub-line" }, " · ", opponentFacts(seat.opponent))),
+    seat.result ? el("p", { class: "game-result" }, t("card.game.result", { result: resultText(seat.result) })) : null);
+}
+
+/** "start no. 7 · rank 3 · 4.0 points" (the rank and points from the standings beside). */
+function opponentFacts(opp) {
+  const s = standing(opp);
+  return s && s.points !== null
+    ? t("card.opponent_facts", { no: opp, rank: s.rank, points: num(s.points) })
+    : t("card.opponent_no", { no: opp });
+}
+
+/** The running round's place as the card's status says it when it changes. */
+function seatText(seat) {
+  if (!seat) return "";
+  if (seat.board === undefined) return `${t("card.game.round", { round: seat.round })}: ${noBoardText(seat)}`;
+  return t("card.game.now", { round: seat.round, board: seat.board, colour: t(`colour.${seat.colour}`) });
 }
 
 // --- what I need: one goal a line, the method behind a disclosure ---
@@ -412,8 +471,12 @@ function render() {
   const was = Number(ui.head.dataset.rank || 0);
   ui.head.dataset.rank = card.rank;
   ui.body.dataset.seq = card.seq; // the log position the card shows
+  const seat = runningSeat();
+  const seatWas = ui.head.dataset.seat;
+  ui.head.dataset.seat = seatText(seat);
   place(ui.head, [
     el("h1", { dataset: { startNo: no, rank: card.rank } }, card.name),
+    game(seat),
     facts(),
     categoryRanks(),
     p.withdrawn_from ? el("p", { class: "hint" }, t("card.withdrawn", { round: p.withdrawn_from })) : null,
@@ -430,6 +493,7 @@ function render() {
   ui.state.textContent = stateLine(model.doc, info.rounds);
   // One polite status for the card: the rank and the prize when they change.
   const said = [];
+  if (seatWas !== undefined && seatWas !== ui.head.dataset.seat && seat) said.push(ui.head.dataset.seat);
   if (was && was !== card.rank) said.push(t("card.rank_now", { rank: card.rank, was }));
   const awards = ui.prizes.querySelector(".awards");
   const prize = awards?.tagName === "UL"
