@@ -35,3 +35,25 @@ async def test_the_server_serves_the_rest_and_names_the_broken_one(
         )
         assert status == 201
         assert (await recv(ws))["type"] == "delta"
+
+
+async def test_the_list_shows_every_tournament_when_one_log_cannot_be_read_whole(
+    api: Api, make_api: ApiFactory, config: Config
+) -> None:
+    """A log with an event no reader knows (written by hand, or by a newer livetb): the list
+    still shows it, and the others with their rounds."""
+    import sqlite3
+
+    await api.start(players=4)
+    with SqliteStore(config.db_path) as store:
+        store.append("t-odd", 0, [TournamentCreated(name="Odd", rounds=3)], actor="import")
+    with sqlite3.connect(config.db_path) as db:
+        db.execute(
+            "INSERT INTO events (tournament_id, seq, at, actor, type, data) "
+            "VALUES (?, 2, ?, ?, ?, ?)",
+            ("t-odd", "2026-01-01T00:00:00+00:00", "hand", "Unheard", '{"type": "Unheard"}'),
+        )
+    fresh = await make_api()
+    listing = {t["id"]: t for t in (await fresh.get("/api/tournaments"))["tournaments"]}
+    assert set(listing) == {TID, "t-odd"}
+    assert listing[TID]["paired"] == 1 and listing["t-odd"]["paired"] == 0

@@ -24,7 +24,7 @@ from collections.abc import Hashable
 import msgspec
 from aiohttp import hdrs, web
 
-from livetb.errors import InvalidInput, NotFound
+from livetb.errors import InvalidInput, LivetbError, NotFound
 from livetb.events.schema import (
     ParticipantRegistered,
     ParticipantUpdated,
@@ -153,14 +153,19 @@ def progress(store: EventStore, listed: list[Summary], states: dict[str, Tournam
         if state is not None:
             t.paired, t.closed = state.paired, state.closed
         last = None
-        for rec in store.read(t.id, after=t.seq - 1 if state is not None else 0):
-            if rec.seq > t.seq:
-                break
-            last = rec
-            if state is None and isinstance(rec.event, RoundPaired):
-                t.paired = max(t.paired, rec.event.round)
-            elif state is None and isinstance(rec.event, RoundClosed):
-                t.closed = max(t.closed, rec.event.round)
+        try:
+            for rec in store.read(t.id, after=t.seq - 1 if state is not None else 0):
+                if rec.seq > t.seq:
+                    break
+                last = rec
+                if state is None and isinstance(rec.event, RoundPaired):
+                    t.paired = max(t.paired, rec.event.round)
+                elif state is None and isinstance(rec.event, RoundClosed):
+                    t.closed = max(t.closed, rec.event.round)
+        except (msgspec.DecodeError, LivetbError):
+            # A log that cannot be read whole (its own reads say why): the list still shows
+            # the others, and this one as far as it was read.
+            pass
         t.updated = None if last is None else last.at.isoformat()
 
 

@@ -13,9 +13,10 @@ import datetime as dt
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple, Protocol
 
+import msgspec
 from aiohttp import web
 
-from livetb.errors import DelayBeingSet, InvalidInput, UnknownTournament
+from livetb.errors import DelayBeingSet, InvalidInput, LivetbError, UnknownTournament
 from livetb.projections.standings import StandingsProjection
 from livetb.tokens.store import ORGANISER
 from livetb.web.http.auth import check_read, credentials
@@ -125,7 +126,10 @@ def _recent(store: _Log, tids: list[str]) -> set[str]:
     since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=MAX_DELAY)
     out = set()
     for tid in tids:
-        last = next(store.read(tid, after=max(0, store.head(tid) - 1)), None)
+        try:
+            last = next(store.read(tid, after=max(0, store.head(tid) - 1)), None)
+        except (msgspec.DecodeError, LivetbError):
+            continue  # an event no reader knows: its own reads say so; the list goes on
         if last is not None and last.at > since:
             out.add(tid)
     return out
