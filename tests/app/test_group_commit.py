@@ -31,11 +31,12 @@ from livetb.events.schema import Board, GameResult, Recorded, ResultRecorded
 from livetb.events.sqlite import SqliteStore
 from livetb.events.store import Append
 from livetb.projections.standings import Delta, StandingsProjection
+from tests.fakes import Undelayed
 
 PLAYERS = 16
 
 
-class Published:
+class Published(Undelayed):
     """A feed that keeps what it is given, checking it comes in log order."""
 
     def __init__(self) -> None:
@@ -44,18 +45,6 @@ class Published:
     def publish(self, tournament_id: str, delta: Delta, projection: StandingsProjection) -> None:
         assert not self.seqs or delta.seq == self.seqs[-1] + 1
         self.seqs.append(delta.seq)
-
-    # No delayed tournament here: the public feed's calls are never made.
-    def publish_public(
-        self, tournament_id: str, delta: Delta, projection: StandingsProjection
-    ) -> None:
-        raise AssertionError("no delayed tournament here")
-
-    def delayed(self, tournament_id: str, projection: StandingsProjection) -> None:
-        raise AssertionError("no delayed tournament here")
-
-    def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:
-        raise AssertionError("no delayed tournament here")
 
 
 class CountingStore(SqliteStore):

@@ -23,6 +23,7 @@ from livetb.events.store import MemoryStore, Recalled
 from livetb.projections.standings import Delta, StandingsProjection
 from livetb.projections.stored import load
 from livetb.web.http.statuses import status_of
+from tests.fakes import Undelayed
 
 
 def started(service: TournamentService) -> None:
@@ -80,7 +81,7 @@ def test_retried_key_appends_once_and_a_correction_reaches_the_closed_round() ->
     assert load(service.store, "t1").standings() == service.projection("t1").standings()
 
 
-class Recorder:
+class Recorder(Undelayed):
     """A `Feed` that keeps what it is given."""
 
     def __init__(self) -> None:
@@ -89,18 +90,6 @@ class Recorder:
     def publish(self, tournament_id: str, delta: Delta, projection: StandingsProjection) -> None:
         assert projection.seq == delta.seq  # published right after applying
         self.seqs.append(delta.seq)
-
-    # No delayed tournament here: the public feed's calls are never made.
-    def publish_public(
-        self, tournament_id: str, delta: Delta, projection: StandingsProjection
-    ) -> None:
-        raise AssertionError("no delayed tournament here")
-
-    def delayed(self, tournament_id: str, projection: StandingsProjection) -> None:
-        raise AssertionError("no delayed tournament here")
-
-    def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:
-        raise AssertionError("no delayed tournament here")
 
 
 def test_every_applied_event_is_published_once_in_order_even_from_other_writers() -> None:

@@ -3,33 +3,19 @@ after every file the log's standings are the file's, and the log is what it shou
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import msgspec
 import pytest
 
-from livetb.cli import main
 from livetb.events.schema import FileSynced, GameResult, ResultCorrected, RoundPaired
 from livetb.events.sqlite import SqliteStore
 from livetb.interchange.trf_commands import round_boards
 from livetb.trf import parse_trf
+from tests.cli.running import run, standings
 from tests.interchange.sync_cuts import SWISSES, cuts
 
 TIEBREAKS = "PTS,BH/C1,BH,SB,DE,WIN,BWG"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def standings(capsys: pytest.CaptureFixture[str], *source: str) -> object:
-    code, out, err = run(capsys, "standings", *source, "--format", "json")
-    assert code == 0, err
-    table = json.loads(out)
-    return [(r["rank"], r["start_no"], r["values"]) for r in table["standings"]]
 
 
 @pytest.mark.parametrize("path", SWISSES, ids=lambda p: p.stem)

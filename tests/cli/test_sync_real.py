@@ -6,14 +6,13 @@ with `--rounds`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from livetb.cli import main
 from livetb.events.schema import ResultCorrected
 from livetb.events.sqlite import SqliteStore
+from tests.cli.running import run, standings
 from tests.interchange.sync_cuts import event
 
 TIEBREAKS = "PTS,BH/C1,BH,SB,DE,WIN,BWG"
@@ -24,18 +23,6 @@ EVENTS = [  # (file stem, cut without its round count)
     ("lichess-lwz-2020-06", False),  # absences, half-point byes, several players leaving
     ("ilmenau-gerd-fornahl-2024", True),  # no XXR: --rounds 9
 ]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def standings(capsys: pytest.CaptureFixture[str], *source: str) -> object:
-    code, out, err = run(capsys, "standings", *source, "--format", "json")
-    assert code == 0, err
-    return [(r["rank"], r["start_no"], r["values"]) for r in json.loads(out)["standings"]]
 
 
 @pytest.mark.parametrize(

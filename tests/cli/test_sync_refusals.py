@@ -18,15 +18,10 @@ from livetb.events.schema import GameResult
 from livetb.events.sqlite import SqliteStore
 from livetb.interchange.trf_commands import round_boards
 from livetb.trf import parse_trf
+from tests.cli.running import run
 from tests.interchange.sync_cuts import SWISSES, cuts
 
 REAL = Path("tests/data/real")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def pipe(lines: IO[str] | None, into: queue.Queue[str]) -> None:

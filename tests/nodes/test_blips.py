@@ -22,6 +22,7 @@ from livetb.events.postgres import PostgresChanges, PostgresStore
 from livetb.projections.standings import Delta, StandingsProjection
 from livetb.web.feed import socket
 from tests.conftest import PG_BASE
+from tests.fakes import Undelayed
 
 
 def cut(application_name: str) -> int:
@@ -34,25 +35,13 @@ def cut(application_name: str) -> int:
     return len(rows)
 
 
-class Published:
+class Published(Undelayed):
     def __init__(self) -> None:
         self.seq = 0
 
     def publish(self, tournament_id: str, delta: Delta, projection: StandingsProjection) -> None:
         assert delta.seq == self.seq + 1  # in order, none missed
         self.seq = delta.seq
-
-    # No delayed tournament here: the public feed's calls are never made.
-    def publish_public(
-        self, tournament_id: str, delta: Delta, projection: StandingsProjection
-    ) -> None:
-        raise AssertionError("no delayed tournament here")
-
-    def delayed(self, tournament_id: str, projection: StandingsProjection) -> None:
-        raise AssertionError("no delayed tournament here")
-
-    def undelayed(self, tournament_id: str, projection: StandingsProjection) -> None:
-        raise AssertionError("no delayed tournament here")
 
 
 async def reaches(feed: Published, seq: int) -> None:
