@@ -9,6 +9,7 @@ import json
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -129,7 +130,12 @@ async def test_workers_wait_for_the_store_through_an_outage(pg_schema: str) -> N
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     node = Server(url, port)
+    said: list[str] = []  # the supervisor's and its workers' stdout, as it comes
+    reader = threading.Thread(target=lambda: said.extend(supervisor.stdout or ()), daemon=True)
+    reader.start()
     try:
+        # Both workers listen (each says so, as it tells the supervisor): they have served.
+        wait_for(lambda: sum("workers" not in line and "serving" in line for line in said) == 2)
         wait_for(lambda: answers(node.base) and len(children(supervisor.pid)) == 2)
         first = children(supervisor.pid)
         proxy.down()
@@ -145,8 +151,10 @@ async def test_workers_wait_for_the_store_through_an_outage(pg_schema: str) -> N
         assert supervisor.poll() is None
     finally:
         supervisor.send_signal(signal.SIGTERM)
-        out, err = supervisor.communicate(timeout=30)
+        _, err = supervisor.communicate(timeout=30)
+        reader.join(timeout=30)
         proxy.down()
+    out = "".join(said)
     assert supervisor.returncode == 0, err
     assert out.count("waiting for the store") == 1, out
     assert "exited at start" in out and "Traceback" not in err
