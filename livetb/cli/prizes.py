@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import io
+from decimal import Decimal
 
 import msgspec
 
@@ -50,12 +51,12 @@ def table(doc: PrizeList, lang: str) -> str:
         if covered:
             continue  # in the share of an earlier place's line
         if not mine:
-            body.append((names.get(p.list, p.list), str(p.place), _money(lang, p.amount, doc),
-                         "", say["prize.unawarded"]))  # fmt: skip
+            body.append((names.get(p.list, p.list), str(p.place), _money(lang, p.amount, doc,
+                         p.label), "", say["prize.unawarded"]))  # fmt: skip
         for a in mine:
             place = str(a.place) if a.places[0] == a.places[1] else f"{a.places[0]}-{a.places[1]}"
             name = a.name + (f" ({a.label})" if a.label else "")
-            body.append((names.get(a.list, a.list), place, _money(lang, a.amount, doc),
+            body.append((names.get(a.list, a.list), place, _money(lang, a.amount, doc, a.label),
                          str(a.start_no), name))  # fmt: skip
     widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
 
@@ -71,5 +72,8 @@ def table(doc: PrizeList, lang: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _money(lang: str, amount: str, doc: PrizeList) -> str:
+def _money(lang: str, amount: str, doc: PrizeList, label: str = "") -> str:
+    """An amount and its currency; a trophy without an amount is its label, never 0.00."""
+    if label and Decimal(amount) == 0:
+        return label
     return f"{i18n.number(lang, amount)} {doc.currency}"

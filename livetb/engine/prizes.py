@@ -194,7 +194,8 @@ def allocate(table: Table, lists: Mapping[str, Sequence[Standing]]) -> list[Awar
             return awards
         first = next_place[best.name]
         size = len(best.group)
-        last = min(first + size, len(units[best.name]) + 1) - 1
+        # The group occupies its places whether or not the list pays them all.
+        last = first + size - 1
         paid = _round(best.shares, sum(units[best.name][first - 1 : last]))
         for i, (row, amount) in enumerate(zip(best.group, paid, strict=True)):
             label = labels.get((best.name, first + i), "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+from decimal import Decimal
 
 from livetb import i18n
 from livetb.wire.prizes import PrizeList
@@ -47,17 +48,24 @@ def prizes_html(doc: PrizeList, lang: str = "en") -> str:
         lst = esc(names.get(p.list, p.list))
         if not mine:
             rows.append(f'<tr><td class="name">{lst}</td><td>{p.place}</td>'
-                        f'<td>{esc(p.amount)} {esc(doc.currency or "")}</td><td></td>'
+                        f"<td>{esc(_amount(p.amount, p.label, doc))}</td><td></td>"
                         f'<td class="name">{esc(say["prize.unawarded"])}</td></tr>')  # fmt: skip
         for a in mine:
             first, last = a.places
             place = f"{first}" if first == last else f"{first}–{last}"
             label = f" ({esc(a.label)})" if a.label else ""
             rows.append(f'<tr><td class="name">{lst}</td><td>{place}</td>'
-                        f"<td>{esc(a.amount)} {esc(doc.currency or '')}</td><td>{a.start_no}</td>"
+                        f"<td>{esc(_amount(a.amount, a.label, doc))}</td><td>{a.start_no}</td>"
                         f'<td class="name">{esc(a.name)}{label}</td></tr>')  # fmt: skip
     status = say[f"prize.status.{doc.status}"]
     return (
         f"<h2>{esc(say['prize.title'])}</h2>\n<p>{esc(status)}</p>\n<table>\n"
         f"<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>\n"
     )
+
+
+def _amount(amount: str, label: str, doc: PrizeList) -> str:
+    """An amount and its currency; a trophy without an amount is its label, never 0.00."""
+    if label and Decimal(amount) == 0:
+        return label
+    return f"{amount} {doc.currency or ''}"

@@ -23,7 +23,7 @@ from livetb.engine.model import Code
 from livetb.engine.result import AnySource, Reason
 from livetb.engine.spec import Spec
 from livetb.engine.standings import compute
-from livetb.projections.outlook import Outlook, outlook
+from livetb.projections.outlook import Outlook, outlook, running, world_of
 from livetb.projections.prize_outlook import PrizeOutlook, prize_outlook
 from livetb.projections.prizes import prize_list
 from livetb.projections.standings import StandingsProjection, fmt
@@ -140,6 +140,8 @@ def build(projection: StandingsProjection, no: int) -> Card:
     row = rows[at]
     sources = _Sources(projection)
     live = sources.live
+    # The running round as its close will leave it: read by both outlooks, built once.
+    world = world_of(state, live) if running(state, live) is not None else None
     results = [
         RoundLine(
             r.rnd,
@@ -172,9 +174,9 @@ def build(projection: StandingsProjection, no: int) -> Card:
         Separations(above, below),
         row.fb_prediction,
         row.bh_projected,
-        outlook(state, no, live),
+        outlook(state, no, live, world),
         [a for a in prize_list(projection).awards if a.start_no == no] if state.prizes else [],
-        prize_outlook(state, no, live),
+        prize_outlook(state, no, live, world),
     )
 
 

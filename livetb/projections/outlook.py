@@ -4,18 +4,21 @@ of ranks they can hold once the round is over (the participant card's "what I ne
 While round K (the last one paired) is not closed, participant X finishes the round with P
 points, known for each result of X's game (win / draw / loss, from X's side; the opponent takes
 the complement). Everybody else either has the round's points already (game finished, bye,
-absent) or plays one of the other unfinished boards. A participant plays at most one game per
-round, so those boards are independent and the extremes of the rank are sums over them:
+absent) or plays one of the other unfinished boards. For each result of X's game, the best and
+the worst rank are the ranks X holds in the standings the round's close publishes (with the
+type C values over rounds 1..K) for some combination of results of the other boards: exact,
+read by `livetb/engine/reach.py`, which goes through the few boards that can change X's place
+(those that can bring a player level with X on points, or move the tie-breaks of X's points
+group) and counts the others.
+
+When more combinations would have to be read than its budget allows, the option says so
+(`exact: false`) and gives bounds instead, from points alone, a board at a time:
 
     best  = 1 + #{fixed: points > P} + Σ boards, min over its outcomes of #{its players > P}
     worst = 1 + #{fixed, not X: points ≥ P} + Σ boards, max over its outcomes of #{… ≥ P}
 
-The best rank counts who finishes with more points whatever happens; the worst counts who can
-finish with at least as many, as a tie on points may be broken either way while the other
-tie-breaks are open. Exception: with PTS as the only tie-break and no playoff or lots order,
-participants tied on points share the rank, so the worst counts only who can finish with
-strictly more. Then both bounds are ranks some combination of results gives (each board at its
-extreme); with other tie-breaks the rank lies within them.
+(with PTS as the only tie-break and no playoff or lots order, participants tied on points share
+the rank, and the worst counts only who can finish with strictly more).
 
 Points are the standings' PTS: the scoring system's points over rounds 1..K, an unfinished game
 counting what the live PTS column counts (`Scoring.points(Code.PENDING)`, 0 unless the scoring
@@ -33,10 +36,13 @@ from typing import Literal
 
 import msgspec
 
+from livetb.engine import reach
 from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.context import Context
 from livetb.engine.model import Code
+from livetb.engine.reach import World
 from livetb.engine.spec import parse_list
+from livetb.engine.standings import lot_numbers
 from livetb.events.state import Game, TournamentState
 from livetb.projections.standings import fmt
 
@@ -65,6 +71,9 @@ class Option(msgspec.Struct):
     points: str  # the participant's points after the round with this result
     best: int
     worst: int
+    # Both ranks are held in some outcome of the other boards; false: they are bounds (too
+    # many combinations to go through), the rank lies between them.
+    exact: bool = True
 
 
 class Outlook(msgspec.Struct):
@@ -120,12 +129,54 @@ def running(state: TournamentState, live: Context | None) -> Context | None:
     return live
 
 
-def outlook(state: TournamentState, no: int, live: Context | None = None) -> Outlook | None:
+def world_of(state: TournamentState, live: Context | None = None) -> World:
+    """The running round as its close will leave it, each unfinished board's result to be
+    set (`reach.World`): the close's view of rounds 1..K, the tie-break list, the playoffs
+    and lots as the standings order by them. `live`: a context on rounds 1..K, whose
+    tournament (immutable) is read again rather than built anew."""
+    created = state.created
+    assert created is not None
+    k = state.paired
+    ctx = Context(
+        state.tournament() if live is None else live.tournament,
+        k,
+        edition=state.edition,
+        unrated_rating=created.unrated_rating,
+        unfinished=Code.DRAW,
+    )
+    games = [(g.white, g.black) for _, g in sorted(state.rounds[k].games.items())
+             if g.result is None]  # fmt: skip
+    return World(ctx, parse_list(created.tiebreaks), games, tails(state))
+
+
+def tails(state: TournamentState) -> dict[int, tuple[int, int]]:
+    """Each participant's place after the whole list: its playoff position, then its lot
+    (the standings projection's row tails)."""
+    seed = state.lots_seed
+    lots = lot_numbers(state.participants, seed) if seed is not None else {}
+    playoff = {no: k for order in state.playoffs for k, no in enumerate(order)}
+    last = len(playoff)
+    return {no: (playoff.get(no, last), lots.get(no, 0)) for no in state.participants}
+
+
+def side(world: World, no: int, index: int) -> int:
+    """Set participant `no`'s board to its `index`-th outcome of `OUTCOMES` (its own side)."""
+    board = world.board[no]
+    world.play(board, index if world.games[board][0] == no else 2 - index)
+    return board
+
+
+def outlook(
+    state: TournamentState, no: int, live: Context | None = None, world: World | None = None
+) -> Outlook | None:
     """Participant `no`'s outlook for the running round (None when no round runs). `live`:
-    the engine's context on rounds 1..K with unfinished games pending (built when not given)."""
+    the engine's context on rounds 1..K with unfinished games pending; `world`: the round as
+    its close will leave it (`world_of`; each built when not given)."""
     live = running(state, live)
     if live is None:
         return None
+    if world is None:
+        world = world_of(state, live)
     k = state.paired
     scoring = live.scoring
     pending = scoring.points(Code.PENDING)
@@ -144,17 +195,38 @@ def outlook(state: TournamentState, no: int, live: Context | None = None) -> Out
         fixed = [live.score(n) for n in state.participants if n != no and n not in busy]
         points = live.score(no)
         result = "bye" if game is None else FINISHED[state.entry(no, k).code]
-        best, worst = ranks(points, fixed, boards, shared)
-        return Outlook(k, shared, [Option(result, str(fmt(points)), best, worst)])
+        return Outlook(k, shared, [_option(world, no, result, points, fixed, boards, shared)])
     opponent = game.black if game.white == no else game.white
     busy |= {no, opponent}
     fixed = [live.score(n) for n in state.participants if n not in busy]
     options = []
-    for result, mine, theirs in OUTCOMES:
+    for index, (result, mine, theirs) in enumerate(OUTCOMES):
         points = after(no, mine)
-        best, worst = ranks(points, [*fixed, after(opponent, theirs)], boards, shared)
-        options.append(Option(result, str(fmt(points)), best, worst))
+        side(world, no, index)
+        seen = [*fixed, after(opponent, theirs)]
+        options.append(_option(world, no, result, points, seen, boards, shared))
     return Outlook(k, shared, options)
+
+
+def _option(
+    world: World,
+    no: int,
+    result: Result,
+    points: Decimal,
+    fixed: list[Decimal],
+    boards: list[Board],
+    shared: bool,
+) -> Option:
+    """The exact ranks of one result (its board as set), or the bounds of `ranks` when too
+    many combinations would have to be read. Bounds that meet are exact as they are: the
+    rank is the same whatever happens."""
+    best, worst = ranks(points, fixed, boards, shared)
+    if best != worst:
+        exact = reach.ranks(world, no)
+        if exact is None:
+            return Option(result, str(fmt(points)), best, worst, False)
+        best, worst = exact
+    return Option(result, str(fmt(points)), best, worst, True)
 
 
 def _board(game: Game, after: Callable[[int, Code], Decimal]) -> Board:

@@ -1,8 +1,15 @@
 """What I need for a prize: for each result of the participant's running game, the best and
-worst prize it can still take once the round is over (`livetb/engine/prize_reach.py`), read
-like the rank ranges of `livetb/projections/outlook.py`; in the last round, also the sentence
-a player wants ("A draw guarantees at least the U1800 2nd prize (€80); a win can reach the 3rd
-overall (€200)"), in every language of the catalogs.
+worst prize it can still take once the round is over, read like the rank ranges of
+`livetb/projections/outlook.py`; in the last round, also the sentence a player wants ("A draw
+guarantees at least the U1800 2nd prize (€80); a win can reach the 3rd overall (€200)"), in
+every language of the catalogs.
+
+Each option's best and worst are what the participant takes in the prize list after the
+round's close for some combination of results of the other unfinished boards
+(`livetb/engine/prize_reach.py`'s `exact`). When more combinations would have to be read than
+the budget allows, the option says so (`exact: false`) and its amounts are sound bounds
+instead (its `bounds`, from points alone): the card then says "at least" and "at most", and
+the sentence never says that a result can reach an amount.
 
 Points after the round are the outlook's: the scoring's points over rounds 1..K, each
 unfinished board ending in one of its played results. Only played results of the unfinished
@@ -19,11 +26,22 @@ import msgspec
 from livetb import i18n
 from livetb.engine.context import Context
 from livetb.engine.model import Code
-from livetb.engine.prize_reach import Bound, Field, Other, bounds
-from livetb.engine.prizes import MAIN, amounts_of, money
+from livetb.engine.prize_reach import (
+    NOTHING,
+    BoardPoints,
+    Bound,
+    Field,
+    Other,
+    Reached,
+    Take,
+    bounds,
+    exact,
+)
+from livetb.engine.prizes import MAIN, Award, Table, amounts_of, money
+from livetb.engine.reach import Lists, World
 from livetb.events.state import TournamentState
 from livetb.projections.categories import members
-from livetb.projections.outlook import FINISHED, OUTCOMES, Result, running
+from livetb.projections.outlook import FINISHED, OUTCOMES, Result, running, side, world_of
 from livetb.projections.prizes import table_of
 from livetb.projections.standings import fmt
 
@@ -31,14 +49,20 @@ SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥", "INR": "₹"}
 
 
 class PrizeRef(msgspec.Struct):
+    """A prize taken: its list and place, the amount the participant takes, and the places
+    its points group shares (`shared` members; the place alone when 1)."""
+
     list: str  # "main" or a category's code
     place: int
     amount: str
+    places: tuple[int, int]
+    shared: int
 
 
 class PrizeOption(msgspec.Struct):
     """One result of the participant's game: the points it ends on and the best and worst
-    prize left open (amounts; with one prize per player, `*_prizes` names the one prize)."""
+    prize left open (amounts; with one prize per player, `*_prizes` names the one prize).
+    `exact`: each is taken in some outcome of the other boards (else they are bounds)."""
 
     result: Result
     points: str
@@ -46,6 +70,7 @@ class PrizeOption(msgspec.Struct):
     worst: str
     best_prizes: list[PrizeRef]
     worst_prizes: list[PrizeRef]
+    exact: bool = True
 
 
 class PrizeOutlook(msgspec.Struct):
@@ -60,10 +85,11 @@ class PrizeOutlook(msgspec.Struct):
 
 
 def prize_outlook(
-    state: TournamentState, no: int, live: Context | None = None
+    state: TournamentState, no: int, live: Context | None = None, world: World | None = None
 ) -> PrizeOutlook | None:
     """Participant `no`'s prize outlook for the running round (None when no round runs, the
-    tournament has no prize table, or points do not rank first)."""
+    tournament has no prize table, or points do not rank first). `live` and `world` as
+    `outlook` takes them (built when not given)."""
     created, defined = state.created, state.prizes
     if defined is None:
         return None
@@ -71,6 +97,8 @@ def prize_outlook(
     if live is None:
         return None
     assert created is not None
+    if world is None:
+        world = world_of(state, live)
     k = state.paired
     table = table_of(defined)
     amounts = amounts_of(table)
@@ -83,9 +111,21 @@ def prize_outlook(
         g = groups[name]
         return g is None or n in g
 
+    # Each participant's two largest first prizes over its lists (the list of the largest):
+    # the largest it could take in a list other than one of them is read from those.
+    zero = Decimal(0)
+    ranked = sorted(lists, key=lambda m: -top[m])  # the lists' order among equal amounts
+    best_two: dict[int, tuple[str | None, Decimal, Decimal]] = {}
+    for n in state.participants:
+        held = [m for m in ranked if within(m, n)][:2]
+        first = top[held[0]] if held else zero
+        second = top[held[1]] if len(held) > 1 else zero
+        best_two[n] = (held[0] if held else None, first, second)
+
     def elsewhere(n: int, name: str) -> Decimal:
         """The largest prize `n` could take in a list other than `name`."""
-        return max((top[m] for m in lists if m != name and within(m, n)), default=Decimal(0))
+        largest, first, second = best_two[n]
+        return second if largest == name else first
 
     pending = live.scoring.points(Code.PENDING)
 
@@ -102,21 +142,31 @@ def prize_outlook(
         """A board's player after `code`, as list `name` sees it (None: not a member)."""
         return (after(n, code), elsewhere(n, name)) if within(name, n) else None
 
+    # X's lists as seen after the round, but for the opponent's points (`fields`).
+    seen_from: dict[str, tuple[list[Other], list[BoardPoints]]] = {}
+    opponent_of = None if game is None else game.black if game.white == no else game.white
+    for name in mine:
+        fixed = [
+            (live.score(n), elsewhere(n, name))
+            for n in state.participants
+            if n != no and n != opponent_of and n not in busy and within(name, n)
+        ]
+        boards = [
+            tuple((seat(g.white, w, name), seat(g.black, b, name)) for _, w, b in OUTCOMES)
+            for g in others
+        ]
+        seen_from[name] = (fixed, boards)
+
     def fields(extra: dict[int, Decimal]) -> dict[str, Field]:
         """X's lists as seen after the round: `extra` fixes the opponent's points."""
         out = {}
-        for name in mine:
-            fixed: list[Other] = []
-            for n in state.participants:
-                if n == no or n in busy or not within(name, n):
-                    continue
-                points = extra.get(n, live.score(n))
-                fixed.append((points, elsewhere(n, name)))
-            boards = [
-                tuple((seat(g.white, w, name), seat(g.black, b, name)) for _, w, b in OUTCOMES)
-                for g in others
+        for name, (fixed, boards) in seen_from.items():
+            theirs = [
+                (extra.get(n, live.score(n)), elsewhere(n, name))
+                for n in (opponent_of,)
+                if n is not None and within(name, n)
             ]
-            out[name] = Field(fixed, boards)
+            out[name] = Field([*fixed, *theirs], boards)
         return out
 
     options: list[PrizeOption] = []
@@ -126,34 +176,61 @@ def prize_outlook(
     if game is None or game.result is not None:
         result: Result = "bye" if game is None else FINISHED[state.entry(no, k).code]
         points = live.score(no)
-        best, worst = bounds(points, fields({}), amounts, opp, ranking)
-        options.append(_option(result, points, best, worst, cur))
+        loose = bounds(points, fields({}), amounts, opp, ranking)
+        options.append(_option(result, points, _exact(world, no, table, groups, loose), cur))
     else:
         opponent = game.black if game.white == no else game.white
-        for outcome, mine_code, theirs in OUTCOMES:
+        for index, (outcome, mine_code, theirs) in enumerate(OUTCOMES):
             points = after(no, mine_code)
-            best, worst = bounds(
-                points, fields({opponent: after(opponent, theirs)}), amounts, opp, ranking
-            )
-            options.append(_option(outcome, points, best, worst, cur))
+            side(world, no, index)
+            seen = fields({opponent: after(opponent, theirs)})
+            loose = bounds(points, seen, amounts, opp, ranking)
+            options.append(_option(outcome, points, _exact(world, no, table, groups, loose), cur))
     last = k == created.rounds
     sentence = _sentence(options, cur) if last else None
     return PrizeOutlook(k, last, cur, opp, options, sentence)
 
 
-def _option(result: Result, points: Decimal, best: Bound, worst: Bound, cur: str) -> PrizeOption:
-    def refs(b: Bound) -> list[PrizeRef]:
-        return [PrizeRef(p.list, p.place, money(p.amount, cur)) for p in b.prizes]
+def _exact(
+    world: World, no: int, table: Table, lists: Lists, loose: tuple[Bound, Bound]
+) -> Reached:
+    """The best and worst prize over the outcomes of the other boards (X's own as set), or
+    the sound bounds `loose` when there are too many: no prize at all needs no enumeration."""
+    best, worst = loose
+    if best.amount == 0:
+        return Reached(NOTHING, NOTHING, True)
+    got = exact(world, no, table, lists, (best.amount, worst.amount))
+    return got if got is not None else _bounds(best, worst)
 
+
+def _bounds(best: Bound, worst: Bound) -> Reached:
+    """Sound bounds as what the option states: each prize named by its place (exact when the
+    two meet: every outcome pays that)."""
+
+    def take(b: Bound) -> Take:
+        awards = tuple(Award(0, p.list, p.place, p.amount, (p.place, p.place), 1) for p in b.prizes)
+        return Take(b.amount, awards)
+
+    return Reached(take(best), take(worst), best.amount == worst.amount)
+
+
+def _option(result: Result, points: Decimal, got: Reached, cur: str) -> PrizeOption:
+    def refs(t: Take) -> list[PrizeRef]:
+        return [
+            PrizeRef(a.list, a.place, money(a.amount, cur), a.places, a.shared) for a in t.awards
+        ]
+
+    best, worst = got.best, got.worst
     return PrizeOption(
         result, str(fmt(points)), money(best.amount, cur), money(worst.amount, cur),
-        refs(best), refs(worst),
+        refs(best), refs(worst), got.exact,
     )  # fmt: skip
 
 
 def _sentence(options: list[PrizeOption], currency: str) -> dict[str, str] | None:
     """ "A draw guarantees at least …; a win can reach …": the weakest result that guarantees a
-    prize, and the strongest result's best when it is more than that guarantee."""
+    prize, and the strongest result's best when it is more than that guarantee. A best that
+    is a bound (`exact` false) is said as what the result pays at most, never as reached."""
     by_result = {o.result: o for o in options}
     guarantee = next(
         (by_result[r] for r in ("loss", "draw", "win") if r in by_result
@@ -165,22 +242,24 @@ def _sentence(options: list[PrizeOption], currency: str) -> dict[str, str] | Non
         strongest = options[0]
         if Decimal(strongest.worst) > 0:
             guarantee = strongest
-    reach = strongest if Decimal(strongest.best) > 0 else None
-    if reach and guarantee and Decimal(reach.best) <= Decimal(guarantee.worst):
-        reach = None
-    if guarantee is None and reach is None:
+    reaching = strongest if Decimal(strongest.best) > 0 else None
+    if reaching and guarantee and Decimal(reaching.best) <= Decimal(guarantee.worst):
+        reaching = None
+    if guarantee is None and reaching is None:
         return None
+    most = "" if reaching is None or reaching.exact else "_most"
     out = {}
     for lang in i18n.LANGUAGES:
         say = _Say(lang, currency)
-        if guarantee is not None and reach is not None:
-            key = "prize.need.same" if guarantee.result == reach.result else "prize.need.both"
-            text = i18n.text(lang, key, **say.guarantee(guarantee), **say.reach(reach))
+        if guarantee is not None and reaching is not None:
+            key = "same" if guarantee.result == reaching.result else "both"
+            parts = {**say.guarantee(guarantee), **say.reach(reaching)}
+            text = i18n.text(lang, f"prize.need.{key}{most}", **parts)
         elif guarantee is not None:
             text = i18n.text(lang, "prize.need.guarantee", **say.guarantee(guarantee))
         else:
-            assert reach is not None
-            text = i18n.text(lang, "prize.need.reach", **say.reach(reach))
+            assert reaching is not None
+            text = i18n.text(lang, f"prize.need.reach{most}", **say.reach(reaching))
         out[lang] = text[:1].upper() + text[1:]
     return out
 
@@ -194,27 +273,39 @@ class _Say:
         self.text: Callable[..., str] = lambda key, **kw: i18n.text(lang, key, **kw)
 
     def prize(self, ref: PrizeRef) -> str:
+        """ "the 3rd overall", "the U1800 2nd prize"; a share names the places it shares:
+        "the 1st–3rd overall shared by 3"."""
+        first, last = ref.places
+        if ref.shared > 1:
+            key = "prize.phrase.main_shared" if ref.list == MAIN else "prize.phrase.list_shared"
+            at = {"first": ordinal(self.lang, first), "last": ordinal(self.lang, last)}
+            return self.text(key, **at, n=ref.shared, list=ref.list)
         place = ordinal(self.lang, ref.place)
         if ref.list == MAIN:
             return self.text("prize.phrase.main", place=place)
         return self.text("prize.phrase.list", place=place, list=ref.list)
 
+    def prizes(self, refs: list[PrizeRef]) -> str:
+        """Each prize taken, "A, B and C" (without one prize per player, one per list)."""
+        names = [self.prize(ref) for ref in refs]
+        if len(names) < 2:
+            return "".join(names)
+        return self.text("list.comma").join(names[:-1]) + self.text("list.and") + names[-1]
+
     def amount(self, text: str) -> str:
         return amount_text(self.lang, self.currency, text)
 
     def guarantee(self, o: PrizeOption) -> dict[str, str]:
-        (ref,) = o.worst_prizes[:1] or [PrizeRef(MAIN, 0, o.worst)]
         return {
             "guarantee_result": self.text(f"prize.result.{o.result}"),
-            "guarantee_prize": self.prize(ref) if ref.place else "",
+            "guarantee_prize": self.prizes(o.worst_prizes),
             "guarantee_amount": self.amount(o.worst),
         }
 
     def reach(self, o: PrizeOption) -> dict[str, str]:
-        (ref,) = o.best_prizes[:1] or [PrizeRef(MAIN, 0, o.best)]
         return {
             "reach_result": self.text(f"prize.result.{o.result}"),
-            "reach_prize": self.prize(ref) if ref.place else "",
+            "reach_prize": self.prizes(o.best_prizes),
             "reach_amount": self.amount(o.best),
         }
 

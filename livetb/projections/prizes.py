@@ -1,7 +1,8 @@
 """The live prize list: the prize each participant would take if the tournament ended now
-(`provisional` while rounds remain, `final` once the last round is closed), from the standings
-and the categories as they are and the prize table in force (`PrizesDefined`); and, for the
-card, the best and worst prize each result of the running game leaves open.
+(`provisional` while rounds remain, `final` once the last round is closed; nobody's before the
+first result), from the standings and the categories as they are and the prize table in force
+(`PrizesDefined`); and, for the card, the best and worst prize each result of the running game
+leaves open.
 
 The main list is the standings; a category's list is the standings restricted to its members
 (`livetb/projections/categories.py`), in the main order. Lists are read lazily, best first, as
@@ -158,7 +159,9 @@ def prize_list(
         )
     table = table_of(defined)
     currency = table.currency
-    awards = allocate(table, lists_of(projection, memberships or Memberships()))
+    awards = (
+        allocate(table, lists_of(projection, memberships or Memberships())) if played(state) else []
+    )
     people, teams = state.participants, state.teams
 
     def name(no: int) -> str:
@@ -178,6 +181,14 @@ def prize_list(
             for p in sorted(table.prizes, key=lambda p: (_list_index(lists, p.list), p.place))
         ],
         [_line(a, name(a.start_no), currency) for a in awards],
+    )
+
+
+def played(state: TournamentState) -> bool:
+    """Whether any game has a result (or a round is closed): before that the order is the
+    start list's, everybody on the same points, and no prize is anybody's yet."""
+    return state.closed > 0 or any(
+        g.result is not None for r in state.rounds.values() for g in r.games.values()
     )
 
 

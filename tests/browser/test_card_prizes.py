@@ -257,3 +257,59 @@ def test_categories_and_prizes_redefined_mid_event_reach_an_open_card(
     assert page.locator("details.prize-method").evaluate("d => d.open")
     assert page.errors == []
     page.close()
+
+
+def test_an_exact_card_says_between_and_an_open_field_says_bounds(
+    browser: Any, server: Server
+) -> None:
+    """`build`'s last round has three boards open: every range is exact, said "between", each
+    line marked so. Forty players whose last round has twenty boards open, PTS and BH: a
+    winner of round 1 drawing can end level with any of the twenty winners, and whose BH is
+    above is read on nearly every board: too many outcomes to read, so the card says its
+    bounds as bounds ("no higher than", "at most"), and the sentence never "can reach"."""
+    build(server, "exact")
+    page = open_card(browser, server, "exact", 4, PHONE, "en")
+    card = server.get(f"{T.format('exact')}/participants/4")
+    assert all(o["exact"] for o in card["prize_outlook"]["options"])
+    assert all(o["exact"] for o in card["outlook"]["options"])
+    goals = page.locator(".prize-goals li")
+    assert [goals.nth(i).get_attribute("data-exact") for i in range(3)] == ["true"] * 3
+    for i, option in enumerate(card["prize_outlook"]["options"]):
+        if option["best"] != option["worst"]:
+            assert "between" in text_of(goals.nth(i))
+    page.close()
+
+    tid = "open-field"
+    token = server.tournament(
+        tid, ["PTS", "BH"], players=40, rounds=2,
+        prizes=prize_table("shared", [
+            {"list": "main", "place": 1, "amount": "100"},
+            {"list": "main", "place": 2, "amount": "60"},
+            {"list": "main", "place": 3, "amount": "40"},
+        ]),
+        results=[(b, "1-0") for b in range(1, 21)],
+    )  # fmt: skip
+    base = T.format(tid)
+    # Round 2: the winners (odd numbers) among themselves, the losers among themselves.
+    pairs = [(w, w + 2) for w in range(1, 40, 4)] + [(k, k + 2) for k in range(2, 40, 4)]
+    for path, step in (("rounds/1/close", {}), ("rounds/2/pairings", {"boards": boards(*pairs)})):
+        status, answer = server.call("POST", f"{base}/{path}", step, token)
+        assert status == 201, (path, answer)
+    card = server.get(f"{base}/participants/1")
+    draw = card["prize_outlook"]["options"][1]
+    assert draw["result"] == "draw" and draw["exact"] is False
+    page = open_card(browser, server, tid, 1, PHONE, "en")
+    line = text_of(page.locator(".prize-goals li[data-result='draw']"))
+    assert line.startswith("Draw: at most") and "between" not in line
+    assert (
+        page.locator(".prize-goals li[data-result='draw']").get_attribute("data-exact") == "false"
+    )
+    ranks = card["outlook"]["options"][1]
+    assert ranks["exact"] is False
+    rank_line = text_of(page.locator(".goals li[data-result='draw']"))
+    assert "no higher than" in rank_line and "no lower than" in rank_line
+    sentence = text_of(page.locator("section.prizes .sentence"))
+    assert "can reach" not in sentence and "at most" in sentence
+    page.screenshot(path=SHOTS / "card-prizes-bounds-390x844-en.png", full_page=True)
+    assert page.errors == []
+    page.close()

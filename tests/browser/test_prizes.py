@@ -99,3 +99,52 @@ def test_a_tournament_without_prizes_says_so(browser: Any, server: Server) -> No
     page.wait_for_selector(".prize-lists .hint")
     assert page.locator(".prize-lists").inner_text() == "No prizes defined yet."
     page.close()
+
+
+def test_a_trophy_is_its_label_and_a_share_names_every_place_it_takes(
+    browser: Any, server: Server
+) -> None:
+    """A trophy without an amount is its label, never "€0"; a points group wider than the
+    paid places names every place it occupies ("1st–8th shared by 8"), not just the paid
+    ones; before the first result nobody is listed as a winner."""
+    trophy = [
+        {"list": "main", "place": 1, "amount": "100"},
+        {"list": "main", "place": 2, "amount": "60"},
+        {"list": "main", "place": 3, "amount": "0", "label": "Trophy"},
+    ]
+    server.tournament("trophy", ["PTS", "BH"], prizes=prize_table("ranking", trophy))
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{server.base}/t/trophy/prizes?lang=en")
+    page.wait_for_selector('section.prize-list[data-list="main"] tbody tr')
+    # Round 1 paired, no result: every place unawarded.
+    assert rows(page, "main") == [
+        "1 | €100 | not | awarded", "2 | €60 | not | awarded", "3 | Trophy | not | awarded"
+    ]  # fmt: skip
+    page.close()
+
+    server.tournament(
+        "trophy-won", ["PTS", "BH"], prizes=prize_table("ranking", trophy),
+        results=[(b, "1-0") for b in range(1, 5)],
+    )  # fmt: skip
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{server.base}/t/trophy-won/prizes?lang=en")
+    page.wait_for_selector('section.prize-list[data-list="main"] tbody tr[data-start-no]')
+    # 1, 3, 5, 7 on a point, in start-number order while BH waits for the close.
+    third = page.locator('section.prize-list[data-list="main"] tbody tr[data-place="3"]')
+    assert third.locator("td.amount").inner_text() == "Trophy"
+    assert "€0" not in page.locator('section.prize-list[data-list="main"]').inner_text()
+    page.close()
+
+    server.tournament(
+        "eight-share", ["PTS", "BH"], prizes=prize_table("shared", trophy[:2]),
+        results=[(b, "1/2-1/2") for b in range(1, 5)],
+    )  # fmt: skip
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{server.base}/t/eight-share/prizes?lang=en")
+    page.wait_for_selector('section.prize-list[data-list="main"] tbody tr[data-start-no]')
+    main = rows(page, "main")
+    # All eight on ½: places 1-8, of which two paid: 160 / 8 = 20 each.
+    assert main[0].startswith("1–8 | €20 | ") and len(main) == 8
+    shares = page.locator('section.prize-list[data-list="main"] .shared').all_inner_texts()
+    assert shares == ["1st–8th shared by 8"] * 8
+    page.close()

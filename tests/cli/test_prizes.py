@@ -9,6 +9,7 @@ import json
 from decimal import Decimal
 from pathlib import Path
 
+from livetb.cli.prizes import table
 from livetb.engine.prizes import Prize
 from livetb.events.schema import (
     AnyEvent,
@@ -23,6 +24,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.sqlite import SqliteStore
+from livetb.wire.prizes import AwardLine, ListInfo, PrizeLine, PrizeList
 from tests.cli.test_cli import run
 
 
@@ -80,7 +82,8 @@ def test_table_in_both_languages_and_csv(tmp_path: Path) -> None:
     assert lines[0] == "Prizes · Final"
     assert lines[3].split() == ["Overall", "1", "100.00", "EUR", "1", "Player", "1"]
     assert lines[4].split() == ["Overall", "2", "60.00", "EUR", "2", "Player", "2"]
-    assert lines[5].split() == ["Juniors", "1", "35.25", "EUR", "3", "Player", "3", "(Cup)"]
+    # 3 and 4 share U's one prize: the places their group occupies, 1-2.
+    assert lines[5].split() == ["Juniors", "1-2", "35.25", "EUR", "3", "Player", "3", "(Cup)"]
     code, out, _ = run("prizes", "--db", db, "--lang", "it")
     assert out.splitlines()[0] == "Premi · Definitivi" and "35,25 EUR" in out
     code, out, _ = run("prizes", "--db", db, "--format", "csv")
@@ -101,7 +104,22 @@ def test_exports_carry_the_prize_list(tmp_path: Path) -> None:
     assert code == 0
     section = page[page.index("<h2>Prizes</h2>") : page.index("</body>")]
     assert "<p>Final</p>" in section
-    assert '<td class="name">Juniors</td><td>1</td><td>35.25 EUR</td><td>3</td>' in section
+    assert '<td class="name">Juniors</td><td>1–2</td><td>35.25 EUR</td><td>3</td>' in section
     assert '<td class="name">Player 3 (Cup)</td>' in section
     code, _, err = run("export", "--db", db, "--format", "prizes", "--category", "U")
     assert code == 2 and "category" in err
+
+
+def test_a_trophy_is_its_label_never_an_amount_of_zero() -> None:
+    doc = PrizeList(
+        seq=1, status="final", after_round=1, rule="ranking", one_prize_per_player=True,
+        currency="EUR", lists=[ListInfo("main", None)],
+        prizes=[PrizeLine("main", 1, "100.00", ""), PrizeLine("main", 2, "0.00", "Trophy"),
+                PrizeLine("main", 3, "0.00", "Medal")],
+        awards=[AwardLine(1, "Rossi", "main", 1, "100.00", (1, 1), 1, ""),
+                AwardLine(2, "Bianchi", "main", 2, "0.00", (2, 2), 1, "Trophy")],
+    )  # fmt: skip
+    lines = table(doc, "en").splitlines()
+    assert lines[4].split() == ["Overall", "2", "Trophy", "2", "Bianchi", "(Trophy)"]
+    assert lines[5].split() == ["Overall", "3", "Medal", "not", "awarded"]
+    assert " 0.00 EUR" not in table(doc, "en")

@@ -98,7 +98,8 @@ def test_a_tie_across_the_last_prize_place_shares_what_is_left_cent_by_cent() ->
         (1, "main", 1, "300.00"), (2, "main", 2, "200.00"),
         (3, "main", 3, "33.34"), (4, "main", 3, "33.33"), (5, "main", 3, "33.33"),
     ]  # fmt: skip
-    assert awards[-1].places == (3, 3) and awards[-1].shared == 3
+    # The share names the three places it occupies, the two unpaid ones too.
+    assert awards[-1].places == (3, 5) and awards[-1].shared == 3
     # Hort: 100.01 and 50 over two: exact 87.5075 and 62.5025, 87.50 + 62.50 paid, the cent
     # left to the better-ranked.
     t = table("hort", ("main", 1, "100.01"), ("main", 2, "50"))

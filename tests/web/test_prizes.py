@@ -77,6 +77,27 @@ async def test_put_prizes_then_the_live_list_provisional_then_final(api: Api) ->
     ]
 
 
+async def test_no_prize_is_anybodys_before_the_first_result(api: Api) -> None:
+    """Registered, and round 1 paired: everybody on 0 points, the list names every prize and
+    awards none (a shared table would otherwise split 1st and 2nd among all 8)."""
+    t = f"/api/tournaments/{TID}"
+    body = {"name": "Club", "rounds": 2, "tiebreaks": ["PTS", "BH"]}
+    assert (await api.call("PUT", t, body))[0] == 201
+    for no in range(1, 9):
+        assert (await api.post(f"{t}/participants", {"start_no": no, "name": f"P{no}"}))[0] == 201
+    shared = CONTRACT | {"rule": "shared", "prizes": CONTRACT["prizes"][:2]}  # main's two
+    assert (await api.call("PUT", f"{T}/prizes", shared))[0] == 200
+    doc = await api.get(f"{T}/prizes")
+    assert len(doc["prizes"]) == 2 and doc["awards"] == []
+    boards = [{"board": b, "white": 2 * b - 1, "black": 2 * b} for b in range(1, 5)]
+    assert (await api.post(f"{t}/rounds/1/pairings", {"boards": boards}))[0] == 201
+    assert (await api.get(f"{T}/prizes"))["awards"] == []
+    card = await api.get(f"{t}/participants/1")
+    assert card["prizes"] == []
+    await api.post(f"{t}/rounds/1/results", {"board": 1, "result": "1-0"})
+    assert awards(await api.get(f"{T}/prizes"))[0] == (1, "main", 1, "500.00")
+
+
 async def test_bad_tables_are_refused_naming_the_field_and_nothing_is_logged(api: Api) -> None:
     await two_rounds(api)
     head = (await api.standings())["seq"]
@@ -108,8 +129,8 @@ async def test_the_feed_carries_the_prize_list_when_it_changes(api: Api) -> None
         snapshot = await recv(ws)
         assert snapshot["type"] == "snapshot"
         assert snapshot["prizes"] == await api.get(f"{T}/prizes")
-        # All on 0 points: the 8 share main 1st and 2nd, 100 each; U2000 has nobody left.
-        assert {a["amount"] for a in snapshot["prizes"]["awards"]} == {"100.00"}
+        # Round 1 paired, no result yet: nobody has a prize (not the 8 sharing 1st and 2nd).
+        assert snapshot["prizes"]["awards"] == []
         await api.post(f"{T}/rounds/1/results", {"board": 1, "result": "1-0"})
         delta = await recv(ws)
         assert delta["type"] == "delta" and "prizes" not in delta
@@ -117,13 +138,14 @@ async def test_the_feed_carries_the_prize_list_when_it_changes(api: Api) -> None
         message = await recv(ws)
         assert message["type"] == "prizes" and message["prizes"]["seq"] == delta["seq"]
         # 1 alone on a point; 2..8 on 0 share the 2nd place, the last one paid, 300 / 7 =
-        # 42.857…: 42.85 each and 5 cents to the first five. U2000's members all have a
-        # prize now: it goes to nobody.
+        # 42.857…: 42.85 each and 5 cents to the first five; the share names the 7 places it
+        # occupies. U2000's members all have a prize now: it goes to nobody.
         assert awards(message["prizes"]) == [
             (1, "main", 1, "500.00"),
             *((no, "main", 2, "42.86") for no in (2, 3, 4, 5, 6)),
             *((no, "main", 2, "42.85") for no in (7, 8)),
         ]
+        assert {tuple(a["places"]) for a in message["prizes"]["awards"][1:]} == {(2, 8)}
         assert message["prizes"] == await api.get(f"{T}/prizes")
         await api.post(f"{T}/rounds/1/results", {"board": 2, "result": "1/2-1/2"})
         assert (await recv(ws))["type"] == "delta"
@@ -182,7 +204,7 @@ async def test_the_python_client_keeps_the_list(api: Api) -> None:
     async for message in follow(api.base, TID, local):
         if isinstance(message, SnapshotMessage):
             assert local.prizes is not None
-            assert [a[0] for a in awards(to_builtins(local.prizes))] == [1, 2, 5]
+            assert awards(to_builtins(local.prizes)) == []  # no result yet: nobody's
             await api.post(f"{T}/rounds/1/results", {"board": 3, "result": "0-1"})
         elif isinstance(message, PrizesMessage):
             break

@@ -14,7 +14,7 @@ import { noBoardText, seatOf } from "./pairings.js";
 import { resultText } from "./results.js";
 import {
   capital, categoryArticle, categoryText, compareDecimal, cutText, listing, money, ordinal, outcome,
-  prizeName, prizeSentence, signed, sourceText,
+  prizeName, prizeRef, prizeSentence, signed, sourceText,
 } from "./words.js";
 
 const tid = config.tournament;
@@ -179,11 +179,14 @@ function resultLabel(opt, over, round) {
   return t(`outlook.result.${opt.result}`);
 }
 
+/** A result's ranks: both held in some outcome of the other boards, or (`exact: false`, too
+ * many outcomes to read) bounds said as bounds. */
 function goal(opt, over) {
   const result = resultLabel(opt, over, card.outlook.round);
   const params = { result, points: num(opt.points), best: ordinal(opt.best), worst: ordinal(opt.worst) };
-  return el("li", { dataset: { result: opt.result, best: opt.best, worst: opt.worst } },
-    t(opt.best === opt.worst ? "card.goal_one" : "card.goal", params));
+  const key = opt.best === opt.worst ? "card.goal_one" : opt.exact === false ? "card.goal_bounds" : "card.goal";
+  return el("li", { dataset: { result: opt.result, best: opt.best, worst: opt.worst, exact: String(opt.exact !== false) } },
+    t(key, params));
 }
 
 function need() {
@@ -206,27 +209,33 @@ const paid = (amount) => Boolean(amount) && compareDecimal(amount, "0") > 0;
 
 function award(a, currency) {
   const value = [paid(a.amount) ? money(a.amount, currency) : null, a.label || null].filter(Boolean).join(" · ");
-  const share = a.shared > 1 ? t("card.prize.shared", { n: a.shared, first: a.places[0], last: a.places[1] }) : null;
+  const share = a.shared > 1
+    ? t("card.prize.shared", { n: a.shared, first: ordinal(a.places[0]), last: ordinal(a.places[1]) })
+    : null;
   return el("li", { dataset: { list: a.list, place: a.place, amount: a.amount } },
     t("card.prize.award", { prize: prizeName(a.list, a.place), value }),
     share ? el("div", { class: "sub-line" }, share) : null);
 }
 
-/** "the U1800 2nd prize (€80)", several prizes listed when one player may take more than
- * one, or "no prize". */
+/** "the U1800 2nd prize (€80)", "the 1st–3rd overall shared by 3 (€66.67)", several prizes
+ * listed when one player may take more than one, or "no prize". */
 function reachable(amount, refs, currency) {
   if (!paid(amount)) return t("card.prize.nothing");
   if (!refs.length) return money(amount, currency);
-  const names = listing(refs.map((r) => prizeName(r.list, r.place, true)));
-  return t("card.prize.with_amount", { prize: names, amount: money(amount, currency) });
+  return t("card.prize.with_amount", { prize: listing(refs.map(prizeRef)), amount: money(amount, currency) });
 }
 
+/** A result's best and worst prize: each taken in some outcome of the other boards, or
+ * (`exact: false`) at most and at least. */
 function prizeGoal(opt, over, outlook) {
   const best = reachable(opt.best, opt.best_prizes, outlook.currency);
   const worst = reachable(opt.worst, opt.worst_prizes, outlook.currency);
   const params = { result: resultLabel(opt, over, outlook.round), best, worst };
-  return el("li", { dataset: { result: opt.result, best: opt.best, worst: opt.worst } },
-    t(best === worst ? "card.prize.range_one" : "card.prize.range", params));
+  let key = "card.prize.range";
+  if (best === worst) key = "card.prize.range_one";
+  else if (opt.exact === false) key = paid(opt.worst) ? "card.prize.range_bounds" : "card.prize.range_most";
+  return el("li", { dataset: { result: opt.result, best: opt.best, worst: opt.worst, exact: String(opt.exact !== false) } },
+    t(key, params));
 }
 
 function prizes() {

@@ -1,20 +1,23 @@
 // One list of the live prize list as a table (docs/prizes.md): every place with its prize and
-// who takes it if the tournament ended now, a share one line per player with its places
-// ("1–3") on the first, a place nobody takes said so. The prizes page and the venue screen
-// draw their lists with it.
+// who takes it if the tournament ended now, a share one line per player with the places it
+// occupies ("1–4", past the last paid place too) on the first, a place nobody takes said so.
+// The prizes page and the venue screen draw their lists with it.
 import { el } from "./common.js";
 import { t } from "./i18n.js";
-import { money } from "./words.js";
+import { compareDecimal, money, ordinal } from "./words.js";
 
 const label = (text) => (text ? el("span", { class: "label" }, ` ${text}`) : "");
 
-/** "shared by 2 (places 1–2)": the share a winner's amount is part of. */
+/** "1st–4th shared by 4": the share a winner's amount is part of. */
 function shareNote(a) {
   const [first, last] = a.places;
-  return el("span", { class: "shared" }, first === last
-    ? t("prize.shared_one", { n: a.shared, place: first })
-    : t("prize.shared", { n: a.shared, first, last }));
+  return el("span", { class: "shared" },
+    t("prize.shared", { n: a.shared, first: ordinal(first), last: ordinal(last) }));
 }
+
+/** Whether a prize is its label alone (a trophy without an amount): the label is said where
+ * the amount would be, never "€0". */
+const trophy = (amount, text) => Boolean(text) && compareDecimal(amount, "0") === 0;
 
 /** List `code` of the prize document `doc`. `card(no)`: the address of a player's card, the
  *  names then linked to it (the screen has nobody to click them); `shares`: the share under a
@@ -25,7 +28,7 @@ export function prizeTable(doc, code, { card = null, shares = false, cents = fal
     const name = a.name || `#${a.start_no}`;
     return [
       card ? el("a", { href: card(a.start_no), "data-name": "" }, name) : el("span", { "data-name": "" }, name),
-      label(a.label),
+      trophy(a.amount, a.label) ? "" : label(a.label), // a trophy alone: in the amount's cell
       shares && a.shared > 1 ? shareNote(a) : "",
     ];
   };
@@ -37,7 +40,7 @@ export function prizeTable(doc, code, { card = null, shares = false, cents = fal
     if (!awarded.length) {
       rows.push(el("tr", { class: "none", dataset: { place: p.place } },
         el("td", { class: "place" }, String(p.place)),
-        el("td", { class: "amount" }, amount(p.amount), label(p.label)),
+        el("td", { class: "amount" }, trophy(p.amount, p.label) ? p.label : [amount(p.amount), label(p.label)]),
         el("td", { class: "who" }, t("prize.unawarded"))));
       continue;
     }
@@ -45,7 +48,7 @@ export function prizeTable(doc, code, { card = null, shares = false, cents = fal
       const place = a.places[0] === a.places[1] ? String(a.place) : `${a.places[0]}–${a.places[1]}`;
       rows.push(el("tr", { dataset: { place: a.place, startNo: a.start_no } },
         el("td", { class: "place" }, i === 0 ? place : ""),
-        el("td", { class: "amount" }, amount(a.amount)),
+        el("td", { class: "amount" }, trophy(a.amount, a.label) ? a.label : amount(a.amount)),
         el("td", { class: "who" }, ...winner(a))));
     });
   }

@@ -112,10 +112,21 @@ export function prizeName(list, place, article = false) {
   return list === "main" ? t("card.prize.main", { place: at }) : t("card.prize.list", { place: at, list });
 }
 
+/** A prize an outlook names, inside a sentence: "the 3rd overall", or a share with the places
+ * it shares, "the 1st–3rd overall shared by 3". */
+export function prizeRef(ref) {
+  if (!(ref.shared > 1)) return prizeName(ref.list, ref.place, true);
+  const [first, last] = ref.places;
+  const params = { first: ordinal(first), last: ordinal(last), n: ref.shared, list: ref.list };
+  return t(ref.list === "main" ? "prize.phrase.main_shared" : "prize.phrase.list_shared", params);
+}
+
 /** In the last round, the sentence a player wants: "A draw guarantees at least the U1800 2nd
  * prize (€80); a win can reach the 3rd overall (€200)". The weakest result that guarantees a
  * prize, and the strongest result's best when it is more than that guarantee: the rule of the
- * server's `prize_outlook.sentence`, here with the page's money. Null when no prize is open. */
+ * server's `prize_outlook.sentence`, here with the page's money. A best that is only a bound
+ * (`exact: false`) is what that result pays at most, never what it can reach. Null when no
+ * prize is open. */
 export function prizeSentence(options, currency) {
   const by = new Map(options.map((o) => [o.result, o]));
   const paid = (amount) => compareDecimal(amount, "0") > 0;
@@ -130,15 +141,16 @@ export function prizeSentence(options, currency) {
   if (!guarantee && !reach) return null;
   const say = (side, o, amount, refs) => ({
     [`${side}_result`]: t(`prize.result.${o.result}`),
-    [`${side}_prize`]: listing(refs.map((r) => prizeName(r.list, r.place, true))),
+    [`${side}_prize`]: listing(refs.map(prizeRef)),
     [`${side}_amount`]: money(amount, currency),
   });
   const g = guarantee && say("guarantee", guarantee, guarantee.worst, guarantee.worst_prizes);
   const r = reach && say("reach", reach, reach.best, reach.best_prizes);
+  const most = reach && reach.exact === false ? "_most" : "";
   let text;
-  if (g && r) text = t(guarantee.result === reach.result ? "prize.need.same" : "prize.need.both", { ...g, ...r });
+  if (g && r) text = t(`prize.need.${guarantee.result === reach.result ? "same" : "both"}${most}`, { ...g, ...r });
   else if (g) text = t("prize.need.guarantee", g);
-  else text = t("prize.need.reach", r);
+  else text = t(`prize.need.reach${most}`, r);
   return capital(text);
 }
 
