@@ -13,8 +13,8 @@ import { boot } from "./boot.js";
 import { noBoardText, seatOf } from "./pairings.js";
 import { resultText } from "./results.js";
 import {
-  capital, categoryArticle, categoryText, compareDecimal, cutText, listing, money, ordinal, outcome,
-  prizeName, prizeRef, prizeSentence, signed, sourceText,
+  capital, categoryArticle, categoryText, cutText, listing, money, ordinal, outcome, paid, prizeName,
+  prizeReach, prizeSentence, signed, sourceText,
 } from "./words.js";
 
 const tid = config.tournament;
@@ -205,8 +205,6 @@ function need() {
 // --- prizes: what the participant takes if the tournament ended now, and what each result of
 // the running game leaves open ---
 
-const paid = (amount) => Boolean(amount) && compareDecimal(amount, "0") > 0;
-
 function award(a, currency) {
   const value = [paid(a.amount) ? money(a.amount, currency) : null, a.label || null].filter(Boolean).join(" · ");
   const share = a.shared > 1
@@ -217,19 +215,11 @@ function award(a, currency) {
     share ? el("div", { class: "sub-line" }, share) : null);
 }
 
-/** "the U1800 2nd prize (€80)", "the 1st–3rd overall shared by 3 (€66.67)", several prizes
- * listed when one player may take more than one, or "no prize". */
-function reachable(amount, refs, currency) {
-  if (!paid(amount)) return t("card.prize.nothing");
-  if (!refs.length) return money(amount, currency);
-  return t("card.prize.with_amount", { prize: listing(refs.map(prizeRef)), amount: money(amount, currency) });
-}
-
 /** A result's best and worst prize: each taken in some outcome of the other boards, or
  * (`exact: false`) at most and at least. */
 function prizeGoal(opt, over, outlook) {
-  const best = reachable(opt.best, opt.best_prizes, outlook.currency);
-  const worst = reachable(opt.worst, opt.worst_prizes, outlook.currency);
+  const best = prizeReach(opt.best, opt.best_prizes, outlook.currency);
+  const worst = prizeReach(opt.worst, opt.worst_prizes, outlook.currency);
   const params = { result: resultLabel(opt, over, outlook.round), best, worst };
   let key = "card.prize.range";
   if (best === worst) key = "card.prize.range_one";

@@ -121,6 +121,17 @@ export function prizeRef(ref) {
   return t(ref.list === "main" ? "prize.phrase.main_shared" : "prize.phrase.list_shared", params);
 }
 
+/** Whether an amount pays something (a trophy alone is worth "0"). */
+export const paid = (amount) => Boolean(amount) && compareDecimal(amount, "0") > 0;
+
+/** "the U1800 2nd prize (€80)", "the 1st–3rd overall shared by 3 (€66.67)", several prizes
+ * listed when one player may take more than one, or "no prize". */
+export function prizeReach(amount, refs, currency) {
+  if (!paid(amount)) return t("card.prize.nothing");
+  if (!refs.length) return money(amount, currency);
+  return t("card.prize.with_amount", { prize: listing(refs.map(prizeRef)), amount: money(amount, currency) });
+}
+
 /** In the last round, the sentence a player wants: "A draw guarantees at least the U1800 2nd
  * prize (€80); a win can reach the 3rd overall (€200)". The weakest result that guarantees a
  * prize, and the strongest result's best when it is more than that guarantee: the rule of the
@@ -129,7 +140,6 @@ export function prizeRef(ref) {
  * prize is open. */
 export function prizeSentence(options, currency) {
   const by = new Map(options.map((o) => [o.result, o]));
-  const paid = (amount) => compareDecimal(amount, "0") > 0;
   let guarantee = ["loss", "draw", "win"].map((r) => by.get(r)).find((o) => o && paid(o.worst)) ?? null;
   let strongest = ["win", "draw", "loss"].map((r) => by.get(r)).find(Boolean) ?? null;
   if (!strongest) { // no game of its own this round: its one result
