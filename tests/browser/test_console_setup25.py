@@ -113,7 +113,9 @@ def test_categories_prizes_delay_and_k_through_the_console(server: Server, opene
     assert page.locator("#panel-setup .prize-row").count() == 3
     page.locator("#pz-awards").scroll_into_view_if_needed()
     assert page.locator("#pz-awards p").first.inner_text().startswith("Provisional: who would win")
-    assert page.locator(".prize-awards tbody tr").count() >= 8  # eight tied on 0 share the 1st
+    # Round 1 paired, no result yet: nobody is awarded anything (eight tied on 0 are no
+    # ranking to pay).
+    assert page.locator(".prize-awards tbody tr").all_inner_texts() == ["No prize awarded yet."]
     shot(page, "prizes-desktop-en")
 
     page.fill("#delay-amount", "15")
@@ -228,3 +230,47 @@ def test_a_refused_category_is_shown_at_its_field(server: Server, opened: Any) -
     assert events(server, tid, "CategoriesDefined") == []
     bad.scroll_into_view_if_needed()
     shot(page, "category-error-desktop-en")
+
+
+def test_the_provisional_awards_name_shared_places_and_a_trophy_by_its_label(
+    server: Server, opened: Any
+) -> None:
+    page, tid, token = opened()
+    t = f"/api/tournaments/{tid}"
+    define_categories_and_prizes(page)
+    for board, result in [(1, "1-0"), (2, "1-0"), (3, "1-0"), (4, "1-0")]:
+        status, _ = server.call(
+            "POST", f"{t}/rounds/1/results", {"board": board, "result": result}, token
+        )
+        assert status == 201
+    doc = server.call("GET", f"{t}/prizes", None, token)[1]
+    page.reload()
+    page.click("#tab-setup")
+    page.wait_for_selector(".prize-awards tbody tr[data-start-no]")
+    rows = page.locator(".prize-awards tbody tr[data-start-no]")
+    assert rows.count() == len(doc["awards"])
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}
+    for i, a in enumerate(doc["awards"]):
+        prize, no, _name, amount = rows.nth(i).locator("td").all_inner_texts()
+        assert no == str(a["start_no"])
+        first, last = (ordinal.get(p, f"{p}th") for p in a["places"])
+        assert f"({first}–{last} shared by {a['shared']})" in prize
+        if a["list"] == "U2370":  # the Cup, shared by the three under 2370 on 0
+            assert (amount, a["amount"]) == ("Cup", "0.00")
+    # Four won: they share the 1st and 2nd prizes, places 1-4; three of the losers share the
+    # U2370 Cup, places 1-3 of that list.
+    assert [(a["list"], a["shared"]) for a in doc["awards"]] == [("main", 4)] * 4 + [
+        ("U2370", 3)
+    ] * 3
+    assert "€0" not in page.locator(".prize-awards").inner_text()
+    # The public prize list says the same: each sharer of the Cup, the Cup.
+    page.goto(f"{server.base}/t/{tid}/prizes?lang=en")
+    page.wait_for_selector("table.prizes tr[data-start-no]")
+    cup = [a["start_no"] for a in doc["awards"] if a["list"] == "U2370"]
+    cells = [
+        page.locator(f"table.prizes tr[data-start-no='{no}'] td.amount").last.inner_text()
+        for no in cup
+    ]
+    assert cells == ["Cup"] * 3
+    assert "€0" not in page.locator("main").inner_text()
+    assert page.errors == []

@@ -48,7 +48,8 @@ export function prizeTable(doc, code, { card = null, shares = false, cents = fal
       const place = a.places[0] === a.places[1] ? String(a.place) : `${a.places[0]}–${a.places[1]}`;
       rows.push(el("tr", { dataset: { place: a.place, startNo: a.start_no } },
         el("td", { class: "place" }, i === 0 ? place : ""),
-        el("td", { class: "amount" }, trophy(a.amount, a.label) ? a.label : amount(a.amount)),
+        // every sharer of a trophy without an amount: the trophy's label, never "€0"
+        el("td", { class: "amount" }, trophy(a.amount, p.label) ? p.label : amount(a.amount)),
         el("td", { class: "who" }, ...winner(a))));
     });
   }

@@ -4,7 +4,7 @@
 import { el, getJSON, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { pathInput, showFieldError } from "./categories-form.js";
-import { delaySpan, money, prizeName } from "./words.js";
+import { delaySpan, money, ordinal, paid, prizeName } from "./words.js";
 
 let rows = 0;
 
@@ -55,6 +55,14 @@ export function prizesPanel(ctx) {
     if (focusLast && made.length) made.at(-1).focus();
   }
 
+  /** " (1st–4th shared by 4)": the places a shared prize's group occupies. */
+  const shareOf = (a) => (a.shared > 1
+    ? ` (${t("prize.shared", { n: a.shared, first: ordinal(a.places[0]), last: ordinal(a.places[1]) })})`
+    : "");
+
+  /** The label of the prize an award is part of (a share names it on its first line only). */
+  const labelOf = (doc, a) => a.label || doc.prizes.find((p) => p.list === a.list && p.place === a.place)?.label || "";
+
   function showAwards(doc) {
     if (!doc.rule) { awards.replaceChildren(el("p", {}, t("prizeform.no_table"))); return; }
     const head = doc.status === "final" ? t("prizeform.final")
@@ -63,8 +71,10 @@ export function prizesPanel(ctx) {
       el("thead", {}, el("tr", {}, [t("prizeform.prize"), t("col.no"), t("col.name"), t("prizeform.amount")].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, doc.awards.length
         ? doc.awards.map((a) => el("tr", { dataset: { startNo: a.start_no } },
-          el("td", {}, prizeName(a.list, a.place) + (a.shared > 1 ? ` ${t("prizeform.shared", { n: a.shared })}` : "") + (a.label ? ` · ${a.label}` : "")),
-          el("td", {}, a.start_no), el("td", {}, a.name), el("td", { class: "amount" }, money(a.amount, doc.currency))))
+          el("td", {}, prizeName(a.list, a.place) + shareOf(a) + (a.label && paid(a.amount) ? ` · ${a.label}` : "")),
+          el("td", {}, a.start_no), el("td", {}, a.name),
+          // a trophy without an amount: its label where the amount would be, never "€0"
+          el("td", { class: "amount" }, paid(a.amount) ? money(a.amount, doc.currency) : labelOf(doc, a) || "–")))
         : [el("tr", {}, el("td", { colspan: 4 }, t("prizeform.nobody")))]))));
   }
 
