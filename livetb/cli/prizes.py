@@ -55,8 +55,10 @@ def table(doc: PrizeList, lang: str) -> str:
                          p.label), "", say["prize.unawarded"]))  # fmt: skip
         for a in mine:
             place = str(a.place) if a.places[0] == a.places[1] else f"{a.places[0]}-{a.places[1]}"
-            name = a.name + (f" ({a.label})" if a.label else "")
-            body.append((names.get(a.list, a.list), place, _money(lang, a.amount, doc, a.label),
+            # a trophy without an amount: its label in the amount's column, each sharer's
+            trophy = bool(p.label) and Decimal(a.amount) == 0
+            name = a.name + (f" ({a.label})" if a.label and not trophy else "")
+            body.append((names.get(a.list, a.list), place, _money(lang, a.amount, doc, p.label),
                          str(a.start_no), name))  # fmt: skip
     widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
 

@@ -53,9 +53,11 @@ def prizes_html(doc: PrizeList, lang: str = "en") -> str:
         for a in mine:
             first, last = a.places
             place = f"{first}" if first == last else f"{first}–{last}"
-            label = f" ({esc(a.label)})" if a.label else ""
+            # a trophy without an amount: its label in the amount's cell, each sharer's
+            trophy = bool(p.label) and Decimal(a.amount) == 0
+            label = f" ({esc(a.label)})" if a.label and not trophy else ""
             rows.append(f'<tr><td class="name">{lst}</td><td>{place}</td>'
-                        f"<td>{esc(_amount(a.amount, a.label, doc))}</td><td>{a.start_no}</td>"
+                        f"<td>{esc(_amount(a.amount, p.label, doc))}</td><td>{a.start_no}</td>"
                         f'<td class="name">{esc(a.name)}{label}</td></tr>')  # fmt: skip
     status = say[f"prize.status.{doc.status}"]
     return (

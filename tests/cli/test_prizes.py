@@ -24,6 +24,7 @@ from livetb.events.schema import (
     TournamentCreated,
 )
 from livetb.events.sqlite import SqliteStore
+from livetb.interchange.prize_export import prizes_html
 from livetb.wire.prizes import AwardLine, ListInfo, PrizeLine, PrizeList
 from tests.cli.test_cli import run
 
@@ -120,6 +121,23 @@ def test_a_trophy_is_its_label_never_an_amount_of_zero() -> None:
                 AwardLine(2, "Bianchi", "main", 2, "0.00", (2, 2), 1, "Trophy")],
     )  # fmt: skip
     lines = table(doc, "en").splitlines()
-    assert lines[4].split() == ["Overall", "2", "Trophy", "2", "Bianchi", "(Trophy)"]
+    assert lines[4].split() == ["Overall", "2", "Trophy", "2", "Bianchi"]
     assert lines[5].split() == ["Overall", "3", "Medal", "not", "awarded"]
     assert " 0.00 EUR" not in table(doc, "en")
+
+
+def test_every_sharer_of_a_trophy_is_shown_the_trophy() -> None:
+    """Three tied for a trophy without an amount: the label is on the share's first line (the
+    API's), and each line says the trophy, not 0.00, in the table and the HTML export."""
+    doc = PrizeList(
+        seq=1, status="final", after_round=1, rule="shared", one_prize_per_player=True,
+        currency="EUR", lists=[ListInfo("main", None)],
+        prizes=[PrizeLine("main", 1, "0.00", "Cup")],
+        awards=[AwardLine(4, "Dvorak", "main", 1, "0.00", (1, 3), 3, "Cup"),
+                AwardLine(6, "Fischer", "main", 1, "0.00", (1, 3), 3, ""),
+                AwardLine(8, "Horvat", "main", 1, "0.00", (1, 3), 3, "")],
+    )  # fmt: skip
+    lines = table(doc, "en").splitlines()
+    assert [line.split()[2] for line in lines[3:6]] == ["Cup", "Cup", "Cup"]
+    assert "0.00" not in table(doc, "en")
+    assert "0.00" not in prizes_html(doc, "en")
