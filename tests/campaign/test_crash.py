@@ -132,6 +132,21 @@ async def answers(node: Server) -> bool:
     return True
 
 
+async def _standings(session: aiohttp.ClientSession, url: str) -> Any:
+    """The standings a node serves; a moment with no worker listening (the one killed was the
+    only one yet, its replacement still starting) is waited out, for a minute at most."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            async with session.get(url) as resp:
+                served = await resp.json()
+                assert resp.status == 200, served
+                return served
+        except aiohttp.ClientConnectorError:
+            assert time.monotonic() < deadline, f"{url}: nobody listening for a minute"
+            await asyncio.sleep(0.1)
+
+
 def workers_of(pid: int) -> list[int]:
     found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
     return [int(p) for p in found.split()]
@@ -210,9 +225,7 @@ class Campaign:
             for tid in tids:
                 for node in self.shape.nodes:
                     url = f"{node.base}/api/tournaments/{tid}/standings"
-                    async with session.get(url) as resp:
-                        served: Any = await resp.json()
-                        assert resp.status == 200, served
+                    served: Any = await _standings(session, url)
                     # read after the answer: the writers go on, and what it served is committed
                     upto = [rec for rec in store.read(tid) if rec.seq <= served["seq"]]
                     assert upto and upto[-1].seq == served["seq"], (tid, served["seq"])
