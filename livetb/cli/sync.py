@@ -181,6 +181,9 @@ def _watched_sync(
         data = _settled(path)
         if data is None or (data == follow.synced and not follow.refused):
             return  # gone (being replaced), or a save that changed nothing
+        # The head before the plan: a write landing while it is refused moves the log past it,
+        # and the next poll tries again (a head read after the refusal could miss that write).
+        head = _head(args)
         try:
             outcome = sync_file(args, data, tiebreaks, lang)
         except (TrfError, ConcurrencyConflict) as err:
@@ -188,14 +191,14 @@ def _watched_sync(
                 # The program is still writing it; or another writer appended meanwhile.
                 time.sleep(RETRY_AFTER)
                 continue
-            _refused(args, follow, data, lang, f"livetb: {err}")
+            _refused(args, follow, data, head, lang, f"livetb: {err}")
             return
         except SyncConflict as err:
             _conflict(err, lang)
-            _refused(args, follow, data, lang, None)
+            _refused(args, follow, data, head, lang, None)
             return
         except LivetbError as err:
-            _refused(args, follow, data, lang, f"livetb: {err}")
+            _refused(args, follow, data, head, lang, f"livetb: {err}")
             return
         was_refused = follow.refused
         follow.synced, follow.refused, follow.refused_at = data, False, None
@@ -207,13 +210,18 @@ def _watched_sync(
 
 
 def _refused(
-    args: argparse.Namespace, follow: _Follow, data: bytes, lang: str, message: str | None
+    args: argparse.Namespace,
+    follow: _Follow,
+    data: bytes,
+    head: int | None,
+    lang: str,
+    message: str | None,
 ) -> None:
     """Say why (once per refusal), and wait for a save, a touch or the log to move."""
     if message is not None:
         print(message, file=sys.stderr, flush=True)
     print(i18n.text(lang, "sync.retry", file=Path(args.file).name), file=sys.stderr, flush=True)
-    follow.synced, follow.refused, follow.refused_at = data, True, _head(args)
+    follow.synced, follow.refused, follow.refused_at = data, True, head
 
 
 def _settled(path: Path) -> bytes | None:
