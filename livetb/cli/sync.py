@@ -138,22 +138,27 @@ def _watch(
         return Path(changed) == path
 
     follow = _Follow()
+    saves = watchfiles.watch(
+        path.parent,
+        watch_filter=ours,
+        debounce=100,
+        step=20,
+        rust_timeout=LOG_POLL_MS,
+        yield_on_timeout=True,
+    )
     try:
         _watched_sync(args, path, follow, tiebreaks, lang, out)
-        for changes in watchfiles.watch(
-            path.parent,
-            watch_filter=ours,
-            debounce=100,
-            step=20,
-            rust_timeout=LOG_POLL_MS,
-            yield_on_timeout=True,
-        ):
+        for changes in saves:
             # a save or a touch; or, after a refusal, the log moved (settled in the console)
             moved = follow.refused and _head(args) not in (None, follow.refused_at)
             if changes or moved:
                 _watched_sync(args, path, follow, tiebreaks, lang, out)
     except KeyboardInterrupt:
         print(i18n.text(lang, "sync.stopped"), file=out, flush=True)
+    finally:
+        # Ctrl-C between two waits leaves the watcher suspended: stopped here, not at the
+        # interpreter's exit, where closing its thread can hang.
+        saves.close()
     return 0
 
 
