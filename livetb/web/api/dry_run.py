@@ -18,11 +18,16 @@ class DryRun(msgspec.Struct, kw_only=True):
     events: list[AnyEvent]
 
 
-def dry_run(request: web.Request) -> bool:
-    """`?dry_run=1` asks for a dry run; any other value is a mistake worth a 422, not a write."""
-    text = request.query.get("dry_run")
+def flag(request: web.Request, name: str) -> bool:
+    """`?NAME=1` asks for it; any other value is a mistake worth a 422, not a write."""
+    text = request.query.get(name)
     if text is None:
         return False
     if text != "1":
-        raise InvalidInput(f"dry_run={text!r}: expected 1 (or leave it out)", path="dry_run")
+        raise InvalidInput(f"{name}={text!r}: expected 1 (or leave it out)", path=name)
     return True
+
+
+def dry_run(request: web.Request) -> bool:
+    """`?dry_run=1` asks for a dry run."""
+    return flag(request, "dry_run")

@@ -34,9 +34,9 @@ from livetb.events.store import EventStore
 from livetb.interchange import sync
 from livetb.projections import stored
 from livetb.trf import parse_trf
-from livetb.web.api.dry_run import DryRun, dry_run
+from livetb.web.api.dry_run import DryRun, dry_run, flag
 from livetb.web.http.auth import Creator, authorize, authorize_creation
-from livetb.web.http.limits import read_body
+from livetb.web.http.limits import int_query, read_body
 from livetb.web.http.routing import BASE, CREATE, WRITE_ERRORS, Endpoint, Query, json_response
 from livetb.web.keys import COMMITS, CONFIG, SERVICE, STORE, TOKENS
 
@@ -72,24 +72,6 @@ def _tiebreaks(request: web.Request) -> list[str] | None:
     return listed
 
 
-def _rounds(request: web.Request) -> int | None:
-    text = request.query.get("rounds")
-    if text is None:
-        return None
-    if not text.isdigit() or not 1 <= int(text) <= 99:
-        raise InvalidInput(f"rounds={text!r}: expected a number of rounds, 1-99", path="rounds")
-    return int(text)
-
-
-def _force(request: web.Request) -> bool:
-    text = request.query.get("force")
-    if text is None:
-        return False
-    if text != "1":
-        raise InvalidInput(f"force={text!r}: expected 1 (or leave it out)", path="force")
-    return True
-
-
 def _source(request: web.Request) -> str:
     name = request.query.get("file", "").strip()
     # A browser may send a path; the name alone is the file's (and never a line break).
@@ -115,7 +97,8 @@ async def handle_sync(request: web.Request) -> web.Response:
     else:
         creator = await authorize_creation(header, tokens, tid)
     dry, prefer, tiebreaks = dry_run(request), _prefer(request), _tiebreaks(request)
-    rounds, force, source = _rounds(request), _force(request), _source(request)
+    rounds, force = int_query(request, "rounds", low=1, high=99), flag(request, "force")
+    source = _source(request)
     config = request.app[CONFIG]
     data = await read_body(request, config.pairings_max_body, config.body_timeout)  # 413, 408
     imported = parse_trf(data, source)  # 422 with the file's lines
