@@ -162,6 +162,21 @@ def test_categories_prizes_delay_and_k_through_the_console(server: Server, opene
     shot(page, "audit-desktop-en")
 
 
+def test_a_k_being_typed_survives_the_console_hearing_news(server: Server, opened: Any) -> None:
+    page, tid, token = opened()
+    page.click("#tab-players")
+    page.fill("#pl-k-2", "40")
+    # The console rereads the tournament whenever it hears of a change elsewhere; the field
+    # being typed in, its text and its focus stay, so Enter sets 40 rather than clearing K.
+    page.evaluate("document.dispatchEvent(new CustomEvent('livetb:info'))")
+    assert page.evaluate("document.activeElement.id") == "pl-k-2"
+    page.press("#pl-k-2", "Enter")
+    page.wait_for_selector("#panel-players .status[data-tone='ok']")
+    t = f"/api/tournaments/{tid}"
+    assert server.call("GET", f"{t}/participants/2/rating", None, token)[1]["k"] == 40
+    assert [e["k"] for e in events(server, tid, "ParticipantKSet")] == [40]
+
+
 def test_a_bad_amount_shown_at_its_field_and_nothing_written(server: Server, opened: Any) -> None:
     page, tid, _ = opened(viewport=PHONE)
     page.click("#tab-setup")

@@ -224,6 +224,7 @@ export function playersPanel(ctx) {
     const fixed = info.paired > 0;
     fixedNote.hidden = !fixed;
     if (fixed && editing) cancelEdit();
+    const focused = list.contains(document.activeElement) ? document.activeElement : null;
     list.replaceChildren(...info.participants.map((p) => el("tr", { dataset: { startNo: p.start_no, ...(p.withdrawn_from ? { withdrawn: p.withdrawn_from } : {}) } },
       el("td", {}, p.start_no),
       el("td", {}, p.name, p.withdrawn_from ? [" ", el("span", { class: "withdrawn" }, t("players.withdrawn", { round: p.withdrawn_from }))] : null),
@@ -232,6 +233,9 @@ export function playersPanel(ctx) {
       el("td", {}, kField(p)),
       el("td", {}, fixed ? "" : el("button", { type: "button", onclick: () => edit(p) }, t("players.edit", { name: p.name }))))));
     if (!editing) no.value = Math.max(0, ...info.participants.map((p) => p.start_no)) + 1;
+    if (focused?.isConnected) focused.focus(); // rows are rebuilt; the K being typed keeps focus
+    const shown = new Set(info.participants.map((p) => `${p.start_no}\u0000${p.name}`));
+    for (const key of kForms.keys()) if (!shown.has(key)) kForms.delete(key);
   }
 
   // The K in effect (set or default) shown as each K field's placeholder, read from the
@@ -253,8 +257,17 @@ export function playersPanel(ctx) {
     }
   });
 
-  /** K for the rating change, set at any time; empty: the default from rating and age. */
+  // A row's K form is kept across refreshes: an event landing while the arbiter types a K
+  // must not swap the field for an empty one (Enter would then clear K instead of setting it).
+  const kForms = new Map();
   function kField(p) {
+    const key = `${p.start_no}\u0000${p.name}`;
+    if (!kForms.has(key)) kForms.set(key, kForm(p));
+    return kForms.get(key);
+  }
+
+  /** K for the rating change, set at any time; empty: the default from rating and age. */
+  function kForm(p) {
     const id = `pl-k-${p.start_no}`;
     const input = el("input", { id, name: id, type: "number", min: 1, max: 100, step: 1, class: "k", placeholder: kInEffect.get(p.start_no) ?? t("players.k_default") });
     kSeen.observe(input);
