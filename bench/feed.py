@@ -29,6 +29,7 @@ import tempfile
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import cast
 
 import aiohttp
 from websockets.client import ClientProtocol
@@ -58,8 +59,9 @@ def prepare(
     paired = next(
         i for i, e in enumerate(events) if isinstance(e, RoundPaired) and e.round == live_round
     )
-    live = [e for e in events[paired + 1 :] if isinstance(e, ResultRecorded)]
-    live = [e for e in live if e.round == live_round]
+    live: list[AnyEvent] = [
+        e for e in events[paired + 1 :] if isinstance(e, ResultRecorded) and e.round == live_round
+    ]
     with open_store(str(db)) as store, open_tokens(str(db)) as tokens:
         store.append(TID, 0, events[: paired + 1], actor="bench")
         return tokens.create(TID), live
@@ -76,8 +78,7 @@ class Viewer(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
         self.ws.send_request(self.ws.connect())
         self._flush()
 

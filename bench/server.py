@@ -20,8 +20,9 @@ def free_port() -> int:
 
 
 async def wait_ready(base: str) -> None:
+    """Until `base` answers, a minute at most (a loaded machine starts a server slowly)."""
     async with aiohttp.ClientSession() as session:
-        for _ in range(200):
+        for _ in range(1200):
             with contextlib.suppress(aiohttp.ClientError):
                 async with session.get(f"{base}/api/tournaments"):
                     return
@@ -32,7 +33,7 @@ async def wait_ready(base: str) -> None:
 @contextlib.contextmanager
 def serving(db: Path | str, workers: int = 1) -> Iterator[tuple[str, int]]:
     """`livetb serve` over `db` (`--workers`) in its own process on a free loopback port, once
-    it answers: its base URL and pid; stopped on leaving."""
+    it answers: its base URL and pid; stopped on leaving (killed if it takes a minute)."""
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-c", "from livetb.cli import run; run()", "serve",
@@ -45,4 +46,8 @@ def serving(db: Path | str, workers: int = 1) -> Iterator[tuple[str, int]]:
         yield base, server.pid
     finally:
         server.terminate()
-        server.wait()
+        try:
+            server.wait(60)
+        except subprocess.TimeoutExpired:  # stuck on its way down: a benchmark never hangs
+            server.kill()
+            server.wait()

@@ -81,6 +81,7 @@ SLOW = {
     "tests/interchange/test_sync_real.py::test_every_file_of_a_real_event_syncs_to_its_own_standings[lichess-zulfikar-bullet-2020]",
     "tests/interchange/test_sync_real.py::test_every_file_of_a_real_event_syncs_to_its_own_standings[mannheim-1914]",
     "tests/interchange/test_sync_real.py::test_every_file_of_a_real_event_syncs_to_its_own_standings[world-blitz-open-2021]",
+    "tests/nodes/test_audience.py::test_the_audience_benchmark_counts_every_delta_at_every_viewer_of_both_nodes",
     "tests/nodes/test_outage.py::test_three_nodes_ride_out_a_postgresql_outage_during_a_write_storm",
     "tests/nodes/test_pg_nodes.py::test_three_postgres_nodes_survive_a_killed_node_and_agree",
     "tests/nodes/test_sqlite_nodes.py::test_two_sqlite_nodes_no_unrequested_conflicts_and_viewers_agree",
