@@ -35,6 +35,7 @@ from livetb.projections.standings import Delta, StandingsProjection
 from livetb.projections.stored import load
 
 Clock = Callable[[], dt.datetime]
+REACH_POLL = 0.02  # seconds between two looks at a public projection a resume waits for
 
 
 def utc_now() -> dt.datetime:
@@ -99,6 +100,22 @@ class Delays:
         if delayed is not None and delayed.building is not None:
             with contextlib.suppress(Exception):
                 await asyncio.shield(delayed.building)
+
+    async def reach(self, tournament_id: str, seq: int, within: float) -> None:
+        """Once the public projection of `tournament_id` is at `seq` (or the public reads are
+        live again), waiting at most `within` seconds. A viewer resuming with a public seq
+        another node released comes here when this node has not released it yet: its timer
+        late, its clock a little behind. Nothing is released before this node's own clock
+        makes it due (a `since=` ahead of the public log reveals nothing)."""
+        live = self.lives.get(tournament_id)
+        if live is not None:
+            self.release(tournament_id, live)  # what is due now, however late the timer
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while (public := self.public(tournament_id)) is not None and public.seq < seq:
+            if loop.time() >= deadline:
+                return
+            await asyncio.sleep(REACH_POLL)
 
     def record(self, tournament_id: str, live: StandingsProjection, rec: Recorded) -> None:
         """Before the live projection applies `rec`: hold it back from the public (a first

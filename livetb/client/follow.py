@@ -6,11 +6,12 @@
 
 `follow` reconnects on its own with `since=<the last seq it applied>`, so the server sends
 exactly the deltas missed (or a fresh snapshot); `LocalStandings.apply` refuses a gap and
-ignores a delta it already has, so the copy never misses or doubles an event. It reconnects
-after anything that may pass (a refused or dropped connection, a server restarting or
-shedding load: 1001/1011 closes, 5xx, 408, 429), with backoff, and stops only on an answer
-that would not change (404: no such tournament; 401/403: the token; other 4xx). A private
-tournament's feed needs one of its tokens: `follow(url, tid, local, token=TOKEN)`.
+ignores a delta it already has, so the copy never misses or doubles an event, and it never
+steps back to a snapshot older than itself (it follows that one aside until it catches up).
+It reconnects after anything that may pass (a refused or dropped connection, a server
+restarting or shedding load: 1001/1011 closes, 5xx, 408, 429), with backoff, and stops only
+on an answer that would not change (404: no such tournament; 401/403: the token; other 4xx).
+A private tournament's feed needs one of its tokens: `follow(url, tid, local, token=TOKEN)`.
 """
 
 from __future__ import annotations
@@ -55,7 +56,11 @@ class LocalStandings:
     """A snapshot with every delta since applied: what the server's GET would return.
 
     `filtered`: the feed is a `top=`/`participants=` view, whose deltas give ranks outright
-    (`follow` sets it); a full feed's ranks follow from the order and the tie flags."""
+    (`follow` sets it); a full feed's ranks follow from the order and the tie flags.
+
+    A snapshot older than the copy (from a node that has not reached it, or a store whose
+    log started again) does not replace it: it is followed aside, with the deltas after it,
+    and becomes the copy once it reaches the copy's seq. The copy never goes back."""
 
     def __init__(self, filtered: bool = False) -> None:
         self.filtered = filtered
@@ -66,6 +71,7 @@ class LocalStandings:
         self._order: list[int] = []  # start numbers, best first
         self._shares: set[int] = set()  # rows sharing the rank of the row above
         self._statuses: tuple[Status, ...] = ()
+        self._behind: LocalStandings | None = None  # an older snapshot, catching up
 
     @property
     def seq(self) -> int | None:
@@ -76,6 +82,11 @@ class LocalStandings:
         (a snapshot: every row)."""
         match message:
             case SnapshotMessage(standings=doc):
+                if self.doc is not None and doc.seq < self.doc.seq:
+                    self._behind = LocalStandings(self.filtered)
+                    self._behind.apply(message)
+                    return ()
+                self._behind = None
                 self.doc, self.round, self.prizes = doc, message.round, message.prizes
                 self._rows = {row.start_no: row for row in doc.standings}
                 self._order = [row.start_no for row in doc.standings]
@@ -85,17 +96,25 @@ class LocalStandings:
             case DeltaMessage():
                 return self._apply_delta(message)
             case PrizesMessage(prizes=prizes):
-                self.prizes = prizes
+                if self._behind is not None:  # the list of the node that is behind
+                    self._behind.prizes = prizes
+                else:
+                    self.prizes = prizes
         return ()
 
     def _apply_delta(self, delta: DeltaMessage) -> tuple[int, ...]:
         doc = self.doc
         if doc is None:
             raise Gap(f"delta {delta.seq} before any snapshot")
+        behind = self._behind
+        if behind is not None and behind.doc is not None and delta.seq == behind.doc.seq + 1:
+            behind.apply(delta)
+            return self._overtaken(behind) if delta.seq >= doc.seq else ()
         if delta.seq <= doc.seq:
             return ()  # already applied (a resume that overlapped)
         if delta.seq != doc.seq + 1:
             raise Gap(f"delta {delta.seq} after {doc.seq}")
+        self._behind = None
         doc.seq = delta.seq
         doc.after_round = delta.after_round
         doc.round_in_progress = delta.round_in_progress
@@ -117,6 +136,18 @@ class LocalStandings:
         doc.standings = self._ranked(dict(delta.ranks))
         self._take_games(delta)
         return tuple(change.start_no for change in delta.rows)
+
+    def _overtaken(self, behind: LocalStandings) -> tuple[int, ...]:
+        """Become `behind`, which has caught up with the copy (its prize list unless the
+        copy's counts more events); every row, as for a snapshot."""
+        prizes = self.prizes
+        if prizes is None or (behind.prizes is not None and behind.prizes.seq >= prizes.seq):
+            prizes = behind.prizes
+        self.doc, self.round, self.prizes = behind.doc, behind.round, prizes
+        self._rows, self._order = behind._rows, behind._order
+        self._shares, self._statuses = behind._shares, behind._statuses
+        self._behind = None
+        return tuple(self._order)
 
     def _ranked(self, ranks: dict[int, int]) -> list[Row]:
         """Every row with its rank and the current statuses, best first."""

@@ -213,3 +213,39 @@ test("a gap in the seqs resumes at once from the last seq held", () => {
   assert.equal(FakeSocket.made.length, 2);
   assert.match(last().url, /since=1$/);
 });
+
+test("a resume answered by a node behind the page never shows its older standings", () => {
+  const model = new Standings(false);
+  const shown = [];
+  stop = follow("club", { heartbeat: 3, model }, {
+    state: (s) => states.push(s),
+    snapshot: (m) => shown.push(["snapshot", m.doc.seq, m.sorted().map((r) => r.values[0])]),
+    delta: (m) => shown.push(["delta", m.doc.seq, m.sorted().map((r) => r.values[0])]),
+  });
+  const won = (seq, no, points, at) => ({
+    type: "delta", seq, after_round: 0, round_in_progress: 1,
+    rows: [{ start_no: no, cells: [[0, points]] }], moves: [[no, at]], untied: [no],
+  });
+  const older = () => snapshot(4, [row(1, 1, "0"), row(2, 1, "0")], { prizes: { seq: 4 } });
+  last().open();
+  last().say(older());
+  last().say(won(5, 2, "1", 0));
+  last().say({ type: "prizes", prizes: { seq: 5 } });
+  last().say(won(6, 1, "1", 1));
+  last().drop();
+  mock.timers.tick(2000);
+  assert.match(last().url, /since=6$/);
+  last().open();
+  last().say(older()); // this node is still at seq 4
+  last().say(won(5, 2, "1", 0));
+  assert.equal(model.doc.seq, 6);
+  assert.equal(shown.length, 4); // nothing shown from the node behind
+  last().say(won(6, 1, "1", 1)); // it caught up: its copy is shown, the newer prizes kept
+  last().say(won(7, 1, "2", 0));
+  assert.deepEqual(shown, [
+    ["snapshot", 4, ["0", "0"]], ["delta", 5, ["1", "0"]], ["delta", 5, ["1", "0"]], // prizes
+    ["delta", 6, ["1", "1"]], ["snapshot", 6, ["1", "1"]], ["delta", 7, ["2", "1"]],
+  ]);
+  assert.deepEqual(model.prizes, { seq: 5 });
+  assert.equal(state(), "live");
+});

@@ -4,6 +4,11 @@ standings feed over a websocket (`top`/`participants`/`category`: only those row
 
 The first message is a snapshot (or, with `since=`, exactly the deltas missed after SEQ, or a
 snapshot when those are gone or weigh more); then one delta per event, pings when idle.
+A viewer may resume on another node than the one it left, which may not have reached SEQ
+yet: the live projection is caught up from the store before anything is sent (`check_read`),
+and a public one waits up to `RESUME_WAIT` for this node's release of SEQ
+(`Delays.reach`), so what is sent starts after SEQ, never before it. Only a SEQ beyond
+anything this node's store holds or releases in that time gets the older snapshot.
 Under a broadcast delay a viewer without a token of the tournament follows the public
 projection (`livetb/app/delay.py`): its snapshot, deltas and seqs are the delayed log's.
 Viewers send nothing the server needs; only this handler reads the socket (aiohttp's rule),
@@ -30,6 +35,10 @@ from livetb.web.keys import CONFIG, HUB, SERVICE, TOKENS
 from livetb.wire.messages import DeltaMessage, PingMessage, SnapshotMessage
 
 log = logging.getLogger(__name__)
+
+# Seconds a resume waits for this node to release a public seq another node released first
+# (its timer late on a busy loop, its clock behind by a little).
+RESUME_WAIT = 5.0
 
 
 class AiohttpSocket:
@@ -124,6 +133,8 @@ async def feed(request: web.Request) -> web.StreamResponse:
     public = None if live_reader else await service.public_view(tid)
     if public is not None and public.seq == 0:  # nothing public yet
         raise UnknownTournament(tid)
+    if since is not None and public is not None and since > public.seq:
+        await service.delays.reach(tid, since, RESUME_WAIT)  # another node released it first
     ws = web.WebSocketResponse(
         heartbeat=config.ws_heartbeat,
         compress=config.ws_compress,

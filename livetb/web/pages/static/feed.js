@@ -1,7 +1,9 @@
 // One websocket to the standings feed (wire v2, see livetb/wire/messages.py): a snapshot, then the
 // deltas applied to a local copy. On a drop it reconnects by itself with since=<last seq>, so
 // the server sends exactly what was missed (or a fresh snapshot); `state` tells the page
-// whether it is live. Pages do not call it directly: boot.js does.
+// whether it is live. A snapshot older than the page's copy (a node that has not reached it)
+// never replaces it: it is followed aside and shown once it has caught up. Pages do not call
+// it directly: boot.js does.
 
 /** The standings as the server has them: rows by start number, the order, the ties. */
 export class Standings {
@@ -143,6 +145,7 @@ export function follow(tid, {
   let since = Date.now(); // since when the feed is not live
   let retry = null;
   let current = null;
+  let behind = null; // an older snapshot than the page shows, with its deltas, catching up
   const state = (s) => {
     if (s === current) return;
     current = s;
@@ -210,14 +213,36 @@ export function follow(tid, {
       heard = Date.now();
       const msg = JSON.parse(event.data);
       if (msg.type === "snapshot") {
+        if (model.doc && msg.standings.seq < model.doc.seq) {
+          behind = new Standings(model.filtered);
+          behind.snapshot(msg);
+          live();
+          return;
+        }
+        behind = null;
         model.snapshot(msg);
         live();
         handlers.snapshot?.(model);
       } else if (msg.type === "delta") {
+        if (behind && msg.seq === behind.doc.seq + 1) {
+          live();
+          behind.delta(msg);
+          if (msg.seq < model.doc.seq) return;
+          const prizes = model.prizes;
+          model.snapshot(behind.message()); // caught up: shown from here on
+          model.prizes = newer(model.prizes, prizes);
+          behind = null;
+          handlers.snapshot?.(model);
+          return;
+        }
         if (!model.doc || msg.seq <= model.doc.seq) return; // a resume that overlapped
         if (msg.seq !== model.doc.seq + 1) { abandon(0); return; } // a gap: resume with since=
+        behind = null;
         live();
         handlers.delta?.(model, model.delta(msg));
+      } else if (msg.type === "prizes" && behind) {
+        live();
+        behind.prizeList(msg); // the list of the node that is behind
       } else if (msg.type === "prizes" && model.doc) {
         live();
         handlers.delta?.(model, model.prizeList(msg));
@@ -282,6 +307,9 @@ export function follow(tid, {
     }
   };
 }
+
+/** Of two prize lists (either may be null), the one that counts more events. */
+const newer = (a, b) => (a && (!b || a.seq >= b.seq) ? a : b);
 
 const OFFLINE_AFTER = 20000; // ms without a live socket before the badge says "offline"
 const RETRY_MOST = 1500; // ms: the longest wait between two connection attempts
