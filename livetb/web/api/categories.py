@@ -32,6 +32,7 @@ from livetb.projections.categories import (
 )
 from livetb.projections.ratings import RatingChange
 from livetb.projections.standings import StandingsProjection
+from livetb.web.http.caching import dressed, not_modified, validator
 from livetb.web.http.limits import RATING_CHANGE, rating_change_query
 from livetb.web.http.public import readable
 from livetb.web.http.routing import (
@@ -129,8 +130,10 @@ def _info(cat: Category, nos: frozenset[int]) -> CategoryInfo:
 async def list_categories(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     projection = (await readable(request, tid)).projection  # the public one under a delay
-    body = CategoryList(category_infos(projection.state))
-    return json_response(body, seq=projection.seq)
+    cached = validator(request, projection)
+    if (hit := not_modified(request, cached)) is not None:
+        return hit
+    return dressed(json_response(CategoryList(category_infos(projection.state))), cached)
 
 
 async def rating_change(request: web.Request) -> web.Response:
@@ -139,7 +142,10 @@ async def rating_change(request: web.Request) -> web.Response:
     projection = (await readable(request, tid)).projection  # no held result shown
     if no not in projection.state.participants:
         raise NotFound(f"start_no {no}: no participant with that start number")
-    return json_response(ratings.of(projection.state, no), seq=projection.seq)
+    cached = validator(request, projection)
+    if (hit := not_modified(request, cached)) is not None:
+        return hit
+    return dressed(json_response(ratings.of(projection.state, no)), cached)
 
 
 async def participant_categories(request: web.Request) -> web.Response:
@@ -148,8 +154,10 @@ async def participant_categories(request: web.Request) -> web.Response:
     projection = (await readable(request, tid)).projection
     if no not in projection.state.participants:
         raise NotFound(f"start_no {no}: no participant with that start number")
-    body = CategoryRanks(no, category_ranks(projection, no))
-    return json_response(body, seq=projection.seq)
+    cached = validator(request, projection)
+    if (hit := not_modified(request, cached)) is not None:
+        return hit
+    return dressed(json_response(CategoryRanks(no, category_ranks(projection, no))), cached)
 
 
 def view_queries(request: web.Request) -> tuple[str | None, bool]:

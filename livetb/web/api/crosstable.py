@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 import msgspec
-from aiohttp import hdrs, web
+from aiohttp import web
 
 from livetb.errors import NotFound
 from livetb.projections import crosstable
 from livetb.projections.standings import StandingsProjection
+from livetb.web.http.caching import dressed, not_modified, validator
 from livetb.web.http.public import readable
 from livetb.web.http.routing import BASE, READ_ERRORS, Endpoint, route_defs
 from livetb.web.http.throttle import limited
@@ -31,11 +32,12 @@ async def crosstable_read(request: web.Request) -> web.Response:
     created = projection.state.created
     if created is not None and created.kind == "team":  # found here, not in the worker
         raise NotFound("a team tournament has no crosstable of players")
+    cached = validator(request, projection)
+    if (hit := not_modified(request, cached)) is not None:
+        return hit
     async with limited(request):
-        seq, body = await request.app[OFFLOAD].run(crosstable_json, tid, projection.seq, None)
-    resp = web.Response(body=body, content_type="application/json")
-    resp.headers[hdrs.ETAG] = f'"{seq}"'
-    return resp
+        _, body = await request.app[OFFLOAD].run(crosstable_json, tid, projection.seq, None)
+    return dressed(web.Response(body=body, content_type="application/json"), cached)
 
 
 def crosstable_json(projection: StandingsProjection, what: Hashable) -> bytes:

@@ -20,6 +20,7 @@ from livetb.interchange.export import FORMATS, Exported, exported, is_format
 from livetb.projections.standings import StandingsProjection
 from livetb.web.api import categories
 from livetb.web.http.auth import authorize
+from livetb.web.http.caching import dressed, not_modified, validator
 from livetb.web.http.limits import read_body
 from livetb.web.http.public import readable
 from livetb.web.http.routing import (
@@ -46,18 +47,19 @@ async def export_file(request: web.Request) -> web.Response:
     category, rated = categories.view_queries(request)
     categories.export_views(projection.state, fmt, category, rated)
     what = (tid, fmt, category, rated)
+    cached = validator(request, projection)
+    if (hit := not_modified(request, cached)) is not None:
+        return hit
     async with limited(request):
-        seq, body = await request.app[OFFLOAD].run(export_file_of, tid, projection.seq, what)
+        _, body = await request.app[OFFLOAD].run(export_file_of, tid, projection.seq, what)
     made = msgspec.msgpack.decode(body, type=Exported)
-    return web.Response(
+    resp = web.Response(
         body=made.text.encode("utf-8"),
         content_type=made.media_type,
         charset="utf-8",
-        headers={
-            "Content-Disposition": f'attachment; filename="{made.filename}"',
-            hdrs.ETAG: f'"{seq}"',
-        },
+        headers={"Content-Disposition": f'attachment; filename="{made.filename}"'},
     )
+    return dressed(resp, cached)
 
 
 def export_file_of(projection: StandingsProjection, what: Hashable) -> bytes:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from livetb.projections.prizes import prize_list
+from livetb.web.http.caching import dressed, not_modified, validator
 from livetb.web.http.public import readable
 from livetb.web.http.routing import BASE, READ_ERRORS, Endpoint, json_response, route_defs
 from livetb.wire.prizes import PrizeList
@@ -22,7 +23,10 @@ from livetb.wire.prizes import PrizeList
 async def prizes(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     projection = (await readable(request, tid)).projection
-    return json_response(prize_list(projection), seq=projection.seq)
+    cached = validator(request, projection)
+    if (hit := not_modified(request, cached)) is not None:
+        return hit
+    return dressed(json_response(prize_list(projection)), cached)
 
 
 ENDPOINTS = [

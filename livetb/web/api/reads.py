@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 
 import msgspec
-from aiohttp import hdrs, web
+from aiohttp import web
 
 from livetb.errors import InvalidInput, LivetbError, NotFound
 from livetb.events.schema import (
@@ -40,6 +40,7 @@ from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
 from livetb.web.api import categories
 from livetb.web.feed.messages import round_info as round_message
+from livetb.web.http.caching import dressed, not_modified, tagged, validator
 from livetb.web.http.limits import int_query
 from livetb.web.http.public import delay_of, public_at, public_heads, readable, reads_live
 from livetb.web.http.routing import (
@@ -179,15 +180,21 @@ def public_creation(store: EventStore, tid: str) -> TournamentCreated | None:
 
 async def tournament(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
-    projection = (await readable(request, tid)).projection
+    seen = await readable(request, tid)
+    projection = seen.projection
+    delay = delay_of(request, tid)
+    # Under a delay the delay itself is the live log's, which the public seq does not follow.
+    cached = validator(request, projection, f"d{delay}" if seen.public else "")
+    if (hit := not_modified(request, cached)) is not None:
+        return hit
     info = tournament_info(tid, projection.seq, projection.state)
     if not await reads_live(request, tid):
         # A birth date is personal (many players are minors): the public sees the year,
         # which the categories' bands read; a token of the tournament sees the date.
         for p in info.participants:
             p.birth_date = p.birth_date[:4]
-    info.public_delay = delay_of(request, tid)
-    return json_response(info, seq=projection.seq)
+    info.public_delay = delay
+    return dressed(json_response(info), cached)
 
 
 def tournament_info(tid: str, seq: int, state: TournamentState) -> TournamentInfo:
@@ -226,10 +233,11 @@ async def standings(request: web.Request) -> web.Response:
     at_seq = public_at(seen, at_seq, after_round)
     category, rated = categories.view_queries(request)
     if at_seq is None and after_round is None:
+        cached = validator(request, live)
+        if (hit := not_modified(request, cached)) is not None:
+            return hit
         body = live_body(request, tid, live, category, rated)
-        resp = web.Response(body=body, content_type="application/json")
-        resp.headers[hdrs.ETAG] = f'"{live.seq}"'
-        return resp
+        return dressed(web.Response(body=body, content_type="application/json"), cached)
     travel = request.app[TIMETRAVEL]  # replays off the loop, bounded, cached
     async with limited(request):
         if after_round is not None:
@@ -238,9 +246,11 @@ async def standings(request: web.Request) -> web.Response:
         seq, body = await travel.standings(tid, at_seq)
         if category is not None or rated:
             body = await categories.past_view(request, tid, seq, body, category, rated)
-    resp = web.Response(body=body, content_type="application/json")
-    resp.headers[hdrs.ETAG] = f'"{seq}"'
-    return resp
+    # A past position's seq is known once it is found: a match saves the bytes, not the work.
+    cached = tagged(request, seq, live)
+    return not_modified(request, cached) or dressed(
+        web.Response(body=body, content_type="application/json"), cached
+    )
 
 
 LIVE_BODIES = web.AppKey("live_bodies", OrderedDict[tuple[str, int, str | None, bool], bytes])
@@ -283,8 +293,10 @@ async def round_info(request: web.Request) -> web.Response:
     assert state.created is not None
     if not 1 <= rnd <= state.created.rounds:
         raise NotFound(f"round {rnd}: the tournament has rounds 1..{state.created.rounds}")
-    info = round_message(state, rnd)
-    return json_response(info, seq=projection.seq)
+    cached = validator(request, projection)
+    if (hit := not_modified(request, cached)) is not None:
+        return hit
+    return dressed(json_response(round_message(state, rnd)), cached)
 
 
 async def participant_card(request: web.Request) -> web.Response:
@@ -293,11 +305,12 @@ async def participant_card(request: web.Request) -> web.Response:
     projection = (await readable(request, tid)).projection
     if no not in projection.state.participants:
         raise NotFound(f"start_no {no}: no participant with that start number")
+    cached = validator(request, projection)
+    if (hit := not_modified(request, cached)) is not None:
+        return hit
     async with limited(request):
-        seq, body = await request.app[OFFLOAD].run(card_json, tid, projection.seq, no)
-    resp = web.Response(body=body, content_type="application/json")
-    resp.headers[hdrs.ETAG] = f'"{seq}"'
-    return resp
+        _, body = await request.app[OFFLOAD].run(card_json, tid, projection.seq, no)
+    return dressed(web.Response(body=body, content_type="application/json"), cached)
 
 
 def card_json(projection: StandingsProjection, no: Hashable) -> bytes:

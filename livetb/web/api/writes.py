@@ -139,10 +139,11 @@ class Write:
 
 
 def expected_seq(header: str | None, field: int | None) -> int | None:
-    """From `If-Match: "12"` (an ETag of the standings) or the body's `expected_seq`."""
+    """From `If-Match: "12"` (an ETag of a read, `"12-<view>"` too) or the body's
+    `expected_seq`."""
     if header is None or header.strip() == "*":
         return field
-    text = header.strip().removeprefix("W/").strip('"')
+    text = header.strip().removeprefix("W/").strip('"').partition("-")[0]
     if not is_number(text) or int(text) > MAX_INT:
         raise InvalidInput(
             f'If-Match {header!r}: expected the log sequence number, e.g. "12"', path="If-Match"

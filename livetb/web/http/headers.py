@@ -10,11 +10,17 @@ set just before the headers are sent (`on_response_prepare`), so none escapes th
   its inline script and style) keeps it.
 - `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`.
 - `Server: livetb`: no aiohttp or Python version for a scanner to match.
+- `Cache-Control: private, no-store` on any answer to a request with a token that says
+  nothing of caching itself: what a token reads (the live log, the console's documents) is
+  kept by no cache, whatever a proxy in front is told (`livetb/web/http/caching.py`).
 """
 
 from __future__ import annotations
 
 from aiohttp import hdrs, web, web_response
+
+from livetb.web.http.auth import credentials
+from livetb.web.http.caching import NO_STORE
 
 SERVER = "livetb"
 POLICY = (
@@ -55,3 +61,5 @@ async def secure(request: web.Request, response: web.StreamResponse) -> None:
     headers[hdrs.X_CONTENT_TYPE_OPTIONS] = "nosniff"
     headers["Referrer-Policy"] = "no-referrer"
     headers[hdrs.SERVER] = SERVER
+    if hdrs.CACHE_CONTROL not in headers and credentials(request) is not None:
+        headers[hdrs.CACHE_CONTROL] = NO_STORE

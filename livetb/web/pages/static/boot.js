@@ -215,7 +215,7 @@ export async function boot({
 
 async function fetchInfo(tid, token) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
-  const resp = await fetch(`/api/tournaments/${encodeURIComponent(tid)}`, { headers, cache: "no-store" });
+  const resp = await fetch(`/api/tournaments/${encodeURIComponent(tid)}`, { headers, cache: "no-cache" });
   if (!resp.ok) throw new HttpError(resp.status, resp.statusText);
   return resp.json();
 }

@@ -80,10 +80,12 @@ export class HttpError extends Error {
   }
 }
 
-/** GET a JSON document of the API, with the token if there is one. */
+/** GET a JSON document of the API, with the token if there is one. "no-cache": always asked
+ * again, with the ETag of what the browser kept, so an unchanged document is a bodiless 304
+ * (a token's answers are never kept: `private, no-store`). */
 export async function getJSON(path, token) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
-  const resp = await fetch(path, { headers, cache: "no-store" });
+  const resp = await fetch(path, { headers, cache: "no-cache" });
   if (!resp.ok) {
     let message = resp.statusText;
     try { message = (await resp.json()).message; } catch { /* not JSON */ }

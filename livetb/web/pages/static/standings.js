@@ -128,7 +128,7 @@ async function refreshPeople(nos) {
   if (![...nos].some((no) => !people.has(no))) return;
   try {
     const fresh = await (await fetch(`/api/tournaments/${encodeURIComponent(tid)}`, {
-      headers: feed.token ? { Authorization: `Bearer ${feed.token}` } : {}, cache: "no-store",
+      headers: feed.token ? { Authorization: `Bearer ${feed.token}` } : {}, cache: "no-cache",
     })).json();
     people = new Map(fresh.participants.map((p) => [p.start_no, p]));
     ui.table.setPeople(fresh.participants);
@@ -175,7 +175,7 @@ async function categoryPicker(row) {
   let found = null;
   try {
     const answer = await fetch(`/api/tournaments/${encodeURIComponent(tid)}/categories`, {
-      headers: feed.token ? { Authorization: `Bearer ${feed.token}` } : {}, cache: "no-store",
+      headers: feed.token ? { Authorization: `Bearer ${feed.token}` } : {}, cache: "no-cache",
     });
     if (answer.ok) found = (await answer.json()).categories;
   } catch { /* the server is away: the page works without the picker */ }
