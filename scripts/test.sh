@@ -3,12 +3,17 @@
 # This is the README's test command; .ci/run runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The browser tests drive Debian's Chromium (never a downloaded browser).
-if [ ! -x /usr/bin/chromium ]; then
+# The browser tests drive Debian's Chromium (never a downloaded browser); the micro-cache test
+# runs docs/operations.md's nginx block in Debian's nginx.
+missing=""
+[ -x /usr/bin/chromium ] || missing="$missing chromium"
+[ -x /usr/sbin/nginx ] || missing="$missing nginx"
+if [ -n "$missing" ]; then
   as_root=""
   [ "$(id -u)" -eq 0 ] || as_root="sudo"
-  $as_root apt-get install -y -q chromium >/dev/null 2>&1 \
-    || { $as_root apt-get update -q >/dev/null && $as_root apt-get install -y -q chromium >/dev/null; }
+  # shellcheck disable=SC2086 # the package names are words
+  $as_root apt-get install -y -q $missing >/dev/null 2>&1 \
+    || { $as_root apt-get update -q >/dev/null && $as_root apt-get install -y -q $missing >/dev/null; }
 fi
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
