@@ -84,6 +84,7 @@ SLOW = {
     "tests/nodes/test_audience.py::test_the_audience_benchmark_counts_every_delta_at_every_viewer_of_both_nodes",
     "tests/nodes/test_outage.py::test_three_nodes_ride_out_a_postgresql_outage_during_a_write_storm",
     "tests/nodes/test_pg_nodes.py::test_three_postgres_nodes_survive_a_killed_node_and_agree",
+    "tests/nodes/test_pg_resume.py::test_a_thousand_viewers_resume_on_the_other_nodes_when_one_is_killed",
     "tests/nodes/test_sqlite_nodes.py::test_two_sqlite_nodes_no_unrequested_conflicts_and_viewers_agree",
     "tests/nodes/test_workers.py::test_workers_wait_for_a_store_that_is_down_at_the_first_start",
     "tests/nodes/test_workers.py::test_workers_wait_for_the_store_through_an_outage",
