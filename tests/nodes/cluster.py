@@ -9,8 +9,9 @@ import itertools
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -20,7 +21,26 @@ from livetb.client import LocalStandings, follow
 from tests.campaign.server import Server, free_port
 
 LIVETB = [sys.executable, "-m", "livetb"]
-__all__ = ["LIVETB", "Client", "Server", "Watcher", "free_port", "get_json"]
+__all__ = ["LIVETB", "Client", "Server", "Watcher", "free_port", "get_json", "running"]
+
+
+@contextlib.asynccontextmanager
+async def running(
+    db: str, logs: Path, count: int, workers: Sequence[int] = ()
+) -> AsyncIterator[list[Server]]:
+    """`count` nodes on the store `db` (node i with `workers[i]` processes, default 1), their
+    logs in `logs`; stopped after, and then none may have printed a traceback."""
+    nodes: list[Server] = []
+    try:
+        for i in range(count):
+            n = workers[i] if i < len(workers) else 1
+            nodes.append(await Server(db, log=logs / f"node{i}.log", workers=n).start())
+        yield nodes
+    finally:
+        for node in nodes:
+            node.stop()
+    for node in nodes:
+        assert node.tracebacks() == 0, node.log.read_text()[-3000:]
 
 
 @dataclass

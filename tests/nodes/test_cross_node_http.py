@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 
 from tests.conftest import PG_BASE, in_schema
-from tests.nodes.cluster import Server, get_json
+from tests.nodes.cluster import Server, get_json, running
 
 BOARDS = 40
 T = "/api/tournaments/x"
@@ -27,14 +27,8 @@ async def two_nodes(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIter
         db = str(tmp_path / "shared.sqlite")
     else:  # (pg_schema skips the case if no PostgreSQL answers)
         db = in_schema(PG_BASE, request.getfixturevalue("pg_schema"))
-    nodes = [await Server(db, log=tmp_path / f"node{i}.log").start() for i in range(2)]
-    try:
+    async with running(db, tmp_path, 2) as nodes:
         yield nodes
-    finally:
-        for node in nodes:
-            node.stop()
-    for node in nodes:
-        assert node.tracebacks() == 0, node.log.read_text()[-3000:]
 
 
 async def test_corrections_and_a_close_across_two_nodes_are_all_accepted(

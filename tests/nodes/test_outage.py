@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from livetb.backends import open_tokens
 from livetb.client import LocalStandings, auth_headers, feed_url, follow
 from tests.conftest import PG_BASE, in_schema
-from tests.nodes.cluster import Server
+from tests.nodes.cluster import Server, running
 from tests.nodes.proxy import Proxy
 
 TID = "storm"
@@ -36,19 +36,11 @@ BASE = f"/api/tournaments/{TID}"
 async def cluster(pg_schema: str, tmp_path: Path) -> AsyncIterator[tuple[Proxy, list[Server]]]:
     proxy = Proxy(PG_BASE)
     proxy.up()
-    url = proxy.url(pg_schema)
-    nodes: list[Server] = []
     try:
-        for i in range(3):
-            workers = 2 if i == 2 else 1
-            nodes.append(await Server(url, log=tmp_path / f"node{i}.log", workers=workers).start())
-        yield proxy, nodes
+        async with running(proxy.url(pg_schema), tmp_path, 3, workers=(1, 1, 2)) as nodes:
+            yield proxy, nodes
     finally:
-        for node in nodes:
-            node.stop()
         proxy.down()
-    for node in nodes:
-        assert node.tracebacks() == 0, node.log.read_text()[-3000:]
 
 
 class Writer:

@@ -10,17 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.nodes.cluster import Server
+from tests.nodes.cluster import Server, running
 from tests.nodes.scenario import play
 
 
 @pytest.fixture
 async def nodes(pg_url: str, tmp_path: Path) -> AsyncIterator[list[Server]]:
-    started = [await Server(pg_url, log=tmp_path / f"node{i}.log").start() for i in range(3)]
-    yield started
-    for node in started:
-        node.stop()
-        assert node.tracebacks() == 0
+    async with running(pg_url, tmp_path, 3) as started:
+        yield started
 
 
 async def test_three_postgres_nodes_survive_a_killed_node_and_agree(nodes: list[Server]) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.nodes.cluster import Client, Server, get_json
+from tests.nodes.cluster import Client, Server, get_json, running
 from tests.nodes.crowd import Crowd
 from tests.nodes.scenario import RESULTS, boards
 
@@ -26,12 +26,8 @@ T = "/api/tournaments/crowd"
 
 @pytest.fixture
 async def nodes(pg_url: str, tmp_path: Path) -> AsyncIterator[list[Server]]:
-    started = [await Server(pg_url, log=tmp_path / f"node{i}.log").start() for i in range(3)]
-    yield started
-    for node in started:
-        node.stop()
-    for node in started:
-        assert node.tracebacks() == 0, node.log.read_text()[-3000:]
+    async with running(pg_url, tmp_path, 3) as started:
+        yield started
 
 
 async def test_a_thousand_viewers_resume_on_the_other_nodes_when_one_is_killed(

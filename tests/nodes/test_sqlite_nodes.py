@@ -9,18 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.nodes.cluster import Server
+from tests.nodes.cluster import Server, running
 from tests.nodes.scenario import play
 
 
 @pytest.fixture
 async def nodes(tmp_path: Path) -> AsyncIterator[list[Server]]:
-    db = str(tmp_path / "shared.sqlite")
-    started = [await Server(db, log=tmp_path / f"node{i}.log").start() for i in range(2)]
-    yield started
-    for node in started:
-        node.stop()
-        assert node.tracebacks() == 0
+    async with running(str(tmp_path / "shared.sqlite"), tmp_path, 2) as started:
+        yield started
 
 
 async def test_two_sqlite_nodes_no_unrequested_conflicts_and_viewers_agree(
