@@ -19,9 +19,13 @@ results of the live round are POSTed on the first node one at a time, `--gap` se
 
 Printed: per node and overall p50/p99/max of (delta received - POST sent), `missing` (deltas a
 viewer never received), `behind` (viewers sent a second snapshot instead of deltas), `dropped`
-(viewers whose connection closed), and resident memory: each node's before its viewers
-connect and at the end, and the viewer processes'. The last line is one JSON object with the
-same figures. The exit status is non-zero only when the run could not be measured (a node or
+(viewers whose connection closed); the POSTs' own answer times and the three results whose
+delta took longest to reach its last viewer (a slow POST is the store or the machine, a slow
+fan-out the nodes or the viewers); resident memory, each node's before its viewers connect and
+at the end, and the viewer processes'; and the CPU each node and viewer process used while the
+results were POSTed, with the time it waited, runnable, for a core (on a shared machine a
+long wait, not the code, explains a slow run). The last line is one JSON object with the same
+figures. The exit status is non-zero only when the run could not be measured (a node or
 the store not starting, viewers not connecting within the time allowed); missing deltas and
 viewers behind are results, reported.
 """
@@ -51,6 +55,7 @@ from websockets.uri import parse_uri
 from bench.feed import TID, Viewer, percentile, post_all, prepare
 from bench.nodes import PG, drop, pg_schema
 from bench.server import serving
+from livetb.events.schema import AnyEvent
 
 CONNECT_TRIES = 5  # attempts per viewer before the run fails
 VIEWER_WAIT = 60.0  # seconds for one attempt: the TCP connect, the handshake and the snapshot
@@ -95,6 +100,7 @@ class Tally(msgspec.Struct):
     missing: int = 0
     behind: int = 0
     dropped: int = 0
+    slowest: dict[int, float] = msgspec.field(default_factory=dict)  # seq → its latest arrival
 
     def add(self, other: Tally) -> None:
         self.viewers += other.viewers
@@ -102,6 +108,8 @@ class Tally(msgspec.Struct):
         self.missing += other.missing
         self.behind += other.behind
         self.dropped += other.dropped
+        for seq, latency in other.slowest.items():
+            self.slowest[seq] = max(latency, self.slowest.get(seq, 0.0))
 
 
 class Report(msgspec.Struct, frozen=True):
@@ -147,12 +155,30 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def node_rss_kb(pid: int, workers: int) -> int:
-    """A node's resident set: its process's, or with `--workers` its workers' (the children
-    of its supervisor; their own helper processes, such as the replay pool, not counted)."""
-    if workers == 1:
-        return rss_kb(pid)
-    return sum(rss_kb(child) for child in children(pid))
+def node_pids(pid: int, workers: int) -> list[int]:
+    """A node's serving processes: its own, or with `--workers` its supervisor's children
+    (their own helper processes, such as the replay pool, not counted)."""
+    return [pid] if workers == 1 else children(pid)
+
+
+class Sched(msgspec.Struct, frozen=True):
+    """Seconds processes ran on a CPU and waited, runnable, for one (the kernel's schedstat
+    of each main thread): a wait that grows is the machine's cores, not the code."""
+
+    ran: float = 0.0
+    waited: float = 0.0
+
+    def __sub__(self, before: Sched) -> Sched:
+        return Sched(self.ran - before.ran, self.waited - before.waited)
+
+
+def sched(pids: list[int]) -> Sched:
+    ran = waited = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError):
+            fields = Path(f"/proc/{pid}/schedstat").read_text().split()
+            ran, waited = ran + int(fields[0]), waited + int(fields[1])
+    return Sched(ran / 1e9, waited / 1e9)
 
 
 # --- the viewers' side --------------------------------------------------------------------------
@@ -222,6 +248,7 @@ def tally(viewers: list[Watcher], sent: dict[int, float]) -> dict[int, Tally]:
                 t.missing += 1
             else:
                 t.latencies.append(arrived - start)
+                t.slowest[seq] = max(arrived - start, t.slowest.get(seq, 0.0))
     return tallies
 
 
@@ -307,7 +334,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     settle: float = 10.0
 
 
-class NodeFigures(msgspec.Struct, frozen=True):
+class NodeFigures(msgspec.Struct, frozen=True, kw_only=True):
     node: int
     viewers: int
     p50_ms: float | None
@@ -318,6 +345,17 @@ class NodeFigures(msgspec.Struct, frozen=True):
     dropped: int
     rss_mb_idle: float
     rss_mb: float
+    cpu_s: float  # while the results were POSTed
+    waited_s: float  # … runnable, waiting for a core
+
+
+class Slow(msgspec.Struct, frozen=True):
+    """One of the results whose delta took longest to reach its last viewer: whether the
+    POST itself was slow (the store, the machine) or only the fan-out."""
+
+    seq: int
+    post_ms: float
+    max_ms: float
 
 
 class Outcome(msgspec.Struct, frozen=True):
@@ -334,13 +372,20 @@ class Outcome(msgspec.Struct, frozen=True):
     missing: int
     behind: int
     dropped: int
+    post_p50_ms: float | None
+    post_max_ms: float | None
+    slowest: list[Slow]
     per_node: list[NodeFigures]
     rss_mb_per_node: list[float]
     rss_mb_idle_per_node: list[float]
     server_kb_per_viewer: float | None
+    server_us_per_delta: float | None  # the nodes' CPU per delta and viewer
     viewer_procs: int
     rss_mb_viewer_procs: list[float]
     viewer_kb_per_viewer: float | None
+    viewer_us_per_delta: float | None
+    cpu_s_viewer_procs: list[float]
+    waited_s_viewer_procs: list[float]
     connect_s: float
 
 
@@ -396,60 +441,101 @@ def receive(pipe: Connection, seconds: float, what: str) -> object:
     return message
 
 
+class Readings(msgspec.Struct, frozen=True):
+    """What one run read, before it is summed up."""
+
+    kind: str  # of store
+    posts: dict[int, float]  # timed seq → seconds until its POST was answered
+    posted: int  # POSTs, the untimed first one included
+    idle_kb: list[int]  # each node's resident set before its viewers connect
+    end_kb: list[int]  # … and at the end
+    node_cpu: list[Sched]  # each node's, while the results were POSTed
+    viewer_cpu: list[Sched]  # each viewer process's, meanwhile
+    readies: list[Ready]
+    reports: list[Report]
+
+
 def run(o: Options) -> Outcome:
     """Measure once, as the module's docstring says."""
     per_node = math.ceil(o.viewers / o.nodes / o.workers)
     limit = raise_nofile(per_node + FD_SPARE)
-    procs = max(o.viewer_procs, math.ceil(o.viewers / max(1, limit - FD_SPARE)))
     if per_node + FD_SPARE > limit:
         raise RuntimeError(
             f"a node would hold {per_node} sockets; the open-file limit is {limit}: "
             "more --nodes (or raise the hard limit)"
         )
-    with own_store(o.store) as (target, kind):
+    procs = max(o.viewer_procs, math.ceil(o.viewers / max(1, limit - FD_SPARE)))
+    with own_store(o.store) as (target, kind), contextlib.ExitStack() as stack:
         token, live = prepare(target, o.players, rounds=7, live_round=4)
-        with contextlib.ExitStack() as stack:
-            nodes = [stack.enter_context(serving(target, o.workers)) for _ in range(o.nodes)]
-            bases = [base for base, _ in nodes]
-            asyncio.run(load_standings(bases))
-            idle = [node_rss_kb(pid, o.workers) for _, pid in nodes]
-            urls = [b.replace("http", "ws") + f"/ws?tournament={TID}" for b in bases]
-            shares = plans(urls, o.viewers, procs)
-            ctx = mp.get_context("spawn")
-            ramp = 60 + o.viewers / 50  # seconds to connect them all: 460 s for 20,000
-            pipes = []
-            for share in shares:
-                mine, theirs = ctx.Pipe()
-                wanted = sum(s.count for s in share) + FD_SPARE
-                args = (share, o.batch, ramp, wanted, theirs)
-                proc = ctx.Process(target=worker, args=args, daemon=True)
-                proc.start()
-                stack.callback(end_process, proc)
-                pipes.append(mine)
-            readies = [receive(p, ramp + 60, "connecting the viewers") for p in pipes]
-            results = live[: o.results]
-            sent = asyncio.run(asyncio.wait_for(post_all(bases[0], token, results, o.gap), 600))
-            for pipe in pipes:
-                pipe.send(Stop(sent, o.settle))
-            reports = [receive(p, o.settle + 120, "collecting the arrivals") for p in pipes]
-            end = [node_rss_kb(pid, o.workers) for _, pid in nodes]
-    assert all(isinstance(r, Ready) for r in readies) and all(
-        isinstance(r, Report) for r in reports
-    )
-    return outcome(o, kind, len(sent), idle, end, readies, reports)  # type: ignore[arg-type]
+        nodes = [stack.enter_context(serving(target, o.workers)) for _ in range(o.nodes)]
+        readings = measure(stack, o, kind, nodes, token, live[: o.results], procs)
+    return outcome(o, readings)
 
 
-def outcome(
+def start_viewers(
+    stack: contextlib.ExitStack, o: Options, bases: list[str], procs: int, ramp: float
+) -> list[tuple[Connection, int]]:
+    """The viewer processes (ended when `stack` closes): each one's pipe and pid."""
+    urls = [b.replace("http", "ws") + f"/ws?tournament={TID}" for b in bases]
+    ctx = mp.get_context("spawn")
+    started = []
+    for share in plans(urls, o.viewers, procs):
+        mine, theirs = ctx.Pipe()
+        wanted = sum(s.count for s in share) + FD_SPARE
+        proc = ctx.Process(target=worker, args=(share, o.batch, ramp, wanted, theirs), daemon=True)
+        proc.start()
+        stack.callback(end_process, proc)
+        assert proc.pid is not None
+        started.append((mine, proc.pid))
+    return started
+
+
+def measure(
+    stack: contextlib.ExitStack,
     o: Options,
     kind: str,
-    timed: int,
-    idle: list[int],
-    end: list[int],
-    readies: list[Ready],
-    reports: list[Report],
-) -> Outcome:
+    nodes: list[tuple[str, int]],
+    token: str,
+    results: list[AnyEvent],
+    procs: int,
+) -> Readings:
+    """Connect the viewers to the running `nodes`, POST `results` on the first, collect."""
+    bases = [base for base, _ in nodes]
+    pids = [node_pids(pid, o.workers) for _, pid in nodes]
+    asyncio.run(load_standings(bases))
+    idle = [sum(map(rss_kb, p)) for p in pids]
+    ramp = 60 + o.viewers / 50  # seconds to connect them all: 460 s for 20,000
+    viewers = start_viewers(stack, o, bases, procs, ramp)
+    readies = [receive(pipe, ramp + 60, "connecting the viewers") for pipe, _ in viewers]
+    before = [sched(p) for p in pids], [sched([pid]) for _, pid in viewers]
+    answered: dict[int, float] = {}
+    posting = post_all(bases[0], token, results, o.gap, answered)
+    sent = asyncio.run(asyncio.wait_for(posting, 600))
+    after = [sched(p) for p in pids], [sched([pid]) for _, pid in viewers]
+    for pipe, _ in viewers:
+        pipe.send(Stop(sent, o.settle))
+    reports = [receive(pipe, o.settle + 120, "collecting the arrivals") for pipe, _ in viewers]
+    return Readings(
+        kind=kind,
+        posts={seq: answered[seq] - start for seq, start in sent.items()},
+        posted=len(results),
+        idle_kb=idle,
+        end_kb=[sum(map(rss_kb, p)) for p in pids],
+        node_cpu=[a - b for a, b in zip(after[0], before[0], strict=True)],
+        viewer_cpu=[a - b for a, b in zip(after[1], before[1], strict=True)],
+        readies=[r for r in readies if isinstance(r, Ready)],
+        reports=[r for r in reports if isinstance(r, Report)],
+    )
+
+
+def per_delta_us(cpu: list[Sched], deltas: int) -> float | None:
+    """Microseconds of CPU per delta and viewer (`deltas`: POSTs × viewers)."""
+    return round(sum(c.ran for c in cpu) / deltas * 1e6, 2) if deltas else None
+
+
+def outcome(o: Options, r: Readings) -> Outcome:
     nodes: dict[int, Tally] = {n: Tally() for n in range(o.nodes)}
-    for report in reports:
+    for report in r.reports:
         for n, t in report.tallies.items():
             nodes[n].add(t)
     total = Tally()
@@ -457,33 +543,57 @@ def outcome(
     for n, t in nodes.items():
         total.add(t)
         p50, p99, most = ms_figures(t.latencies)
+        cpu = r.node_cpu[n]
         figures.append(
-            NodeFigures(n, t.viewers, p50, p99, most, t.missing, t.behind, t.dropped,
-                        mb(idle[n]), mb(end[n]))
-        )  # fmt: skip
+            NodeFigures(
+                node=n,
+                viewers=t.viewers,
+                p50_ms=p50,
+                p99_ms=p99,
+                max_ms=most,
+                missing=t.missing,
+                behind=t.behind,
+                dropped=t.dropped,
+                rss_mb_idle=mb(r.idle_kb[n]),
+                rss_mb=mb(r.end_kb[n]),
+                cpu_s=round(cpu.ran, 2),
+                waited_s=round(cpu.waited, 2),
+            )
+        )
     p50, p99, most = ms_figures(total.latencies)
-    grown = sum(end) - sum(idle)
-    client = sum(r.rss_kb - r.rss_kb_idle for r in readies)
+    post_p50, _, post_most = ms_figures(list(r.posts.values()))
+    worst = sorted(total.slowest.items(), key=lambda kv: -kv[1])[:3]
+    slowest = [Slow(seq, round(r.posts[seq] * 1000, 1), round(x * 1000, 1)) for seq, x in worst]
+    grown = sum(r.end_kb) - sum(r.idle_kb)
+    client = sum(x.rss_kb - x.rss_kb_idle for x in r.readies)
+    deltas = r.posted * total.viewers
     return Outcome(
         viewers=total.viewers,
         nodes=o.nodes,
         workers=o.workers,
-        store=kind,
-        results=timed,
+        store=r.kind,
+        results=len(r.posts),
         p50_ms=p50,
         p99_ms=p99,
         max_ms=most,
         missing=total.missing,
         behind=total.behind,
         dropped=total.dropped,
+        post_p50_ms=post_p50,
+        post_max_ms=post_most,
+        slowest=slowest,
         per_node=figures,
-        rss_mb_per_node=[mb(x) for x in end],
-        rss_mb_idle_per_node=[mb(x) for x in idle],
+        rss_mb_per_node=[mb(x) for x in r.end_kb],
+        rss_mb_idle_per_node=[mb(x) for x in r.idle_kb],
         server_kb_per_viewer=round(grown / total.viewers, 1) if total.viewers else None,
-        viewer_procs=len(readies),
-        rss_mb_viewer_procs=[mb(r.rss_kb) for r in reports],
+        server_us_per_delta=per_delta_us(r.node_cpu, deltas),
+        viewer_procs=len(r.readies),
+        rss_mb_viewer_procs=[mb(x.rss_kb) for x in r.reports],
         viewer_kb_per_viewer=round(client / total.viewers, 1) if total.viewers else None,
-        connect_s=round(max(r.seconds for r in readies), 1),
+        viewer_us_per_delta=per_delta_us(r.viewer_cpu, deltas),
+        cpu_s_viewer_procs=[round(c.ran, 2) for c in r.viewer_cpu],
+        waited_s_viewer_procs=[round(c.waited, 2) for c in r.viewer_cpu],
+        connect_s=round(max(x.seconds for x in r.readies), 1),
     )
 
 
@@ -491,26 +601,51 @@ def mb(kb: int) -> float:
     return round(kb / 1024, 1)
 
 
+def overall(out: Outcome) -> NodeFigures:
+    """The table's last row: every node's viewers, memory and CPU together."""
+    nodes = out.per_node
+    return NodeFigures(
+        node=-1,
+        viewers=out.viewers,
+        p50_ms=out.p50_ms,
+        p99_ms=out.p99_ms,
+        max_ms=out.max_ms,
+        missing=out.missing,
+        behind=out.behind,
+        dropped=out.dropped,
+        rss_mb_idle=round(sum(n.rss_mb_idle for n in nodes), 1),
+        rss_mb=round(sum(n.rss_mb for n in nodes), 1),
+        cpu_s=round(sum(n.cpu_s for n in nodes), 2),
+        waited_s=round(sum(n.waited_s for n in nodes), 2),
+    )
+
+
 def show(out: Outcome) -> None:
     """The table, then the JSON line."""
     print(
         f"{out.viewers} viewers on {out.nodes} node(s) × {out.workers} worker(s), "
-        f"{out.store} store, {out.results} timed results; connected in {out.connect_s} s"
+        f"{out.store} store, {out.results} timed results; connected in {out.connect_s} s; "
+        f"POST answered p50 {out.post_p50_ms} ms, max {out.post_max_ms} ms"
     )
-    head = f"{'node':>6} {'viewers':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
-    print(head + f"{'missing':>8} {'behind':>7} {'dropped':>8} {'RSS idle':>9} {'RSS MB':>8}")
-    rows = [*out.per_node, NodeFigures(-1, out.viewers, out.p50_ms, out.p99_ms, out.max_ms,
-            out.missing, out.behind, out.dropped, sum(out.rss_mb_idle_per_node),
-            sum(out.rss_mb_per_node))]  # fmt: skip
-    for f in rows:
+    head = f"{'node':>6} {'viewers':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'missing':>8} "
+    print(
+        head
+        + f"{'behind':>7} {'dropped':>8} {'RSS idle':>9} {'RSS MB':>8} {'CPU s':>6} {'wait s':>6}"
+    )
+    for f in [*out.per_node, overall(out)]:
         name = "all" if f.node < 0 else str(f.node)
         print(
             f"{name:>6} {f.viewers:>8} {f.p50_ms!s:>8} {f.p99_ms!s:>8} {f.max_ms!s:>8} "
-            f"{f.missing:>8} {f.behind:>7} {f.dropped:>8} {f.rss_mb_idle:>9} {f.rss_mb:>8}"
+            f"{f.missing:>8} {f.behind:>7} {f.dropped:>8} {f.rss_mb_idle:>9} {f.rss_mb:>8} "
+            f"{f.cpu_s:>6} {f.waited_s:>6}"
         )
+    for slow in out.slowest:
+        print(f"seq {slow.seq}: POST answered in {slow.post_ms} ms, last delta at {slow.max_ms} ms")
     print(
-        f"server: {out.server_kb_per_viewer} kB per viewer; viewer processes "
-        f"{out.rss_mb_viewer_procs} MB, {out.viewer_kb_per_viewer} kB per viewer"
+        f"server: {out.server_kb_per_viewer} kB and {out.server_us_per_delta} µs of CPU per "
+        f"viewer and delta; viewer processes {out.rss_mb_viewer_procs} MB, "
+        f"{out.viewer_kb_per_viewer} kB and {out.viewer_us_per_delta} µs per viewer and delta, "
+        f"CPU {out.cpu_s_viewer_procs} s, waited {out.waited_s_viewer_procs} s"
     )
     print(json.dumps(msgspec.to_builtins(out)), flush=True)
 

@@ -140,8 +140,15 @@ def worker(url: str, count: int, control: Connection) -> None:
     asyncio.run(watch(url, count, control))
 
 
-async def post_all(base: str, token: str, results: list[AnyEvent], gap: float) -> dict[int, float]:
-    """POST each result, `gap` seconds apart; the send time of each seq."""
+async def post_all(
+    base: str,
+    token: str,
+    results: list[AnyEvent],
+    gap: float,
+    answered: dict[int, float] | None = None,
+) -> dict[int, float]:
+    """POST each result, `gap` seconds apart; the send time of each seq (and in `answered`,
+    when its answer arrived)."""
     sent: dict[int, float] = {}
     headers = {"Authorization": f"Bearer {token}"}
     async with aiohttp.ClientSession() as session:
@@ -155,6 +162,8 @@ async def post_all(base: str, token: str, results: list[AnyEvent], gap: float) -
                 seq = (await resp.json())["seq"]
             if n:  # the first one warms up the connection and the server's code paths
                 sent[seq] = start
+                if answered is not None:
+                    answered[seq] = time.perf_counter()
             await asyncio.sleep(gap)
     await asyncio.sleep(1.0)  # the last deltas arrive
     return sent

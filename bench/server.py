@@ -19,15 +19,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def wait_ready(base: str) -> None:
-    """Until `base` answers, a minute at most (a loaded machine starts a server slowly)."""
+async def wait_ready(base: str, server: subprocess.Popen[bytes] | None = None) -> None:
+    """Until `base` answers, a minute at most (a loaded machine starts a server slowly), or
+    until `server` exits (its stderr says why)."""
     async with aiohttp.ClientSession() as session:
         for _ in range(1200):
+            if server is not None and server.poll() is not None:
+                raise RuntimeError(f"server on {base} exited with status {server.returncode}")
             with contextlib.suppress(aiohttp.ClientError):
                 async with session.get(f"{base}/api/tournaments"):
                     return
             await asyncio.sleep(0.05)
-    raise RuntimeError("server did not start")
+    raise RuntimeError(f"server on {base} did not answer within a minute")
 
 
 @contextlib.contextmanager
@@ -42,7 +45,7 @@ def serving(db: Path | str, workers: int = 1) -> Iterator[tuple[str, int]]:
     )  # fmt: skip
     try:
         base = f"http://127.0.0.1:{port}"
-        asyncio.run(wait_ready(base))
+        asyncio.run(wait_ready(base, server))
         yield base, server.pid
     finally:
         server.terminate()
