@@ -102,7 +102,8 @@ async def service_ctx(app: web.Application) -> AsyncIterator[None]:
     app[STORE] = store
     app[TOKENS] = tokens
     collector = Collector()  # one policy for the viewers' connections and the settle slices
-    app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, collector)
+    # Looked for 4 times a heartbeat: a silent viewer is pinged within 1.25 heartbeats.
+    app[HUB] = hub = Hub(config.ring_size, config.ring_bytes, collector, config.heartbeat / 4)
     app[SERVICE] = service = TournamentService(store, feed=hub, collector=collector)
     app[COMMITS] = writes = GroupCommit(service)
     pool = None
