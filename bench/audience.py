@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.audience --nodes 3 --viewers 20000
         [--store URL|sqlite] [--workers W] [--players 100] [--results 41] [--gap 0.2]
-        [--viewer-procs P] [--batch 100] [--settle 10]
+        [--viewer-procs P] [--batch 100] [--idle 6] [--settle 10]
 
 The store is its own: by default a fresh schema of the PostgreSQL at `$LIVETB_PG_URL` (else
 postgresql://postgres@127.0.0.1:5432/test), dropped afterwards, since nodes that share a store
@@ -15,7 +15,9 @@ with `--workers`, its workers sharing its port); `--viewers` websocket viewers, 
 viewers of `bench.feed`, are spread evenly over the nodes and over `--viewer-procs` processes,
 which connect them `--batch` at a time each, every batch waiting for its snapshots. The
 results of the live round are POSTed on the first node one at a time, `--gap` seconds apart
-(the first one untimed), and every viewer notes when each delta arrives.
+(the first one untimed), and every viewer notes when each delta arrives. Before that, the
+viewers connected, the nodes' CPU is read over `--idle` seconds without any event: what an
+audience costs between results (its pings).
 
 Printed: per node and overall p50/p99/max of (delta received - POST sent), `missing` (deltas a
 viewer never received), `behind` (viewers sent a second snapshot instead of deltas), `dropped`
@@ -332,6 +334,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     viewer_procs: int = 2
     batch: int = 100
     settle: float = 10.0
+    idle: float = 6.0
 
 
 class NodeFigures(msgspec.Struct, frozen=True, kw_only=True):
@@ -380,6 +383,7 @@ class Outcome(msgspec.Struct, frozen=True):
     rss_mb_idle_per_node: list[float]
     server_kb_per_viewer: float | None
     server_us_per_delta: float | None  # the nodes' CPU per delta and viewer
+    server_idle_us_per_viewer_s: float | None  # … per viewer and second without events
     viewer_procs: int
     rss_mb_viewer_procs: list[float]
     viewer_kb_per_viewer: float | None
@@ -433,9 +437,12 @@ def end_process(proc: mp.process.BaseProcess) -> None:
 
 
 def receive(pipe: Connection, seconds: float, what: str) -> object:
-    if not pipe.poll(seconds):
-        raise RuntimeError(f"{what}: no answer from a viewer process within {seconds:.0f} s")
-    message = pipe.recv()
+    try:
+        if not pipe.poll(seconds):
+            raise RuntimeError(f"{what}: no answer from a viewer process within {seconds:.0f} s")
+        message = pipe.recv()
+    except EOFError:
+        raise RuntimeError(f"{what}: a viewer process exited (its traceback is above)") from None
     if isinstance(message, Failed):
         raise RuntimeError(f"{what}: {message.reason}")
     return message
@@ -450,6 +457,7 @@ class Readings(msgspec.Struct, frozen=True):
     idle_kb: list[int]  # each node's resident set before its viewers connect
     end_kb: list[int]  # … and at the end
     node_cpu: list[Sched]  # each node's, while the results were POSTed
+    idle_cpu: list[Sched]  # each node's over `idle` seconds before, without events
     viewer_cpu: list[Sched]  # each viewer process's, meanwhile
     readies: list[Ready]
     reports: list[Report]
@@ -507,6 +515,8 @@ def measure(
     ramp = 60 + o.viewers / 50  # seconds to connect them all: 460 s for 20,000
     viewers = start_viewers(stack, o, bases, procs, ramp)
     readies = [receive(pipe, ramp + 60, "connecting the viewers") for pipe, _ in viewers]
+    quiet = [sched(p) for p in pids]
+    time.sleep(o.idle)
     before = [sched(p) for p in pids], [sched([pid]) for _, pid in viewers]
     answered: dict[int, float] = {}
     posting = post_all(bases[0], token, results, o.gap, answered)
@@ -522,15 +532,17 @@ def measure(
         idle_kb=idle,
         end_kb=[sum(map(rss_kb, p)) for p in pids],
         node_cpu=[a - b for a, b in zip(after[0], before[0], strict=True)],
+        idle_cpu=[a - b for a, b in zip(before[0], quiet, strict=True)],
         viewer_cpu=[a - b for a, b in zip(after[1], before[1], strict=True)],
         readies=[r for r in readies if isinstance(r, Ready)],
         reports=[r for r in reports if isinstance(r, Report)],
     )
 
 
-def per_delta_us(cpu: list[Sched], deltas: int) -> float | None:
-    """Microseconds of CPU per delta and viewer (`deltas`: POSTs × viewers)."""
-    return round(sum(c.ran for c in cpu) / deltas * 1e6, 2) if deltas else None
+def per_unit_us(cpu: list[Sched], units: float) -> float | None:
+    """Microseconds of CPU per unit: a delta at one viewer (POSTs × viewers units), or one
+    viewer's second (viewers × seconds)."""
+    return round(sum(c.ran for c in cpu) / units * 1e6, 2) if units else None
 
 
 def outcome(o: Options, r: Readings) -> Outcome:
@@ -586,11 +598,12 @@ def outcome(o: Options, r: Readings) -> Outcome:
         rss_mb_per_node=[mb(x) for x in r.end_kb],
         rss_mb_idle_per_node=[mb(x) for x in r.idle_kb],
         server_kb_per_viewer=round(grown / total.viewers, 1) if total.viewers else None,
-        server_us_per_delta=per_delta_us(r.node_cpu, deltas),
+        server_us_per_delta=per_unit_us(r.node_cpu, deltas),
+        server_idle_us_per_viewer_s=per_unit_us(r.idle_cpu, total.viewers * o.idle),
         viewer_procs=len(r.readies),
         rss_mb_viewer_procs=[mb(x.rss_kb) for x in r.reports],
         viewer_kb_per_viewer=round(client / total.viewers, 1) if total.viewers else None,
-        viewer_us_per_delta=per_delta_us(r.viewer_cpu, deltas),
+        viewer_us_per_delta=per_unit_us(r.viewer_cpu, deltas),
         cpu_s_viewer_procs=[round(c.ran, 2) for c in r.viewer_cpu],
         waited_s_viewer_procs=[round(c.waited, 2) for c in r.viewer_cpu],
         connect_s=round(max(x.seconds for x in r.readies), 1),
@@ -643,7 +656,8 @@ def show(out: Outcome) -> None:
         print(f"seq {slow.seq}: POST answered in {slow.post_ms} ms, last delta at {slow.max_ms} ms")
     print(
         f"server: {out.server_kb_per_viewer} kB and {out.server_us_per_delta} µs of CPU per "
-        f"viewer and delta; viewer processes {out.rss_mb_viewer_procs} MB, "
+        f"viewer and delta, {out.server_idle_us_per_viewer_s} µs per viewer and second idle; "
+        f"viewer processes {out.rss_mb_viewer_procs} MB, "
         f"{out.viewer_kb_per_viewer} kB and {out.viewer_us_per_delta} µs per viewer and delta, "
         f"CPU {out.cpu_s_viewer_procs} s, waited {out.waited_s_viewer_procs} s"
     )
@@ -662,6 +676,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--viewer-procs", type=int, default=2, help="viewer processes (at least)")
     parser.add_argument("--batch", type=int, default=100, help="connections at once per process")
     parser.add_argument("--settle", type=float, default=10.0, help="seconds for the last deltas")
+    parser.add_argument("--idle", type=float, default=6.0, help="seconds of idle CPU measured")
     args = parser.parse_args(argv)
     if args.nodes < 1 or args.viewers < 1 or args.workers < 1 or args.results < 2:
         parser.error("--nodes, --viewers and --workers 1 or more, --results 2 or more")

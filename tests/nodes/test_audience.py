@@ -16,7 +16,7 @@ def test_the_audience_benchmark_counts_every_delta_at_every_viewer_of_both_nodes
     pg_url: str,
 ) -> None:
     command = [sys.executable, "-m", "bench.audience", "--nodes", "2", "--viewers", "200",
-               "--results", "6", "--gap", "0.05", "--store", pg_url]  # fmt: skip
+               "--results", "6", "--gap", "0.05", "--idle", "1", "--store", pg_url]  # fmt: skip
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout.strip().splitlines()[-1])
@@ -29,3 +29,4 @@ def test_the_audience_benchmark_counts_every_delta_at_every_viewer_of_both_nodes
     assert all(n["missing"] == 0 and n["behind"] == 0 for n in per_node)
     assert all(n["p99_ms"] <= report["max_ms"] for n in per_node)
     assert all(mb > 0 for mb in report["rss_mb_per_node"] + report["rss_mb_viewer_procs"])
+    assert report["server_us_per_delta"] > 0 and report["server_idle_us_per_viewer_s"] >= 0
