@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
 import os
 import re
@@ -21,6 +22,11 @@ from livetb.cli.parsers import DB_ENV, TOKEN_ENV
 from livetb.errors import LivetbError, UsageError
 
 COMMANDS = ("serve", "demo", "watch", "token")
+# Connections the kernel completes and holds while the event loop is busy: a node's audience
+# reconnecting at once (a restart, another node gone) waits in the queue instead of having its
+# handshakes dropped and retried by TCP 1, 3, 7 s later (aiohttp's default is 128; Linux caps
+# it at net.core.somaxconn).
+BACKLOG = 4096
 
 
 def _free_port(host: str, wanted: int = 8080) -> int:
@@ -238,6 +244,7 @@ def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: 
     from livetb.web.keys import CONFIG
 
     assert isinstance(app, web.Application)
+    _raise_open_files()
     try:
         web.run_app(
             app,
@@ -249,10 +256,26 @@ def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: 
             shutdown_timeout=5.0,
             loop=_event_loop(),
             reuse_port=getattr(args, "reuse_port", False) or None,
+            backlog=BACKLOG,
         )
     except OSError as err:
         raise UsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None
     return 0
+
+
+def _raise_open_files() -> None:
+    """The soft limit of open files raised to the hard one: every viewer holds a socket, and
+    the usual soft default (1,024, kept low by systemd for programs that use select()) would
+    refuse a node's thousandth viewer. The hard limit (systemd's `LimitNOFILE=`, 524,288 by
+    default) is the operator's. Windows has no such limit."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):  # macOS: an unlimited hard is refused
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def _listening(banner: str, out: io.TextIOBase) -> None:
