@@ -84,6 +84,8 @@ class Ready(msgspec.Struct, frozen=True):
 
 
 class Failed(msgspec.Struct, frozen=True):
+    """The viewers could not all connect: how many did, and the last error."""
+
     reason: str
 
 
@@ -102,7 +104,7 @@ class Tally(msgspec.Struct):
     missing: int = 0
     behind: int = 0
     dropped: int = 0
-    slowest: dict[int, float] = msgspec.field(default_factory=dict)  # seq → its latest arrival
+    slowest: dict[int, float] = msgspec.field(default_factory=dict)  # seq → its longest latency
 
     def add(self, other: Tally) -> None:
         self.viewers += other.viewers
