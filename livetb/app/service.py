@@ -48,6 +48,7 @@ SETTLE_AFTER, SETTLE_SLICE, SETTLE_SECONDS = 0.05, 4, 0.002
 # the loop runs what waits. Readers meanwhile read the projection as it was before the event;
 # the tournament's later events wait their turn.
 FOLD_SECONDS = 0.001
+AT_ONCE = 4  # events (a group commit's) applied in one turn of the loop; more: FOLD_SECONDS
 
 
 def request_fingerprint(command: AnyCommand) -> str:
@@ -300,10 +301,15 @@ class TournamentService:
         self, tournament_id: str, projection: StandingsProjection, records: list[Recorded]
     ) -> None:
         """`_apply` for the event loop: after the tournament's application in progress, a
-        round event of a large field folded in pieces (`FOLD_SECONDS` of them at a time, the
-        loop's other work between). Without either, at once."""
+        round event of a large field folded in pieces and many events applied a few at a
+        time (`FOLD_SECONDS` of them at a time, the loop's other work between). A few events,
+        none of them that round event, with nothing in progress: at once."""
         ahead = self._applying.get(tournament_id)
-        if ahead is None and not any(map(projection.folds_in_steps, records)):
+        if (
+            ahead is None
+            and len(records) <= AT_ONCE
+            and not any(map(projection.folds_in_steps, records))
+        ):
             self._apply(tournament_id, projection, records)
             return
         applying = asyncio.ensure_future(
@@ -330,6 +336,7 @@ class TournamentService:
         if self.projections.get(tournament_id) is not projection:
             return  # dropped meanwhile: the next read loads it again
         held = False
+        until = time.perf_counter() + self.fold_seconds
         try:
             for rec in records:
                 if rec.seq <= projection.seq:
@@ -343,6 +350,10 @@ class TournamentService:
                         await asyncio.sleep(0)
                     delta = steps.result
                 self._publish(tournament_id, projection, delta)
+                if time.perf_counter() >= until:  # each event whole, the loop's work between
+                    self.collector.applied()
+                    await asyncio.sleep(0)
+                    until = time.perf_counter() + self.fold_seconds
             if held:
                 self.delays.release(tournament_id, projection)
         except Exception:

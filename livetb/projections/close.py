@@ -51,7 +51,7 @@ def closed_cells(specs: tuple[Spec, ...], edition: Edition, final: bool) -> Mapp
 
 
 _RESORT = 4  # sort the whole table again once more than a quarter of it moved at once
-_SHED = 2000  # entries of a retired table freed at a time
+_SHED = 500  # entries of a retired table freed at a time
 
 
 def shed(retired: object) -> list[object] | None:

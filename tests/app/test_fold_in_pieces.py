@@ -72,3 +72,27 @@ async def test_reads_during_a_close_and_a_pairing_in_pieces_see_before_or_after(
     assert feed.seqs == list(range(close + 1, head + 1))  # each once, in order
     assert projection.seq == head
     assert projection.standings() == load(store, "t").standings()
+
+
+async def test_many_events_read_at_once_are_applied_a_few_at_a_time_each_whole() -> None:
+    """A group commit of many results: applied in turns of the loop (none with time to spare
+    here), every read meanwhile at an event's boundary, every delta published in order."""
+    events = swiss_events(40, 2, seed=3)
+    close = _at(events, RoundClosed, 1)
+    store = MemoryStore()
+    feed = Published()
+    service = TournamentService(store, feed=feed)
+    service.fold_seconds = 0
+    head = store.append("t", 0, events[: close - 20], actor="test")
+    projection = await service.current("t")
+    head = store.append("t", head, events[close - 20 : close], actor="test")
+    reading = asyncio.ensure_future(service.current("t"))
+    seen: list[DbStandings] = []
+    while not reading.done():
+        seen.append(to_json(service.live("t")))
+        await asyncio.sleep(0)
+    assert len({doc.seq for doc in seen}) > 10  # applied over many turns of the loop
+    published = {doc.seq: doc for doc in feed.documents}
+    assert all(doc == published[doc.seq] for doc in seen if doc.seq in published)
+    assert feed.seqs == list(range(close - 19, head + 1))
+    assert projection.standings() == load(store, "t").standings()
