@@ -35,6 +35,7 @@ import aiohttp
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
+from websockets.typing import BytesLike
 from websockets.uri import parse_uri
 
 from bench.server import serving
@@ -67,14 +68,13 @@ def prepare(
         return tokens.create(TID), live
 
 
-class Viewer(asyncio.Protocol):
-    """One websocket viewer: handshake, then the arrival time of each message's seq."""
+class Socket(asyncio.Protocol):
+    """A websocket client on a plain asyncio connection (`websockets`' Sans-I/O protocol): the
+    opening handshake, pongs and the closing handshake; a subclass takes the handshake's
+    answer (`answered`) and each text frame with its arrival time (`text`)."""
 
-    def __init__(self, url: str, snapshot: asyncio.Future[None]) -> None:
+    def __init__(self, url: str) -> None:
         self.ws = ClientProtocol(parse_uri(url), max_size=None)
-        self.arrived: dict[int, float] = {}
-        self.snapshots = 0
-        self.snapshot = snapshot
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -86,19 +86,17 @@ class Viewer(asyncio.Protocol):
         now = time.perf_counter()
         self.ws.receive_data(data)
         for event in self.ws.events_received():
-            if isinstance(event, Response) and event.status_code != 101:
-                self.snapshot.set_exception(RuntimeError(f"handshake: {event.status_code}"))
+            if isinstance(event, Response):
+                self.answered(event.status_code)
             elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
-                found = SEQ.match(event.data)
-                if found is None:
-                    continue  # a ping message
-                kind, seq = found.group(1), int(found.group(2))
-                if kind == b"snapshot":
-                    self.snapshots += 1
-                    if not self.snapshot.done():
-                        self.snapshot.set_result(None)
-                self.arrived.setdefault(seq, now)
+                self.text(event.data, now)
         self._flush()  # pongs, or the closing handshake
+
+    def answered(self, status: int) -> None:
+        """The handshake's answer (101: accepted)."""
+
+    def text(self, data: BytesLike, now: float) -> None:
+        raise NotImplementedError
 
     def _flush(self) -> None:
         assert self.transport is not None
@@ -107,6 +105,31 @@ class Viewer(asyncio.Protocol):
                 self.transport.write(chunk)
             else:
                 self.transport.close()
+
+
+class Viewer(Socket):
+    """One websocket viewer: handshake, then the arrival time of each message's seq."""
+
+    def __init__(self, url: str, snapshot: asyncio.Future[None]) -> None:
+        super().__init__(url)
+        self.arrived: dict[int, float] = {}
+        self.snapshots = 0
+        self.snapshot = snapshot
+
+    def answered(self, status: int) -> None:
+        if status != 101:
+            self.snapshot.set_exception(RuntimeError(f"handshake: {status}"))
+
+    def text(self, data: BytesLike, now: float) -> None:
+        found = SEQ.match(data)
+        if found is None:
+            return  # a ping message
+        kind, seq = found.group(1), int(found.group(2))
+        if kind == b"snapshot":
+            self.snapshots += 1
+            if not self.snapshot.done():
+                self.snapshot.set_result(None)
+        self.arrived.setdefault(seq, now)
 
 
 async def watch(url: str, count: int, control: Connection) -> None:

@@ -1,5 +1,5 @@
 """A crowd of viewers in one process, cheap enough for a thousand: each is the `websockets`
-Sans-I/O client on a plain asyncio connection (as in `bench/feed.py`), with no task or queue
+Sans-I/O client on a plain asyncio connection (`bench.feed.Socket`), with no task or queue
 of its own. A viewer checks the seq of every message it is sent, keeps the messages, and when
 its node goes away resumes on another one with `since=` its last seq."""
 
@@ -8,19 +8,15 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
-import re
 import time
 from collections.abc import Coroutine, Sequence
 
-from websockets.client import ClientProtocol
-from websockets.frames import Frame, Opcode
-from websockets.http11 import Response
+from websockets.typing import BytesLike
 from websockets.uri import parse_uri
 
+from bench.feed import SEQ, Socket
 from livetb.client import LocalStandings, feed_url
 from livetb.wire.messages import decode_message
-
-SEQ = re.compile(rb'^\{"type":"(\w+)","seq":(\d+)')  # a snapshot's or a delta's head
 
 
 class Viewer:
@@ -98,30 +94,20 @@ class Viewer:
         return local.as_builtins()
 
 
-class Link(asyncio.Protocol):
+class Link(Socket):
     """One websocket connection of a viewer."""
 
     def __init__(self, viewer: Viewer, url: str) -> None:
+        super().__init__(url)
         self.viewer = viewer
-        self.ws = ClientProtocol(parse_uri(url), max_size=None)
-        self.transport: asyncio.Transport | None = None
         self.accepted: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        self.ws.send_request(self.ws.connect())
-        self._flush()
+    def answered(self, status: int) -> None:
+        if not self.accepted.done():
+            self.accepted.set_result(status == 101)
 
-    def data_received(self, data: bytes) -> None:
-        self.ws.receive_data(data)
-        for event in self.ws.events_received():
-            if isinstance(event, Response):
-                if not self.accepted.done():
-                    self.accepted.set_result(event.status_code == 101)
-            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
-                self.viewer.take(bytes(event.data))
-        self._flush()  # pongs, or the closing handshake
+    def text(self, data: BytesLike, now: float) -> None:
+        self.viewer.take(bytes(data))
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.accepted.done():
@@ -132,14 +118,6 @@ class Link(asyncio.Protocol):
     def abort(self) -> None:
         if self.transport is not None:
             self.transport.abort()
-
-    def _flush(self) -> None:
-        assert self.transport is not None
-        for chunk in self.ws.data_to_send():
-            if chunk:
-                self.transport.write(chunk)
-            else:
-                self.transport.close()
 
 
 class Crowd:
