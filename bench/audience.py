@@ -49,6 +49,7 @@ import time
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import msgspec
@@ -339,8 +340,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     idle: float = 6.0
 
 
-class NodeFigures(msgspec.Struct, frozen=True, kw_only=True):
-    node: int
+class Delivery(msgspec.Struct, frozen=True, kw_only=True):
+    """How the deltas reached a set of viewers (a node's, or all of them)."""
+
     viewers: int
     p50_ms: float | None
     p99_ms: float | None
@@ -348,6 +350,18 @@ class NodeFigures(msgspec.Struct, frozen=True, kw_only=True):
     missing: int
     behind: int
     dropped: int
+
+
+def delivery(t: Tally) -> dict[str, Any]:
+    """`Delivery`'s fields of the viewers tallied in `t`."""
+    p50, p99, most = ms_figures(t.latencies)
+    d = Delivery(viewers=t.viewers, p50_ms=p50, p99_ms=p99, max_ms=most,
+                 missing=t.missing, behind=t.behind, dropped=t.dropped)  # fmt: skip
+    return msgspec.structs.asdict(d)
+
+
+class NodeFigures(Delivery, frozen=True, kw_only=True):
+    node: int
     rss_mb_idle: float
     rss_mb: float
     cpu_s: float  # while the results were POSTed
@@ -363,20 +377,13 @@ class Slow(msgspec.Struct, frozen=True):
     max_ms: float
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class Outcome(Delivery, frozen=True, kw_only=True):
     """The last line's JSON."""
 
-    viewers: int
     nodes: int
     workers: int
     store: str
     results: int
-    p50_ms: float | None
-    p99_ms: float | None
-    max_ms: float | None
-    missing: int
-    behind: int
-    dropped: int
     post_p50_ms: float | None
     post_max_ms: float | None
     slowest: list[Slow]
@@ -556,25 +563,17 @@ def outcome(o: Options, r: Readings) -> Outcome:
     figures = []
     for n, t in nodes.items():
         total.add(t)
-        p50, p99, most = ms_figures(t.latencies)
         cpu = r.node_cpu[n]
         figures.append(
             NodeFigures(
+                **delivery(t),
                 node=n,
-                viewers=t.viewers,
-                p50_ms=p50,
-                p99_ms=p99,
-                max_ms=most,
-                missing=t.missing,
-                behind=t.behind,
-                dropped=t.dropped,
                 rss_mb_idle=mb(r.idle_kb[n]),
                 rss_mb=mb(r.end_kb[n]),
                 cpu_s=round(cpu.ran, 2),
                 waited_s=round(cpu.waited, 2),
             )
         )
-    p50, p99, most = ms_figures(total.latencies)
     post_p50, _, post_most = ms_figures(list(r.posts.values()))
     worst = sorted(total.slowest.items(), key=lambda kv: -kv[1])[:3]
     slowest = [Slow(seq, round(r.posts[seq] * 1000, 1), round(x * 1000, 1)) for seq, x in worst]
@@ -582,17 +581,11 @@ def outcome(o: Options, r: Readings) -> Outcome:
     client = sum(x.rss_kb - x.rss_kb_idle for x in r.readies)
     deltas = r.posted * total.viewers
     return Outcome(
-        viewers=total.viewers,
+        **delivery(total),
         nodes=o.nodes,
         workers=o.workers,
         store=r.kind,
         results=len(r.posts),
-        p50_ms=p50,
-        p99_ms=p99,
-        max_ms=most,
-        missing=total.missing,
-        behind=total.behind,
-        dropped=total.dropped,
         post_p50_ms=post_p50,
         post_max_ms=post_most,
         slowest=slowest,
@@ -619,15 +612,10 @@ def mb(kb: int) -> float:
 def overall(out: Outcome) -> NodeFigures:
     """The table's last row: every node's viewers, memory and CPU together."""
     nodes = out.per_node
+    together = {name: getattr(out, name) for name in Delivery.__struct_fields__}
     return NodeFigures(
+        **together,
         node=-1,
-        viewers=out.viewers,
-        p50_ms=out.p50_ms,
-        p99_ms=out.p99_ms,
-        max_ms=out.max_ms,
-        missing=out.missing,
-        behind=out.behind,
-        dropped=out.dropped,
         rss_mb_idle=round(sum(n.rss_mb_idle for n in nodes), 1),
         rss_mb=round(sum(n.rss_mb for n in nodes), 1),
         cpu_s=round(sum(n.cpu_s for n in nodes), 2),
