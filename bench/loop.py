@@ -3,13 +3,15 @@
     .venv/bin/python -m bench.loop --players 10000 --rounds 13
     .venv/bin/python -m bench.loop --players 10000 --rounds 13 --ref /tmp/base5ee
 
-A generated Swiss (`bench/generate.py`) is appended to an in-memory store and applied by the
-service the way the server applies a group commit: `await service.current(id)` after each
-append, on a real asyncio loop (the store read in a worker thread, the apply and the settle
-slices on the loop). Per round: the pairing; the first half of the results in groups of
-`--group`, `--gap` apart; a quiet `--pause` (the service settles: the close is prepared and
-the collector's policy runs); the second half the same way; the close `--close-after` after
-the last result, so within the service's 50 ms of quiet (unsettled); a quiet `--pause`.
+A generated Swiss (`bench/generate.py`) is appended to a store (SQLite on /dev/shm, the
+server's default store without the disk's syncs; `--store memory`: the test double, whose
+append copies the whole log) and applied by the service the way the server applies a group
+commit: `await service.current(id)` after each append, on a real asyncio loop (the append and
+the store read in worker threads, the apply and the settle slices on the loop). Per round:
+the pairing; the first half of the results in groups of `--group`, `--gap` apart; a quiet
+`--pause` (the service settles: the close is prepared and the collector's policy runs); the
+second half the same way; the close `--close-after` after the last result, so within the
+service's 50 ms of quiet (unsettled); a quiet `--pause`.
 
 Measured, in a process of its own per run:
 - every loop callback (a patched `asyncio.Handle._run`): its wall time and its thread CPU time
@@ -37,6 +39,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -86,7 +89,7 @@ class Collection(msgspec.Struct):
     wall_ms: float
     cpu_ms: float
     on_loop: bool  # on the loop's thread (a worker thread's collection holds the lock too)
-    in_callback: bool
+    within: str  # the loop callback it ran in ("" outside any)
 
 
 class Heavy(msgspec.Struct):
@@ -128,7 +131,8 @@ class Monitor:
         self.slow: list[Slow] = []
         self.late: list[float] = []
         self.collections: list[Collection] = []
-        self.inside = False
+        self.inside = ""  # the callback running, where a task resumed
+        self.stopped = False
         self.loop_thread = threading.get_ident()
         self._gc_start = (0.0, 0.0)
 
@@ -137,28 +141,36 @@ class Monitor:
         monitor = self
 
         def timed(handle: asyncio.Handle) -> None:
-            what = _label(handle)  # where it resumes, read before it runs
+            resumes = _label(handle)  # where a task resumes, read before it runs
             t0, c0 = time.perf_counter(), time.thread_time()
-            monitor.inside = True
+            monitor.inside = resumes
             try:
                 original(handle)
             finally:
-                monitor.inside = False
-                monitor.callback(what, time.perf_counter() - t0, time.thread_time() - c0)
+                monitor.inside = ""
+                wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
+                if not monitor.stopped:
+                    monitor.callback(handle, resumes, wall, cpu)
 
         asyncio.Handle._run = timed  # type: ignore[method-assign]
         gc.callbacks.append(self.collected)
 
-    def callback(self, what: str, wall: float, cpu: float) -> None:
+    def callback(self, handle: asyncio.Handle, resumes: str, wall: float, cpu: float) -> None:
+        """One callback's times; the slowest by CPU time kept with where it ran (a task:
+        where it resumed, and where it stopped)."""
         wall_ms, cpu_ms = wall * 1000, cpu * 1000
         self.walls.append(wall_ms)
         self.cpus.append(cpu_ms)
-        if max(wall_ms, cpu_ms) > SLOW_MS or len(self.slow) < self.keep:
+        if cpu_ms > SLOW_MS or len(self.slow) < self.keep:
+            stops = _label(handle)
+            what = resumes if stops == resumes else f"{resumes} ... {stops}"
             self.slow.append(Slow(wall_ms, cpu_ms, what))
-            self.slow.sort(key=lambda s: -max(s.wall_ms, s.cpu_ms))
+            self.slow.sort(key=lambda s: -s.cpu_ms)
             del self.slow[self.keep :]
 
     def collected(self, phase: str, info: dict[str, int]) -> None:
+        if self.stopped:
+            return
         if phase == "start":
             self._gc_start = (time.perf_counter(), time.thread_time())
             return
@@ -237,16 +249,18 @@ def _rounds_of(log: Sequence[Any]) -> list[tuple[list[Any], list[Any], Any | Non
 async def play(args: argparse.Namespace, monitor: Monitor) -> list[Heavy]:
     """The tournament through the service; the pairings' and closes' times."""
     from bench.generate import swiss_events
+    from livetb.events.sqlite import SqliteStore
     from livetb.events.store import MemoryStore
 
     try:
         from livetb.app.service import TournamentService
     except ImportError:  # the code before the application layer had its folder
-        from livetb.service import TournamentService  # type: ignore[no-redef]
+        from livetb.service import TournamentService  # type: ignore[no-redef,import-not-found]
 
     events = swiss_events(args.players, args.rounds, tiebreaks=TIEBREAKS)
     first = next(i for i, e in enumerate(events) if type(e).__name__ not in _SETUP)
-    store = MemoryStore()
+    folder = tempfile.TemporaryDirectory(dir="/dev/shm" if Path("/dev/shm").is_dir() else None)
+    store = MemoryStore() if args.store == "memory" else SqliteStore(Path(folder.name) / "t.db")
     service = TournamentService(store)
     head = store.append(TID, 0, events[:first], actor="bench")
     await service.current(TID)  # loaded in a worker thread, as a server's first read
@@ -280,6 +294,7 @@ async def play(args: argparse.Namespace, monitor: Monitor) -> list[Heavy]:
             heavy.append(Heavy("close", close.round, wall, cpu))
             await asyncio.sleep(args.pause)
     ticker.cancel()
+    monitor.stopped = True  # what follows frees the whole tournament: the bench's, not the loop's
     return heavy
 
 
@@ -321,7 +336,7 @@ def spawn(root: Path, side: str, args: argparse.Namespace) -> Run:
     file's folder (`PYTHONSAFEPATH`)."""
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
     argv = [sys.executable, str(Path(__file__).resolve()), "--child", "--side", side]
-    for name in ("players", "rounds", "group", "gap", "pause", "close_after"):
+    for name in ("players", "rounds", "group", "gap", "pause", "close_after", "store"):
         argv += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     done = subprocess.run(argv, env=env, cwd=root, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -353,8 +368,13 @@ def report(run: Run, reference: tuple[float, float]) -> list[str]:
         f"{max((c.cpu_ms for c in on_loop), default=0):.1f} ms CPU, "
         f"{sum(c.cpu_ms > SLOW_MS for c in on_loop)} over 5 ms CPU; "
         f"by generation {_by_generation(on_loop)}",
+        "  slowest collections (generation, CPU ms, in): "
+        + "; ".join(
+            f"{c.generation} {c.cpu_ms:.1f} {c.within or '-'}"
+            for c in sorted(on_loop, key=lambda c: -c.cpu_ms)[:4]
+        ),
         f"  pairing mean / best / max {_ms(pairing)} ms, close {_ms(close)} ms",
-        "  slowest callbacks (wall / CPU ms): "
+        "  slowest callbacks by CPU (wall / CPU ms): "
         + "; ".join(f"{x.wall_ms:.1f}/{x.cpu_ms:.1f} {x.what}" for x in s.slowest[:5]),
     ]
 
@@ -400,6 +420,9 @@ def main() -> None:
     parser.add_argument("--gap", type=float, default=0.002, help="seconds between groups")
     parser.add_argument("--pause", type=float, default=1.0, help="quiet seconds mid-round")
     parser.add_argument("--close-after", type=float, default=0.01, help="last result → close")
+    parser.add_argument(
+        "--store", choices=("sqlite", "memory"), default="sqlite", help="sqlite: on /dev/shm"
+    )
     parser.add_argument("--ref", type=Path, help="another checkout, measured interleaved")
     parser.add_argument("--repeat", type=int, default=1, help="runs per side")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

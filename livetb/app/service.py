@@ -29,6 +29,7 @@ from livetb.events.schema import AnyEvent, PublicDelaySet, Recorded
 from livetb.events.state import TournamentState
 from livetb.events.store import Append, EventStore
 from livetb.projections.standings import Delta, StandingsProjection
+from livetb.projections.steps import Pieces
 from livetb.projections.stored import load
 
 SNAPSHOT_EVERY = 500
@@ -39,8 +40,15 @@ SNAPSHOT_EVERY = 500
 # differ in cost (a large DE group, a fresh table) and so do machines, and 32 rows a slice
 # still held the loop 19-71 ms at 10,000 players. So rows are taken `SETTLE_SLICE` at a time
 # (about 0.25 ms at 10,000 players) until `SETTLE_SECONDS` have passed.
-# Every slice ends with the collector policy's freeze (`Collector.settled`).
+# Every slice is one of the collector policy's (`Collector.slice`: a young collection ends it).
 SETTLE_AFTER, SETTLE_SLICE, SETTLE_SECONDS = 0.05, 4, 0.002
+# A round event of a large field (a pairing, a close: every row) is folded in pieces
+# (`StandingsProjection.stepwise`), the loop's other work between them: pieces are taken until
+# `FOLD_SECONDS` have passed (a piece itself takes up to 2-3 ms: a sort of every row), then
+# the loop runs what waits. Readers meanwhile read the projection as it was before the event;
+# the tournament's later events wait their turn.
+FOLD_SECONDS = 0.001
+AT_ONCE = 4  # events (a group commit's) applied in one turn of the loop; more: FOLD_SECONDS
 
 
 def request_fingerprint(command: AnyCommand) -> str:
@@ -95,11 +103,16 @@ class TournamentService:
         self.delays = Delays(self.projections, feed)  # the broadcast delay's public views
         self._loading: dict[str, asyncio.Future[Loaded | None]] = {}
         self._settling: dict[str, asyncio.TimerHandle] = {}
+        # Per tournament, the application on the loop that later ones wait for (one folding a
+        # round event in pieces, or waiting for one that does).
+        self._applying: dict[str, asyncio.Future[None]] = {}
+        self.fold_seconds = FOLD_SECONDS
 
     def projection(self, tournament_id: str) -> StandingsProjection:
         projection = self.projections.get(tournament_id)
         if projection is None or projection.seq == 0:  # seq 0: a create that was rejected
             projection = self.projections[tournament_id] = load(self.store, tournament_id)
+            self.collector.kept()
             delayed = public_of(self.store, tournament_id, projection, self.delays.clock())
             if delayed is not None:
                 self.delays.install(tournament_id, delayed)
@@ -251,27 +264,102 @@ class TournamentService:
     ) -> list[Delta]:
         """Apply and publish `records`, but those the projection already holds (another
         catch-up applied them while these were read)."""
+        assert tournament_id not in self._applying, "a round event is being folded on the loop"
         deltas = []
-        delays = self.delays
         held = False
+        try:
+            for rec in records:
+                if rec.seq > projection.seq:
+                    held |= self._hold(tournament_id, projection, rec)
+                    deltas.append(delta := projection.apply(rec))
+                    self._publish(tournament_id, projection, delta)
+            if held:
+                self.delays.release(tournament_id, projection)
+        except Exception:
+            self._drop(tournament_id)
+            raise
+        self.collector.applied()
+        return deltas
+
+    def _hold(self, tournament_id: str, projection: StandingsProjection, rec: Recorded) -> bool:
+        """Held back from the public while a delay is on (a dict look-up otherwise)."""
+        delays = self.delays
+        if tournament_id in delays.tables or isinstance(rec.event, PublicDelaySet):
+            delays.record(tournament_id, projection, rec)
+            return True
+        return False
+
+    def _publish(self, tournament_id: str, projection: StandingsProjection, delta: Delta) -> None:
+        if self.feed is not None:
+            self.feed.publish(tournament_id, delta, projection)
+
+    def _drop(self, tournament_id: str) -> None:
+        self.projections.pop(tournament_id, None)  # rebuilt from the log on next use
+        self.delays.drop(tournament_id)
+
+    async def _apply_on_loop(
+        self, tournament_id: str, projection: StandingsProjection, records: list[Recorded]
+    ) -> None:
+        """`_apply` for the event loop: after the tournament's application in progress, a
+        round event of a large field folded in pieces and many events applied a few at a
+        time (`FOLD_SECONDS` of them at a time, the loop's other work between). A few events,
+        none of them that round event, with nothing in progress: at once."""
+        ahead = self._applying.get(tournament_id)
+        if (
+            ahead is None
+            and len(records) <= AT_ONCE
+            and not any(map(projection.folds_in_steps, records))
+        ):
+            self._apply(tournament_id, projection, records)
+            return
+        applying = asyncio.ensure_future(
+            self._apply_in_turn(ahead, tournament_id, projection, records)
+        )
+        self._applying[tournament_id] = applying
+
+        def done(_: object) -> None:
+            if self._applying.get(tournament_id) is applying:
+                del self._applying[tournament_id]
+
+        applying.add_done_callback(done)
+        await asyncio.shield(applying)  # a reader that leaves never stops a fold halfway
+
+    async def _apply_in_turn(
+        self,
+        ahead: asyncio.Future[None] | None,
+        tournament_id: str,
+        projection: StandingsProjection,
+        records: list[Recorded],
+    ) -> None:
+        if ahead is not None:
+            await asyncio.wait([ahead])  # its failure is its readers' to hear
+        if self.projections.get(tournament_id) is not projection:
+            return  # dropped meanwhile: the next read loads it again
+        held = False
+        until = time.perf_counter() + self.fold_seconds
         try:
             for rec in records:
                 if rec.seq <= projection.seq:
                     continue
-                # Held back from the public while a delay is on (a dict look-up otherwise).
-                if tournament_id in delays.tables or isinstance(rec.event, PublicDelaySet):
-                    delays.record(tournament_id, projection, rec)
-                    held = True
-                deltas.append(delta := projection.apply(rec))
-                if self.feed is not None:
-                    self.feed.publish(tournament_id, delta, projection)
+                held |= self._hold(tournament_id, projection, rec)
+                steps = projection.stepwise(rec)
+                if steps is None:
+                    delta = projection.apply(rec)
+                else:
+                    while fold_for(steps, self.collector, self.fold_seconds):
+                        await asyncio.sleep(0)
+                    delta = steps.result
+                self._publish(tournament_id, projection, delta)
+                if time.perf_counter() >= until:  # each event whole, the loop's work between
+                    self.collector.applied()
+                    await asyncio.sleep(0)
+                    until = time.perf_counter() + self.fold_seconds
             if held:
-                delays.release(tournament_id, projection)
+                self.delays.release(tournament_id, projection)
         except Exception:
-            self.projections.pop(tournament_id, None)  # rebuilt from the log on next use
-            delays.drop(tournament_id)
+            self._drop(tournament_id)
             raise
-        return deltas
+        self.collector.applied()
 
     # --- the same, for the event loop: every store read in a worker thread ---
 
@@ -314,12 +402,13 @@ class TournamentService:
             # One that went live meanwhile stays (its viewers follow it): the tail catches it up.
             if projection is None or projection.seq == 0:
                 projection = self.projections[tournament_id] = loaded
+                self.collector.kept()
                 if delayed is not None:
                     self.delays.install(tournament_id, delayed)
                     self.delays.release(tournament_id, projection)
         tail = await asyncio.to_thread(_read, self.store, tournament_id, projection.seq)
         if self.projections.get(tournament_id) is projection:  # not dropped meanwhile
-            self._apply(tournament_id, projection, tail)
+            await self._apply_on_loop(tournament_id, projection, tail)
             if tail or (projection.unsettled and tournament_id not in self._settling):
                 self._settle_later(tournament_id)
         return self.projections.get(tournament_id, projection)
@@ -335,11 +424,11 @@ class TournamentService:
     def _settle(self, tournament_id: str) -> None:
         del self._settling[tournament_id]
         projection = self.projections.get(tournament_id)
-        if (
-            projection is not None
-            and projection.unsettled
-            and settle_for(projection, self.collector)
-        ):
+        if projection is None or not projection.unsettled:
+            return
+        if tournament_id in self._applying:  # a round event being folded: settled after it
+            self._settle_later(tournament_id)
+        elif settle_for(projection, self.collector):
             self._settle_later(tournament_id, 0)
 
 
@@ -348,11 +437,23 @@ def settle_for(
 ) -> bool:
     """One slice of `StandingsProjection.settle`: a few rows at a time until `seconds` have
     passed (the clock read between them). True while unsettled rows remain."""
-    deadline = time.perf_counter() + seconds
-    while more := projection.settle(SETTLE_SLICE):
-        if time.perf_counter() >= deadline:
-            break
-    collector.settled()
+    with collector.slice():
+        deadline = time.perf_counter() + seconds
+        while more := projection.settle(SETTLE_SLICE):
+            if time.perf_counter() >= deadline:
+                break
+    return more
+
+
+def fold_for(steps: Pieces[Delta], collector: Collector, seconds: float = FOLD_SECONDS) -> bool:
+    """Pieces of a round event's fold until `seconds` have passed (the clock read between
+    them), as one of the collector's slices (`Collector.slice`: what a fold makes lives until
+    the next round event). True while pieces remain."""
+    with collector.slice(keeps=True):
+        deadline = time.perf_counter() + seconds
+        while more := steps.advance():
+            if time.perf_counter() >= deadline:
+                break
     return more
 
 

@@ -20,7 +20,7 @@ from decimal import Decimal
 
 import msgspec
 
-from livetb.engine.context import ZERO, Context, Plan, Round, Terms
+from livetb.engine.context import VOLUNTARY, ZERO, Context, Plan, Round, Terms
 from livetb.engine.editions import Edition
 from livetb.engine.model import PLAYED
 from livetb.engine.modifiers import Spec
@@ -122,15 +122,22 @@ def _raw_terms(ctx: Context, no: int, fore: bool) -> Terms:
         cached = cache[no] = (scores, _NOT_VOLUNTARY[: len(opps)], None)
         return cached
     rr, upto = ctx.rr, ctx.upto
+    usual = not rr and ctx.edition is not Edition.LEGACY
+    own: Decimal | None = None  # the own score, read once (`_term`'s own case)
     terms: list[Decimal] = []
     voluntary: list[bool] = []
     points: list[Decimal] = []
     for r in ctx.rounds(no):
-        opp = r.opponent
-        if opp is not None and (r.code in PLAYED or rr or (fore and r.rnd == upto)):
+        opp, code = r.opponent, r.code
+        if opp is not None and (code in PLAYED or rr or (fore and r.rnd == upto)):
             score = known.get(opp)  # `_term`'s first case
             terms.append(adjusted(opp, fore) if score is None else score)
             voluntary.append(False)
+        elif usual:
+            if own is None:
+                own = ctx.own_score(no, fore)
+            terms.append(_own_term(ctx, own, opp, fore))
+            voluntary.append(code in VOLUNTARY)
         else:
             term = _term(ctx, no, r, fore)
             if term is None:
@@ -229,18 +236,40 @@ def totals_of(
                 adjusted(no, fore)
     out = []
     plain = not (sb or low or high)
+    cut1 = not sb and low == 1 and not high
     plan_of, score_of = ctx.term_plan, ctx.adjusted_cache[fore].__getitem__
     for no in nos:
         cached = sums.get(no)
         if cached is None:
-            plan = plan_of(no, fore) if plain else None
-            if plan is None:
-                cached = _total(ctx, no, fore, sb, low, high)
+            if plain:
+                plan = plan_of(no, fore)
+                if plan is None:
+                    cached = _total(ctx, no, fore, sb, low, high)
+                else:
+                    cached = _plan_sum(ctx, no, fore, plan, score_of)
+            elif cut1 and no not in ctx.bh_terms[fore]:
+                cached = _cut1_sum(ctx, no, fore, score_of)
             else:
-                cached = _plan_sum(ctx, no, fore, plan, score_of)
+                cached = _total(ctx, no, fore, sb, low, high)
             sums[no] = cached
         out.append(cached)
     return out
+
+
+def _cut1_sum(ctx: Context, no: int, fore: bool, score_of: Callable[[int], Decimal]) -> Decimal:
+    """Cut-1 of a usual row (every term an opponent's score, none voluntary: `term_opponents`)
+    read straight from its opponents' scores, the least one dropped (the first of equals, as
+    `_cut_scores`: an equal value, possibly another exponent), no term kept; else `_total`.
+    The same Decimal as `_total`'s: the same terms added exactly."""
+    opps = ctx.term_opponents(no, fore)
+    if not opps:
+        return _total(ctx, no, fore, False, 1, 0)
+    try:
+        scores = list(map(score_of, opps))
+    except KeyError:  # an opponent's score as an opponent not computed yet
+        scores = [ctx.adjusted(opp, fore) for opp in opps]
+    del scores[scores.index(min(scores))]
+    return sum(scores, ZERO)
 
 
 def _plan_sum(

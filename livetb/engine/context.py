@@ -8,6 +8,7 @@ opponents.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from functools import cached_property
 
@@ -48,10 +49,10 @@ class Round(msgspec.Struct, frozen=True, gc=False):
     @property
     def voluntary(self) -> bool:
         """Requested byes, absences and forfeit losses: the rounds cut first (2024 16.5)."""
-        return self.code in _VOLUNTARY
+        return self.code in VOLUNTARY
 
 
-_VOLUNTARY = frozenset({Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS})
+VOLUNTARY = frozenset({Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS})  # cut first (2024 16.5)
 
 
 def _paired(code: Code, opponent: int | None) -> bool:
@@ -164,14 +165,16 @@ class Context:
                 sums.pop(no, None)
         self.__dict__.pop("rated", None)
 
-    def seed_rounds(self, previous: Context) -> None:
+    def seed_rounds(self, previous: Context, nos: Iterable[int] | None = None) -> None:
         """Take the rounds `previous` has built, and what is read from them (scores, opponents;
         for the same round K also the last available and paired rounds), when its
         participants' entries for rounds 1..previous.upto are this context's (the caller's
         promise: the same tournament, at most one round earlier). A round K+1 is read from
-        this context's entries."""
-        assert self.upto - 1 <= previous.upto <= self.upto and not self._rounds
+        this context's entries. `nos`: a round K+1 for these participants only (a large field
+        seeded a part at a time, each participant once)."""
+        assert self.upto - 1 <= previous.upto <= self.upto
         if previous.upto == self.upto:
+            assert nos is None and not self._rounds
             self._rounds.update(previous._rounds)
             self._met.update(previous._met)
             self._score.update(previous._score)
@@ -192,9 +195,11 @@ class Context:
         scores, mets = previous._score, previous._met
         plans_before, (plain_plans, fore_plans) = previous._plans[0], self._plans
         rr, adjusted, usual = self.rr, self.adjusted_cache[0], self.edition is not Edition.LEGACY
+        built = previous._rounds
+        items = built.items() if nos is None else [(no, built[no]) for no in nos if no in built]
         # The last available and paired rounds are left to be read again (`last_available`):
         # only unusual rows' opponents' scores ask for them.
-        for no, old in previous._rounds.items():
+        for no, old in items:
             p = by_no.get(no)
             if p is not None:
                 e = p.entry(rnd)
@@ -209,7 +214,7 @@ class Context:
                 if score is not None:
                     score_of[no] = total = score + got
                     before_of[no] = score
-                    if usual and code not in _VOLUNTARY:  # `_adjusted_sum`'s first case
+                    if usual and code not in VOLUNTARY:  # `_adjusted_sum`'s first case
                         adjusted[no] = total
                 # Rounds 1..K's terms stay what they were (round K no longer FB's final
                 # round: the plain plan); round K+1 adds one (`term_plan`).
@@ -308,7 +313,7 @@ class Context:
         """Last round that is available-to-play (0 if none): later requested byes are draws."""
         cached = self._last_available.get(no)
         if cached is None:
-            cached = max([r.rnd for r in self.rounds(no) if r.code not in _VOLUNTARY], default=0)
+            cached = max([r.rnd for r in self.rounds(no) if r.code not in VOLUNTARY], default=0)
             self._last_available[no] = cached
         return cached
 
@@ -355,7 +360,7 @@ class Context:
                 if last.opponent is not None:
                     return self.score_before_last(no) + self.draw
                 return self.score(no)  # every round up to K counts as followed
-            if last.code not in _VOLUNTARY:
+            if last.code not in VOLUNTARY:
                 return self.score(no)
         return sum((self.adjusted_round(no, r, fore) for r in rounds), ZERO)
 

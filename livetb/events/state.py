@@ -3,6 +3,7 @@ projections hand to the engine. `apply` returns the start numbers whose rounds i
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import msgspec
@@ -176,6 +177,14 @@ class TournamentState:
         }
         self.withdrawn = {canonical(no): rnd for no, rnd in self.withdrawn.items()}
         self.k = {canonical(no): k for no, k in self.k.items()}
+
+    def fork(self) -> TournamentState:
+        """A copy to fold a round event into while this state is still read: its own table
+        of rounds, each round's own record (a close marks a copy closed); the games, the
+        participants and the rest shared, as a pairing or a close leaves them."""
+        twin = copy.copy(self)
+        twin.rounds = {n: copy.copy(r) for n, r in self.rounds.items()}
+        return twin
 
     def apply(self, event: AnyEvent) -> frozenset[int]:
         """Fold one event in; return the start numbers whose results or details changed."""

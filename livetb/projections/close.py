@@ -13,23 +13,25 @@ live table, or whose close values it reaches, is taken again before that.
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-
-import msgspec
 
 from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.editions import Edition
 from livetb.engine.model import Participant
+from livetb.engine.result import Number
 from livetb.engine.spec import Spec
 from livetb.engine.standings import column
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes
 from livetb.projections.groups import DirectEncounters
-from livetb.projections.lines import ANEW, Line, Touched, set_column, shown
-from livetb.projections.ranking import Ranking, place
-from livetb.wire.standings import FB_CELL, Cell, Row, RowChange, Status
+from livetb.projections.lines import ANEW, Line, Shown, Touched, shown
+from livetb.projections.ranking import Ranking, place, placing
+from livetb.projections.steps import Steps, chunks
+from livetb.wire.standings import FB_CELL, Cell, Row, RowChange, Status, Value
 
 
 @functools.cache
@@ -49,15 +51,16 @@ def closed_cells(specs: tuple[Spec, ...], edition: Edition, final: bool) -> Mapp
 
 
 _RESORT = 4  # sort the whole table again once more than a quarter of it moved at once
-_SHED = 2000  # entries of a retired table freed at a time
+_SHED = 500  # entries of a retired table freed at a time
 
 
 def shed(retired: object) -> list[object] | None:
     """Free one piece of what round events replaced (tuples of tables, orders, groups and
     contexts), or `_SHED` entries of a table nothing else holds; what is left, None once all
     is freed. The first call only lays the pieces out in a list, which later calls empty.
-    Freeing the previous contexts, table, order and groups of 10,000 rows at once held the
-    loop 10-15 ms."""
+    An object nothing else holds (a context, an order) is taken apart into its attributes
+    first. Freeing the previous contexts, table, order and groups of 10,000 rows at once held
+    the loop 10-25 ms."""
     if not isinstance(retired, list):
         return [retired]
     while retired:
@@ -67,11 +70,15 @@ def shed(retired: object) -> list[object] | None:
         if isinstance(last, tuple | list):
             retired.extend(last)
             continue
-        # Held by `last` and getrefcount's argument only: a table nothing else reads.
-        if isinstance(last, dict) and len(last) > _SHED and sys.getrefcount(last) == 2:
+        # Held by `last` and getrefcount's argument only: nothing else reads it.
+        alone = sys.getrefcount(last) == 2
+        if alone and isinstance(last, dict) and len(last) > _SHED:
             for _ in range(_SHED):
                 last.popitem()
             retired.append(last)
+        elif alone and hasattr(last, "__dict__") and not isinstance(last, type):
+            retired.extend(vars(last).values())
+            continue
         break  # `last`, unless put back, is freed on return
     return retired or None
 
@@ -89,67 +96,125 @@ class Prepared:
     def take(
         self, ctx: Contexts, live: dict[int, Line], cells: Mapping[int, Spec], nos: list[int]
     ) -> None:
-        """Rows `nos` again: their `live` cells, the close's `cells` (index -> tie-break)
-        computed on the projected view, their DE groups and their place."""
-        lines, de_cells = self.lines, [*self.de]
-        touched: Touched = {}
-        moved: set[int] = set(nos)
-        for no in nos:
-            source, line = live[no], lines.get(no)
-            if line is None:
-                lines[no] = msgspec.structs.replace(source, key=None)
-            else:  # DE's places are this table's: a group not decided again keeps them
-                kept = [(i, line.values[i], line.parts[i]) for i in de_cells]
-                line.values, line.parts, line.tail = source.values, source.parts, source.tail
-                for i, value, part in kept:
-                    line.put(i, value, part)
-            touched[no] = ANEW
-        for i, spec in cells.items():
-            set_column(lines, i, nos, shown(column(ctx.projected, spec, nos)), touched, moved)
+        """Rows `nos` again (`settle`: a few at a time): their `live` cells, the close's
+        `cells` (index -> tie-break) computed on the projected view, their DE groups, what
+        the close will change in them and their place."""
+        touched = self._cells(ctx, live, cells, nos)
+        moved = set(nos)
         for de in self.de.values():  # a taken row's games may have changed: its group too
-            de.update(ctx, lines, touched, moved, nos)
-        # A live row is the published one, and any change to it has it taken again: what the
-        # close will change in it is known now. Its own-result cells are the live ones; the
-        # FB prediction goes (`replace`); the projected BH stays.
-        watched = [*cells, *self.de]
-        for no in touched:
+            de.update(ctx, self.lines, touched, moved, nos)
+        self._diff(live, cells, touched)
+        # Tie flips and moves within this table are nobody's news: the swap tells the
+        # difference from the live table's.
+        resort = len(moved) * _RESORT > len(self.lines)
+        place(self.ranking, self.lines, moved, Changes(), resort)
+
+    def taking(
+        self,
+        ctx: Contexts,
+        live: dict[int, Line],
+        cells: Mapping[int, Spec],
+        nos: list[int],
+        chunk: int,
+        near: list[int],
+    ) -> Steps[None]:
+        """`take` of many rows (what a close finds left): their cells a piece of `chunk`
+        rows at a time, then DE's groups, the changes and the places once for them all
+        (sorted from `near`, the live order)."""
+        touched: Touched = {}
+        for part in chunks(nos, chunk):
+            touched.update(self._cells(ctx, live, cells, part))
+            yield
+        moved = set(nos)
+        for de in self.de.values():
+            yield from de.updating(ctx, self.lines, touched, moved, nos, chunk)
+        for part in chunks(list(touched), chunk):
+            self._diff(live, cells, part)
+            yield
+        resort = len(moved) * _RESORT > len(self.lines)
+        yield from placing(self.ranking, self.lines, moved, Changes(), resort, chunk, near)
+
+    def _cells(
+        self, ctx: Contexts, live: dict[int, Line], cells: Mapping[int, Spec], nos: Sequence[int]
+    ) -> Touched:
+        """Rows `nos` with their `live` cells and the close's `cells` on the projected view,
+        each row's line made once; DE's places kept as this table has them (a group not
+        decided again keeps them), a new row's the live ones."""
+        lines, de_cells = self.lines, [*self.de]
+        columns: list[tuple[int, list[Value], list[object]]] = []
+        made: list[tuple[list[Number | None], Shown]] = []
+        for i, spec in cells.items():
+            raws = column(ctx.projected, spec, nos)
+            # FB before the final round is BH on this view: the same values, shown once.
+            same = next((m for r, m in made if all(map(operator.is_, r, raws))), None)
+            if same is None:
+                same = shown(raws)
+                made.append((raws, same))
+            columns.append((i, *same))
+        for k, no in enumerate(nos):
+            source, old = live[no], lines.get(no)
+            values, parts = list(source.values), list(source.parts)
+            for i, shown_values, shown_parts in columns:
+                values[i], parts[i] = shown_values[k], shown_parts[k]
+            key = None
+            if old is not None:  # placed already: `placing` moves it from its key
+                key = old.key
+                for i in de_cells:
+                    values[i], parts[i] = old.values[i], old.parts[i]
+            lines[no] = Line(tuple(values), tuple(parts), source.tail, key, source.fb, source.bh)
+        return dict.fromkeys(nos, ANEW)
+
+    def _diff(self, live: dict[int, Line], cells: Mapping[int, Spec], nos: Iterable[int]) -> None:
+        """What the close will change in rows `nos` (a live row is the published one, and any
+        change to it has it taken again): the close's cells and DE's that differ; the FB
+        prediction goes (`replacing`); the own-result cells and the projected BH stay."""
+        lines, changes, watched = self.lines, self.changes, [*cells, *self.de]
+        for no in nos:
             values, published = lines[no].values, live[no]
             before = published.values
             diff: list[Cell] = [(i, values[i]) for i in watched if values[i] != before[i]]
             if published.fb is not None:
                 diff.append((FB_CELL, None))
-            self.changes[no] = tuple(diff)
-        # Tie flips and moves within this table are nobody's news: the swap tells the
-        # difference from the live table's.
-        place(self.ranking, lines, moved, Changes(), len(moved) * _RESORT > len(lines))
+            changes[no] = tuple(diff)
 
-    def replace(self, live: dict[int, Line], before: Ranking, out: Changes) -> None:
+    def replacing(
+        self, live: dict[int, Line], before: Ranking, out: Changes, chunk: int
+    ) -> Steps[None]:
         """Ready this table to replace the `live` one at the close, ranked `before`: no FB
         prediction once the round is closed, the projected BH as it is; the ties that flipped
         and the new order go to `out`."""
-        for no, line in self.lines.items():
-            line.fb, line.bh = None, live[no].bh
+        for part in chunks(list(self.lines.items()), chunk):
+            for no, line in part:
+                line.fb, line.bh = None, live[no].bh
+            yield
         shares = self.ranking.shares
         for no in before.shares ^ shares:
             out.tie(no, no in shares)
+        yield
         after = self.ranking.nos()
+        yield
         if after != before.nos():
             out.order = tuple(after)
+        yield
 
-    def publish(
+    def publishing(
         self,
         rows: dict[int, Row],
         participants: Mapping[int, Participant],
         statuses: tuple[Status, ...],
         out: Changes,
-    ) -> None:
+        chunk: int,
+    ) -> Steps[None]:
         """New published `rows` where the close changes the content, recorded in `out` with
         the cells `take` worked out."""
         lines, changes = self.lines, self.changes
-        for no, rank in self.ranking.ranks():
-            cells = changes[no]
-            if cells:
-                line = lines[no]
-                name = participants[no].name
-                rows[no] = Row(rank, no, name, line.values, statuses, None, line.bh)
-                out.changes.append(RowChange(no, None, cells))
+        ranked = self.ranking.ranks()
+        while part := list(itertools.islice(ranked, chunk)):
+            for no, rank in part:
+                cells = changes[no]
+                if cells:
+                    line = lines[no]
+                    name = participants[no].name
+                    rows[no] = Row(rank, no, name, line.values, statuses, None, line.bh)
+                    out.changes.append(RowChange(no, None, cells))
+            yield

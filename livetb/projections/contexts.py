@@ -14,6 +14,7 @@ from livetb.engine.editions import Edition
 from livetb.engine.model import Code, Entry, Participant, Tournament
 from livetb.engine.spec import Spec
 from livetb.events.state import TournamentState
+from livetb.projections.steps import CHUNK, Steps, chunks
 from livetb.projections.views import status_of, view_of
 from livetb.wire.standings import Status
 
@@ -90,9 +91,9 @@ class Contexts:
         done = live_ctx if closed == paired else _context(state, live, closed)
         return cls(state, live_ctx, done, None, _context(state, live, paired, drawn=True))
 
-    def after_pairing(self, state: TournamentState) -> Contexts | None:
+    def after_pairing(self, state: TournamentState, chunk: int = CHUNK) -> Steps[Contexts | None]:
         """Round K+1 paired: rounds 1..K and the closed rounds' context are unchanged (None
-        when the event is anything else)."""
+        when the event is anything else). In steps of `chunk` participants."""
         paired, live_by = state.paired, self.live.by_no
         if (
             paired != self.paired + 1
@@ -100,18 +101,24 @@ class Contexts:
             or live_by.keys() != state.participants.keys()
         ):
             return None
+        nos = sorted(live_by)
+        yield
         live: list[Participant] = []
         replace = msgspec.structs.replace
-        for no in sorted(live_by):
-            p = live_by[no]
-            if len(p.entries) != self.paired:
-                return None
-            live.append(replace(p, entries=(*p.entries, state.entry(no, paired))))
+        for part in chunks(nos, chunk):
+            for no in part:
+                p = live_by[no]
+                if len(p.entries) != self.paired:
+                    return None
+                live.append(replace(p, entries=(*p.entries, state.entry(no, paired))))
+            yield
         live_t = msgspec.structs.replace(self.live.tournament, participants=tuple(live))
         live_ctx = _context(state, live_t, paired)
-        live_ctx.seed_rounds(self.live)  # rounds 1..K as they were, round K+1 added
         projected = _context(state, live_t, paired, drawn=True)
-        projected.seed_rounds(self.projected)
+        for part in chunks(nos, chunk):
+            live_ctx.seed_rounds(self.live, part)  # rounds 1..K as they were, round K+1 added
+            projected.seed_rounds(self.projected, part)
+            yield
         drawn = state.closed == paired - 1 and _drawn_is_fore(live_ctx)
         return Contexts(state, live_ctx, self.done, None, projected, drawn_fore=drawn)
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.projections.contexts import Contexts, met_inside
 from livetb.projections.lines import ANEW, Line, Touched, mark
+from livetb.projections.steps import CHUNK, Steps, chunks, finish
 
 Prefix = tuple[object, ...]  # the sort-key parts before the DE column: one tied group
 # DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
@@ -33,6 +34,14 @@ class DirectEncounters:
         # games change, can bring one in (`met_inside`'s `among`).
         self.apart: set[Prefix] = set()
 
+    def copy(self) -> DirectEncounters:
+        """The same groups, to change apart from these."""
+        twin = DirectEncounters(self.i)
+        twin.groups = {prefix: set(members) for prefix, members in self.groups.items()}
+        twin.group_of = dict(self.group_of)
+        twin.tied, twin.apart = set(self.tied), set(self.apart)
+        return twin
+
     def update(
         self,
         ctx: Contexts,
@@ -41,24 +50,55 @@ class DirectEncounters:
         moved: set[int],
         games: Collection[int],
     ) -> None:
+        """`updating`, at once."""
+        finish(self.updating(ctx, lines, touched, moved, games, CHUNK))
+
+    def updating(
+        self,
+        ctx: Contexts,
+        lines: dict[int, Line],
+        touched: Touched,
+        moved: set[int],
+        games: Collection[int],
+        chunk: int,
+    ) -> Steps[None]:
         """DE for every tied group a row left or joined, or whose members' games changed. Only
         the rows with a changed value before the column (or new) can have changed groups: a
-        pairing, which changes values after it for everybody, regroups nobody else."""
-        i, tied, apart = self.i, self.tied, self.apart
+        pairing, which changes values after it for everybody, regroups nobody else. Pieces
+        of `chunk` rows or groups."""
+        i = self.i
         before = (1 << i) - 1 | ANEW
         nos = [no for no, bits in touched.items() if bits & before]
         if 2 * len(nos) > len(lines):
-            redo, joined = self._regroup_all(lines)
+            redo, joined = yield from self._regrouping_all(lines, chunk)
         else:
             redo, joined = self._regroup(lines, nos)
-        groups, group_of, bit = self.groups, self.group_of, 1 << i
-        inseparable = ctx.inseparable
+        group_of = self.group_of
         played: dict[Prefix, list[int]] = {}  # the members whose games changed, by group
-        for no in games:
-            prefix = group_of.get(no)
-            if prefix is not None:
-                redo.add(prefix)
-                played.setdefault(prefix, []).append(no)
+        for some in chunks(list(games), chunk):
+            for no in some:
+                prefix = group_of.get(no)
+                if prefix is not None:
+                    redo.add(prefix)
+                    played.setdefault(prefix, []).append(no)
+            yield
+        for part in chunks(list(redo), max(1, chunk // 8)):  # groups of a few rows each
+            self._decide(ctx, lines, touched, moved, part, joined, played)
+            yield
+
+    def _decide(
+        self,
+        ctx: Contexts,
+        lines: dict[int, Line],
+        touched: Touched,
+        moved: set[int],
+        redo: Iterable[Prefix],
+        joined: dict[Prefix, list[int]],
+        played: dict[Prefix, list[int]],
+    ) -> None:
+        """DE's places in the groups `redo`, the rows whose place changed marked."""
+        i, tied, apart = self.i, self.tied, self.apart
+        groups, bit, inseparable = self.groups, 1 << i, ctx.inseparable
         for prefix in redo:
             members = groups.get(prefix)
             if not members:
@@ -134,32 +174,39 @@ class DirectEncounters:
                 redo.add(prefix)
         return redo, joined
 
-    def _regroup_all(self, lines: dict[int, Line]) -> tuple[set[Prefix], dict[Prefix, list[int]]]:
+    def _regrouping_all(
+        self, lines: dict[int, Line], chunk: int
+    ) -> Steps[tuple[set[Prefix], dict[Prefix, list[int]]]]:
         """`_regroup` of every row at once (a close re-keys nearly everybody): the groups made
         afresh, compared with the previous ones as wholes; a group whose membership did not
-        change is not decided again."""
+        change is not decided again. Pieces of `chunk` rows or groups."""
         previous, prefix_of = self.groups, self.prefix
         groups: dict[Prefix, set[int]] = {}
         group_of: dict[int, Prefix] = {}
-        for no, line in lines.items():
-            prefix = group_of[no] = prefix_of(line.parts)
-            members = groups.get(prefix)
-            if members is None:
-                groups[prefix] = {no}
-            else:
-                members.add(no)
+        for part in chunks(list(lines.items()), chunk):
+            for no, line in part:
+                prefix = group_of[no] = prefix_of(line.parts)
+                members = groups.get(prefix)
+                if members is None:
+                    groups[prefix] = {no}
+                else:
+                    members.add(no)
+            yield
         redo: set[Prefix] = set()
         joined: dict[Prefix, list[int]] = {}
-        for prefix, members in groups.items():
-            old = previous.get(prefix)
-            if old != members:
-                redo.add(prefix)
-                joined[prefix] = list(members - old) if old else list(members)
+        for made in chunks(list(groups.items()), chunk):
+            for prefix, members in made:
+                old = previous.get(prefix)
+                if old != members:
+                    redo.add(prefix)
+                    joined[prefix] = list(members - old) if old else list(members)
+            yield
         gone = previous.keys() - groups.keys()
         self.tied.difference_update(gone)
         self.apart.difference_update(gone)
         self.groups = groups
         self.group_of = group_of
+        yield
         return redo, joined
 
 

@@ -15,12 +15,14 @@ that moves one row past a thousand others costs the same as one that moves it pa
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator, Mapping
 
 from sortedcontainers import SortedList
 
 from livetb.projections.delta import Changes
 from livetb.projections.lines import Line
+from livetb.projections.steps import CHUNK, Steps, chunks, finish
 
 Key = tuple[object, ...]
 
@@ -83,26 +85,39 @@ class Ranking:
         order = self._order
         return (order[at - 1] if at else None), (order[after] if after < len(order) else None)
 
-    def reset(
-        self, keyed: Iterable[tuple[Key, int]], out: Changes
-    ) -> tuple[list[tuple[Key, int]], list[int]]:
+    def copy(self, order: bool = True) -> Ranking:
+        """The same order and ties, to change apart from this one; not `order`: the order
+        shared, for a caller that sorts every row again (`resetting` replaces it)."""
+        twin = Ranking()
+        twin._order = self._order.copy() if order else self._order
+        twin.shares = set(self.shares)
+        return twin
+
+    def resetting(
+        self, keyed: Iterable[tuple[Key, int]], out: Changes, chunk: int
+    ) -> Steps[tuple[list[tuple[Key, int]], list[int]]]:
         """Every row sorted at once (`keyed`: (key, start no), best nearly sorted already);
         equal keys made one object. Returns the order ((key as placed, start no), best first)
-        and the rank at each position; tie flips go to `out`."""
-        order = sorted(keyed)
+        and the rank at each position; tie flips go to `out`. The ties read a piece of
+        `chunk` rows at a time."""
+        order = yield from sorting(list(keyed), chunk)
         ranks: list[int] = []
         previous: Key | None = None
         shares, rank = self.shares, 0
-        for position, (key, no) in enumerate(order):
-            tied = key == previous
-            if tied:
-                order[position] = (previous, no)  # type: ignore[assignment]
-            else:
-                rank, previous = position + 1, key
-            if tied != (no in shares):
-                flip(shares, no, tied, out)
-            ranks.append(rank)
-        self._order = SortedList(order)
+        for start in range(0, len(order), chunk):
+            for position in range(start, min(start + chunk, len(order))):
+                key, no = order[position]
+                tied = key == previous
+                if tied:
+                    order[position] = (previous, no)  # type: ignore[assignment]
+                else:
+                    rank, previous = position + 1, key
+                if tied != (no in shares):
+                    flip(shares, no, tied, out)
+                ranks.append(rank)
+            yield
+        self._order = SortedList(order)  # (sorted: one comparison a row)
+        yield
         return order, ranks
 
     def _tie(self, no: int, tied: bool, out: Changes) -> None:
@@ -112,38 +127,88 @@ class Ranking:
 
 def place(
     ranking: Ranking, lines: Mapping[int, Line], moved: Iterable[int], out: Changes, resort: bool
-) -> Iterable[tuple[int, int]] | None:
+) -> list[tuple[int, int]] | None:
+    """`placing`, at once."""
+    return finish(placing(ranking, lines, moved, out, resort, CHUNK))
+
+
+def placing(
+    ranking: Ranking,
+    lines: Mapping[int, Line],
+    moved: Iterable[int],
+    out: Changes,
+    resort: bool,
+    chunk: int,
+    near: list[int] | None = None,
+) -> Steps[list[tuple[int, int]] | None]:
     """Each `moved` row of `lines` at its key (its sort-key parts, then its tail), the ties
     that flip recorded in `out`. `resort` (many rows moved at once): one sort of every row,
     the new order recorded if it changed, and (rank, start no) of every row, best first.
     Else a move each, O(log n) whatever the rows it passes, recorded in `out.moves`; None
-    (ranks are read from the order)."""
+    (ranks are read from the order). Pieces of `chunk` rows (the sort itself is one, the
+    faster the nearer the rows come in their order: `near` if given, as a close's new table
+    the live order, else `ranking`'s)."""
     if not resort:
         moves = out.moves
-        for no in moved:
-            line = lines[no]
-            key = (*line.parts, *line.tail)
-            if line.key != key:
-                line.key, at = ranking.move(no, line.key, key, out)
-                if at is not None:
-                    moves.append((no, at))
+        for part in chunks(list(moved), chunk):
+            for no in part:
+                line = lines[no]
+                key = (*line.parts, *line.tail)
+                if line.key != key:
+                    line.key, at = ranking.move(no, line.key, key, out)
+                    if at is not None:
+                        moves.append((no, at))
+            yield
         return None
-    for no in moved:
-        line = lines[no]
-        line.key = (*line.parts, *line.tail)
+    for part in chunks(list(moved), chunk):
+        for no in part:
+            line = lines[no]
+            line.key = (*line.parts, *line.tail)
+        yield
     before = ranking.nos()
-    if len(before) == len(lines) and all(no in lines for no in before):
-        keyed = [(lines[no].key, no) for no in before]  # nearly sorted already
+    yield
+    keyed: list[tuple[Key | None, int]] = []
+    start = near or before
+    if start is not None and len(start) == len(lines) and all(no in lines for no in start):
+        for part in chunks(start, chunk):  # nearly sorted already
+            keyed += [(lines[no].key, no) for no in part]
+            yield
     else:
-        keyed = [(line.key, no) for no, line in lines.items()]
-    order, ranks = ranking.reset(keyed, out)  # type: ignore[arg-type]
+        for items in chunks(list(lines.items()), chunk):
+            keyed += [(line.key, no) for no, line in items]
+            yield
+    order, ranks = yield from ranking.resetting(keyed, out, chunk)  # type: ignore[arg-type]
     after: list[int] = []
-    for key, no in order:  # the keys as placed: equal keys one object
-        lines[no].key = key
-        after.append(no)
+    for placed in chunks(order, chunk):
+        for key, no in placed:  # the keys as placed: equal keys one object
+            lines[no].key = key
+            after.append(no)
+        yield
     if after != before:
         out.order = tuple(after)
-    return zip(ranks, after, strict=True)
+    yield
+    return list(zip(ranks, after, strict=True))
+
+
+def sorting(keyed: list[tuple[Key, int]], chunk: int) -> Steps[list[tuple[Key, int]]]:
+    """`keyed` sorted, a piece at a time when it comes nearly in order: each run of one first
+    key part (a score group, which a close or a pairing leaves where it was) sorted alone,
+    pieces of at least `chunk` rows; when the runs then follow each other in order, that is
+    the order, else all of it is sorted once."""
+    runs: list[list[tuple[Key, int]]] = []
+    start = done = 0
+    for at in range(1, len(keyed) + 1):
+        if at == len(keyed) or keyed[at][0][0] is not keyed[start][0][0]:
+            runs.append(sorted(keyed[start:at]))
+            start = at
+            if at - done >= chunk:
+                done = at
+                yield
+    order = [entry for run in runs for entry in run]
+    yield
+    if not all(a[-1] <= b[0] for a, b in itertools.pairwise(runs)):
+        order.sort()
+    return order
 
 
 def flip(shares: set[int], no: int, tied: bool, out: Changes) -> None:

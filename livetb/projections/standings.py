@@ -43,18 +43,16 @@ only the cells an event can affect:
 
 from __future__ import annotations
 
+import copy
 import itertools
-import operator
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 import msgspec
 
 from livetb.engine.catalogue import Tiebreak, tiebreak_of
-from livetb.engine.context import Context
 from livetb.engine.editions import Edition
-from livetb.engine.model import Code
 from livetb.engine.spec import Spec, parse_list
-from livetb.engine.standings import affected_by, column, lot_numbers
+from livetb.engine.standings import lot_numbers
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
@@ -74,29 +72,29 @@ from livetb.events.state import TournamentState
 from livetb.projections.close import Prepared, closed_cells, shed
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes, Delta
+from livetb.projections.dirty import (
+    FB_PREDICTION,
+    PROJECTED_BH,
+    Dirty,
+    affected_cells,
+    computing,
+    every,
+    skipping_unfinished,
+)
 from livetb.projections.groups import DirectEncounters
 from livetb.projections.lines import (
     ANEW,
-    BH_BIT,
-    FB_BIT,
     Line,
-    Shown,
     Touched,
     cells,
     fmt,
-    set_column,
-    set_extra,
-    shown,
 )
-from livetb.projections.ranking import Ranking, flip, place
+from livetb.projections.ranking import Ranking, placing
+from livetb.projections.steps import CHUNK, Pieces, Steps, chunks, finish
 from livetb.projections.teams import TeamTable
-from livetb.wire.standings import Row, RowChange, Status, Value, ties_of
+from livetb.wire.standings import Row, RowChange, Status, Value
 
 __all__ = ["Delta", "Row", "StandingsProjection", "Value", "fmt"]
-BH = Spec("BH")
-FB = Spec("FB")
-# Two more cells per row, next to the tie-break list's indices.
-PROJECTED_BH, FB_PREDICTION = -1, -2
 
 
 class OutOfOrder(Exception):
@@ -114,8 +112,6 @@ class Snapshot(msgspec.Struct):
 
 _encode_snapshot = msgspec.msgpack.Encoder().encode
 _decode_snapshot = msgspec.msgpack.Decoder(Snapshot).decode
-
-Dirty = dict[int, Collection[int]]  # cell index (a tie-break's, or the two extra) -> start nos
 
 
 class StandingsProjection:
@@ -142,6 +138,8 @@ class StandingsProjection:
         # What the last round event replaced (the previous contexts, the table a close swapped
         # out): freed by `settle`, after the event has been published, or by the next one.
         self._retired: object = None
+        # A fork's lines and DE groups, and its order, are still the base's (`_own`).
+        self._borrowed = self._borrowed_order = False
 
     @classmethod
     def rebuild(cls, records: Iterable[Recorded]) -> StandingsProjection:
@@ -224,6 +222,40 @@ class StandingsProjection:
 
     def apply(self, rec: Recorded) -> Delta:
         """Fold one stored event in; return exactly the rows it changed."""
+        return finish(self._folding(rec, CHUNK))
+
+    def stepwise(self, rec: Recorded, chunk: int = CHUNK) -> Pieces[Delta] | None:
+        """`apply` of a round event (a pairing, a close) of a field of more than `chunk` rows,
+        as pieces of work a caller runs between its other work (`Pieces.advance`): folded on a
+        fork of this projection (`_fork`), which stays as it is, readable whole, until the last
+        piece moves the fork's state in. Once begun it is finished: nothing else folds into the
+        projection meanwhile. None: an event `apply` folds at once."""
+        return Pieces(self._forked(rec, chunk)) if self.folds_in_steps(rec, chunk) else None
+
+    def _forked(self, rec: Recorded, chunk: int) -> Steps[Delta]:
+        fork = self._fork()
+        yield
+        delta = yield from fork._folding(rec, chunk)
+        self._adopt(fork)
+        # The rows it changed (all of them, a round event) are freed a piece at a time
+        # (`settle`) once the delta is published, not at the next event.
+        self._retired = (self._retired, self._out.changes, delta.changes)
+        self._out = Changes()
+        return delta
+
+    def folds_in_steps(self, rec: Recorded, chunk: int = CHUNK) -> bool:
+        """Whether `stepwise` folds `rec` in pieces (not a team tournament's: a few rows)."""
+        created = self.state.created
+        return (
+            isinstance(rec.event, RoundPaired | RoundClosed)
+            and rec.seq == self.seq + 1
+            and created is not None
+            and created.kind != "team"
+            and len(self.lines) > chunk
+        )
+
+    def _folding(self, rec: Recorded, chunk: int) -> Steps[Delta]:
+        """`apply`'s work; a round event's a piece of at most `chunk` rows at a time."""
         if rec.seq != self.seq + 1:
             raise OutOfOrder(f"expected seq {self.seq + 1}, got {rec.seq}")
         self.seq = rec.seq
@@ -245,40 +277,57 @@ class StandingsProjection:
         if created is not None and created.kind == "team":
             if self._teams.apply(self.state, self.specs, event):
                 self._team_rows()
+        elif isinstance(event, RoundPaired):
+            yield from self._pairing(chunk)
+        elif isinstance(event, RoundClosed):
+            yield from self._closing(chunk)
         else:
             self._fold(event, changed)
         return out.delta(rec.seq)
 
+    def _pairing(self, chunk: int) -> Steps[None]:
+        """Round K+1 paired: own results, FB and the projected BH move, type C (rounds 1..C)
+        cannot."""
+        state = self.state
+        yield  # after the round's games are read into the state
+        ctx = None
+        if self.ctx is not None:
+            ctx = yield from self.ctx.after_pairing(state, chunk)
+        if ctx is None:
+            return self._refresh_all()
+        self._retired = (self._retired, self.ctx)
+        self.ctx, self._prepared = ctx, None
+        cells = [i for i, tb in enumerate(self._tbs) if not tb.type_c]
+        dirty = every(state.participants.keys(), self._tbs, cells, PROJECTED_BH, FB_PREDICTION)
+        yield
+        yield from skipping_unfinished(self._tbs, state.participants, dirty, ctx.live, chunk)
+        # DE reads the games played inside a group (`direct_encounter`): a new round adds
+        # none, but for a round robin's, where every scheduled game counts.
+        games = state.participants if ctx.live.rr else ()
+        yield from self._refreshing(dirty, games, chunk=chunk)
+
+    def _closing(self, chunk: int) -> Steps[None]:
+        """A round closed: type C and FB take their final values, every status flips."""
+        previous, prepared = self.ctx, self._prepared
+        ctx = previous and previous.after_close(self.state)
+        self._prepared = None
+        if previous is None or ctx is None:
+            return self._refresh_all()
+        self.ctx, self._retired = ctx, (self._retired, previous)
+        closing = previous.running and not ctx.running
+        closed = closed_cells(self.specs, ctx.live.edition, closing and ctx.done.final)
+        if closing and ctx.done is ctx.projected:  # what `settle` prepared
+            yield from self._swapping_in(prepared or Prepared(self.specs), closed, chunk)
+            return
+        self._unsettled.clear()
+        dirty = every(self.state.participants.keys(), self._tbs, closed, FB_PREDICTION)
+        yield from self._refreshing(dirty, chunk=chunk)
+
     def _fold(self, event: AnyEvent, changed: frozenset[int]) -> None:
-        """Recompute the cells `event` can affect (the changes gathered in `_out`)."""
+        """Recompute the cells `event` (not a round event: `_pairing`, `_closing`) can affect
+        (the changes gathered in `_out`)."""
         state = self.state
         match event:
-            case RoundPaired():
-                ctx = self.ctx and self.ctx.after_pairing(state)
-                if ctx is None:
-                    return self._refresh_all()
-                # Own results, FB and the projected BH move, type C (rounds 1..C) cannot.
-                self._retired = self.ctx
-                self.ctx, self._prepared = ctx, None
-                cells = [i for i, tb in enumerate(self._tbs) if not tb.type_c]
-                dirty = self._every(cells, PROJECTED_BH, FB_PREDICTION)
-                self._skip_unfinished(dirty, ctx.live)
-                # DE reads the games played inside a group (`direct_encounter`): a new round
-                # adds none, but for a round robin's, where every scheduled game counts.
-                return self._refresh(dirty, state.participants if ctx.live.rr else ())
-            case RoundClosed():
-                previous, prepared = self.ctx, self._prepared
-                ctx = previous and previous.after_close(state)
-                self._prepared = None
-                if previous is None or ctx is None:
-                    return self._refresh_all()
-                self.ctx, self._retired = ctx, previous
-                closing = previous.running and not ctx.running
-                closed = closed_cells(self.specs, ctx.live.edition, closing and ctx.done.final)
-                if closing and ctx.done is ctx.projected:  # what `settle` prepared
-                    return self._swap_in(prepared or Prepared(self.specs), closed)
-                self._unsettled.clear()
-                return self._refresh(self._every(closed, FB_PREDICTION))
             case ParticipantRegistered() | ParticipantUpdated():
                 if state.paired:
                     return self._refresh_all()
@@ -306,76 +355,58 @@ class StandingsProjection:
                     and ctx.live.edition is not Edition.LEGACY
                 )
                 projected = ctx.update(state, changed, rnd)
-                return self._refresh(self._affected_cells(changed, rnd, blind, projected), changed)
+                dirty = affected_cells(
+                    ctx, self.specs, self._tbs, changed, rnd, blind, projected, self._unsettled
+                )
+                return self._refresh(dirty, changed)
             case PlayoffDecided() | LotsDrawn():
                 return self._refresh({}, rekey=True)  # only the order within tied groups
         # withdrawals act on later pairings
 
-    def _every(self, cells: Iterable[int], *extra: int) -> Dirty:
-        nos = self.state.participants.keys()
-        tbs = self._tbs
-        dirty: Dirty = {i: nos for i in cells if not tbs[i].group}
-        dirty.update((i, nos) for i in extra)
-        return dirty
+    # --- a round event's fold on a fork (`stepwise`) ---
 
-    def _skip_unfinished(self, dirty: Dirty, live: Context) -> None:
-        """At a pairing, the counts of rounds scored as a win (`counts_wins`) cannot change for
-        a participant whose new round is an unfinished game when such a game does not score a
-        win, nor the points when it scores an exact 0 (the same sum, exponent included): only
-        the other participants' (byes, forfeits) are recomputed."""
-        pending = live.scoring.points(Code.PENDING)
-        no_win = pending != live.win
-        no_points = pending == 0 and pending.as_tuple().exponent == 0
-        skip = [
-            i
-            for i, tb in enumerate(self._tbs)
-            if (no_win and tb.counts_wins) or (no_points and tb.score)
-        ]
-        if not skip:
+    def _fork(self) -> StandingsProjection:
+        """A copy to fold one round event into while this projection is read: its own state
+        (`TournamentState.fork`), rows and unsettled rows; the lines, the order and DE's groups
+        borrowed until the fold first changes them (`_own`). The prepared close is the one
+        object both change (a close takes the rows left into it): only the fork reads it."""
+        fork = copy.copy(self)
+        fork.state = self.state.fork()
+        fork.rows = dict(self.rows)
+        fork._unsettled = set(self._unsettled)
+        fork._borrowed = fork._borrowed_order = True
+        return fork
+
+    def _own(self, chunk: int) -> Steps[None]:
+        """A fork's own lines (each row's a copy) and DE groups, before it changes them."""
+        if not self._borrowed:
             return
-        by_no, rnd = live.by_no, live.upto
-        nos = [
-            no for no in self.state.participants if by_no[no].entry(rnd).code is not Code.PENDING
-        ]
-        for i in skip:
-            dirty[i] = nos
+        self._borrowed = False
+        lines: dict[int, Line] = {}
+        for part in chunks(list(self.lines.items()), chunk):
+            lines.update((no, copy.copy(line)) for no, line in part)
+            yield
+        self.lines = lines
+        groups: dict[int, DirectEncounters] = {}
+        for i, de in self._de.items():
+            groups[i] = de.copy()
+            yield
+        self._de = groups
 
-    def _affected_cells(
-        self, changed: frozenset[int], rnd: int, fore_blind: bool, projected: bool
-    ) -> Dirty:
-        """The cells a change to round `rnd` of `changed` can affect: not FB when the change is
-        one `fore_blind` (FB predictions do not read it), not the projected BH when the
-        `projected` context did not change."""
-        ctx = self.ctx
-        assert ctx is not None
-        found: dict[tuple[int, int | None], frozenset[int]] = {}
+    def _own_order(self, resort: bool) -> None:
+        """A fork's own order before it places rows: its ties, and the order itself unless
+        every row is sorted again (`Ranking.copy`)."""
+        if self._borrowed_order:
+            self._borrowed_order = False
+            self._ranking = self._ranking.copy(order=not resort)
 
-        def affected(source: Context, spec: Spec) -> frozenset[int]:
-            """`affected_by`, once per context and reach (BH, its cuts and FB: one hop)."""
-            key = (id(source), tiebreak_of(spec).reach)
-            nos = found.get(key)
-            if nos is None:
-                nos = found[key] = affected_by(source, spec, changed)
-            return nos
-
-        cells: Dirty = {}
-        for i, (spec, tb) in enumerate(zip(self.specs, self._tbs, strict=True)):
-            if tb.group or (tb.fore and fore_blind):
-                continue  # DE is recomputed per tied group while ranking
-            if tb.type_c:
-                if rnd <= ctx.closed:  # a correction to a closed round
-                    cells[i] = affected(ctx.done, spec)
-            else:
-                cells[i] = affected(ctx.live, spec)
-        if projected:
-            cells[PROJECTED_BH] = affected(ctx.live, BH)
-            if ctx.running:  # the close's values: `projected` has `live`'s pairings
-                closing = closed_cells(self.specs, ctx.live.edition, ctx.projected.final)
-                for spec in closing.values():
-                    self._unsettled.update(affected(ctx.live, spec))
-        if not fore_blind:
-            cells[FB_PREDICTION] = affected(ctx.live, FB)
-        return cells
+    def _adopt(self, fork: StandingsProjection) -> None:
+        """The fork's state, once its fold is complete, as this projection's; what it replaced
+        freed a piece at a time (`settle`), not at once."""
+        replaced = tuple(vars(self).values())
+        vars(self).update(vars(fork))
+        self._borrowed = self._borrowed_order = False
+        self._retired = (self._retired, replaced)
 
     @property
     def unsettled(self) -> bool:
@@ -403,48 +434,39 @@ class StandingsProjection:
         self._unsettled.difference_update(rows)
         return bool(self._unsettled)
 
-    def _swap_in(self, prepared: Prepared, cells: Mapping[int, Spec]) -> None:
+    def _swapping_in(
+        self, prepared: Prepared, cells: Mapping[int, Spec], chunk: int
+    ) -> Steps[None]:
         """The close from the standings `settle` prepared: the rows not taken yet are taken,
         the table replaces the live one, and the rows whose cells differ are published, with
         the new order and the ties that flipped."""
         ctx, live = self.ctx, self.lines
         assert ctx is not None
-        rest = self._unsettled | (live.keys() - prepared.lines.keys())
-        if rest:
-            prepared.take(ctx, live, cells, list(rest))
+        rest = list(self._unsettled | (live.keys() - prepared.lines.keys()))
+        near = self._ranking.nos()
+        yield
+        yield from prepared.taking(ctx, live, cells, rest, chunk, near)
+        yield
         self._unsettled.clear()
         self._retired = (self._retired, live, self._ranking, self._de)
-        prepared.replace(live, self._ranking, self._out)
+        yield from prepared.replacing(live, self._ranking, self._out, chunk)
         self.lines, self._ranking, self._de = prepared.lines, prepared.ranking, prepared.de
         statuses = tuple(ctx.status(spec) for spec in self.specs)
         if statuses != self._statuses:
             self._statuses = self._out.statuses = statuses
         # The rest take their rank and the statuses when read (`_current`).
-        prepared.publish(self.rows, self.state.participants, self._statuses, self._out)
+        yield from prepared.publishing(
+            self.rows, self.state.participants, self._statuses, self._out, chunk
+        )
 
     def _team_rows(self) -> None:
         """A team tournament's table (`livetb/projections/teams.py`), re-read whole."""
-        out, rows = self._out, self.rows
         before = [r.start_no for r in self.standings()]
-        table = [
-            Row(rank, no, name, tuple(fmt(v) for v in values), statuses)
-            for rank, no, name, values, statuses in self._teams.lines(self.state, self.specs)
-        ]
-        for row in table:
-            old = rows.get(row.start_no)
-            if row != old:
-                rows[row.start_no] = row
-                out.row(old, row)
-        statuses = table[0].statuses if table else ()
+        statuses = self._teams.publish(
+            self.state, self.specs, self.rows, before, self._ranking.shares, self._out
+        )
         if statuses != self._statuses:
-            self._statuses = out.statuses = statuses
-        after = [r.start_no for r in table]
-        if after != before:
-            out.order = tuple(after)
-        shares = self._ranking.shares
-        for no, tied in ties_of(table):  # record every row whose tie with the one above flipped
-            if tied != (no in shares):
-                flip(shares, no, tied, out)
+            self._statuses = self._out.statuses = statuses
 
     # --- recomputing and ranking ---
 
@@ -470,13 +492,27 @@ class StandingsProjection:
         rekey: bool = False,
         everything: bool = False,
     ) -> None:
+        """`_refreshing`, at once."""
+        finish(self._refreshing(dirty, games, rows=rows, rekey=rekey, everything=everything))
+
+    def _refreshing(
+        self,
+        dirty: Dirty,
+        games: Collection[int] = (),
+        *,
+        rows: Collection[int] = (),
+        rekey: bool = False,
+        everything: bool = False,
+        chunk: int = CHUNK,
+    ) -> Steps[None]:
         """Recompute the `dirty` cells and the DE groups of everyone whose `games` changed,
         then re-rank; return the rows that changed. `rows` are built anew whatever changed
         (new or renamed participants); `rekey` re-reads the playoffs and lots; `everything`
-        starts over."""
+        starts over. Pieces of `chunk` rows."""
         ctx = self.ctx
         if ctx is None or not self.specs:
             return
+        yield from self._own(chunk)
         lines, n = self.lines, len(self.specs)
         if everything:
             self.lines = lines = {}
@@ -488,7 +524,7 @@ class StandingsProjection:
             if no not in lines:
                 lines[no] = Line.empty(n)
                 moved.add(no)
-        self._compute(dirty, touched, moved)
+        yield from computing(ctx, self.specs, self._tbs, lines, dirty, touched, moved, chunk)
         for i, tb in enumerate(self._tbs):
             if tb.group:
                 de = self._de.get(i) or self._de.setdefault(i, DirectEncounters(i))
@@ -506,47 +542,17 @@ class StandingsProjection:
         if not touched and not moved:
             return
         resort = everything or len(moved) > max(_FEW, len(lines) // _RESORT)
-        ranked = place(self._ranking, lines, moved, self._out, resort)
+        self._own_order(resort)
+        ranked = yield from placing(self._ranking, lines, moved, self._out, resort, chunk)
         if ranked is None:  # ranks are read from the order when a row is read (`_current`)
-            self._build((no, None, bits) for no, bits in touched.items())
-        else:
-            self._build(
-                (no, rank, bits) for rank, no in ranked if (bits := touched.get(no)) is not None
-            )
-
-    def _compute(self, dirty: Dirty, touched: Touched, moved: set[int]) -> None:
-        ctx = self.ctx
-        assert ctx is not None
-        memo: dict[tuple[int, Spec], tuple[Collection[int], Shown]] = {}
-
-        def known(source: Context, spec: Spec, nos: Collection[int]) -> Shown:
-            """`column`, as `shown`, once per context and tie-break within one event: the FB
-            prediction is FB's running value, and at a pairing also the projected BH, and once
-            every round is closed the projected BH is BH (the same rows in the same order:
-            the values are reused as they are, not looked up row by row)."""
-            got = memo.get((id(source), spec))
-            if got is not None:
-                done, (values, parts) = got
-                if done is nos or (len(done) == len(nos) and all(map(operator.eq, done, nos))):
-                    return values, parts
-                at = {no: k for k, no in enumerate(done)}
-                if all(no in at for no in nos):
-                    return [values[at[no]] for no in nos], [parts[at[no]] for no in nos]
-            made = shown(column(source, spec, nos))
-            memo[id(source), spec] = (nos, made)
-            return made
-
-        lines = self.lines
-        for i, nos in dirty.items():
-            if i == PROJECTED_BH:
-                set_extra(lines, nos, known(ctx.projected, BH, nos)[0], touched, BH_BIT)
-            elif i == FB_PREDICTION:
-                values: list[Value] = (
-                    known(*ctx.source(FB), nos)[0] if ctx.running else [None] * len(nos)
-                )
-                set_extra(lines, nos, values, touched, FB_BIT)
-            elif not self._tbs[i].group:  # DE: decided per tied group (`groups.py`)
-                set_column(lines, i, nos, known(*ctx.source(self.specs[i]), nos), touched, moved)
+            for part in chunks(list(touched.items()), chunk):
+                self._build([(no, None, bits) for no, bits in part])
+                yield
+            return
+        get = touched.get
+        for part in chunks(ranked, chunk):
+            self._build([(no, rank, bits) for rank, no in part if (bits := get(no)) is not None])
+            yield
 
     def _tails(self) -> None:
         """Each row's playoff position and lot: after the whole list, a playoff, then lots."""

@@ -31,8 +31,11 @@ from livetb.events.schema import (
     RoundPaired,
 )
 from livetb.events.state import TournamentState
+from livetb.projections.delta import Changes
+from livetb.projections.lines import fmt
+from livetb.projections.ranking import flip
 from livetb.projections.views import status_of, view_of
-from livetb.wire.standings import Status
+from livetb.wire.standings import Row, Status, ties_of
 
 TeamLine = tuple[int, int, str, tuple[Number | None, ...], tuple[Status, ...]]
 
@@ -74,6 +77,35 @@ class TeamTable:
     def reset(self, state: TournamentState) -> None:
         """Everything from the folded state (a rebuild, a restored snapshot)."""
         self.event, self.kept = _build(state), {}
+
+    def publish(
+        self,
+        state: TournamentState,
+        specs: tuple[Spec, ...],
+        rows: dict[int, Row],
+        before: list[int],
+        shares: set[int],
+        out: Changes,
+    ) -> tuple[Status, ...]:
+        """The table re-read whole into the published `rows` (in the order `before`, the ties
+        `shares`): the rows whose content changed, the new order and the ties that flipped go
+        to `out`; its statuses."""
+        table = [
+            Row(rank, no, name, tuple(fmt(v) for v in values), statuses)
+            for rank, no, name, values, statuses in self.lines(state, specs)
+        ]
+        for row in table:
+            old = rows.get(row.start_no)
+            if row != old:
+                rows[row.start_no] = row
+                out.row(old, row)
+        after = [r.start_no for r in table]
+        if after != before:
+            out.order = tuple(after)
+        for no, tied in ties_of(table):  # every row whose tie with the one above flipped
+            if tied != (no in shares):
+                flip(shares, no, tied, out)
+        return table[0].statuses if table else ()
 
     def lines(self, state: TournamentState, specs: tuple[Spec, ...]) -> list[TeamLine]:
         """Each team's (rank, number, name, values, statuses), best first."""
