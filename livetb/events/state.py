@@ -4,6 +4,7 @@ projections hand to the engine. `apply` returns the start numbers whose rounds i
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import msgspec
@@ -12,6 +13,7 @@ from livetb.engine.editions import Edition
 from livetb.engine.model import Code, Colour, Entry, Participant, Scoring, Tournament
 from livetb.events.schema import (
     AnyEvent,
+    Board,
     ByeRequested,
     CategoriesDefined,
     Category,
@@ -186,8 +188,14 @@ class TournamentState:
         twin.rounds = {n: copy.copy(r) for n, r in self.rounds.items()}
         return twin
 
-    def apply(self, event: AnyEvent) -> frozenset[int]:
-        """Fold one event in; return the start numbers whose results or details changed."""
+    def games_of(self, boards: Iterable[Board]) -> dict[int, Game]:
+        """A pairing's `boards` as games, by board, with `canonical` start numbers."""
+        canonical = self.canonical
+        return {b.board: Game(b.board, canonical(b.white), canonical(b.black)) for b in boards}
+
+    def apply(self, event: AnyEvent, games: dict[int, Game] | None = None) -> frozenset[int]:
+        """Fold one event in; return the start numbers whose results or details changed.
+        `games`: a pairing's, made already (`games_of`: a large field's, a piece at a time)."""
         self.seq += 1
         match event:
             case TournamentCreated():
@@ -228,10 +236,8 @@ class TournamentState:
                 return frozenset({no}) if rnd <= self.paired else frozenset()
             case RoundPaired(round=rnd):
                 canonical = self.canonical
-                games = {
-                    b.board: Game(b.board, canonical(b.white), canonical(b.black))
-                    for b in event.boards
-                }
+                if games is None:
+                    games = self.games_of(event.boards)
                 bye = None if event.bye is None else canonical(event.bye)
                 self.rounds[rnd] = RoundState(
                     rnd,

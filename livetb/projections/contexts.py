@@ -114,7 +114,9 @@ class Contexts:
             yield
         live_t = msgspec.structs.replace(self.live.tournament, participants=tuple(live))
         live_ctx = _context(state, live_t, paired)
+        yield
         projected = _context(state, live_t, paired, drawn=True)
+        yield
         for part in chunks(nos, chunk):
             live_ctx.seed_rounds(self.live, part)  # rounds 1..K as they were, round K+1 added
             projected.seed_rounds(self.projected, part)

@@ -34,11 +34,16 @@ class DirectEncounters:
         # games change, can bring one in (`met_inside`'s `among`).
         self.apart: set[Prefix] = set()
 
-    def copy(self) -> DirectEncounters:
-        """The same groups, to change apart from these."""
+    def copying(self, chunk: int) -> Steps[DirectEncounters]:
+        """The same groups, to change apart from these (a fork's: `_own`), a piece of `chunk`
+        groups or rows at a time."""
         twin = DirectEncounters(self.i)
-        twin.groups = {prefix: set(members) for prefix, members in self.groups.items()}
-        twin.group_of = dict(self.group_of)
+        for part in chunks(list(self.groups.items()), chunk):
+            twin.groups.update((prefix, set(members)) for prefix, members in part)
+            yield
+        for rows in chunks(list(self.group_of.items()), chunk):
+            twin.group_of.update(rows)
+            yield
         twin.tied, twin.apart = set(self.tied), set(self.apart)
         return twin
 

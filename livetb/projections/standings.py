@@ -261,7 +261,13 @@ class StandingsProjection:
         self.seq = rec.seq
         self._out = out = Changes()
         event = rec.event
-        changed = self.state.apply(event)
+        games = None
+        if isinstance(event, RoundPaired) and len(event.boards) > chunk:
+            games = {}
+            for part in chunks(event.boards, chunk):
+                games.update(self.state.games_of(part))
+                yield
+        changed = self.state.apply(event, games)
         if isinstance(event, TournamentCreated):
             self._list(event)
         match event:
@@ -389,8 +395,7 @@ class StandingsProjection:
         self.lines = lines
         groups: dict[int, DirectEncounters] = {}
         for i, de in self._de.items():
-            groups[i] = de.copy()
-            yield
+            groups[i] = yield from de.copying(chunk)
         self._de = groups
 
     def _own_order(self, resort: bool) -> None:
@@ -528,13 +533,14 @@ class StandingsProjection:
         for i, tb in enumerate(self._tbs):
             if tb.group:
                 de = self._de.get(i) or self._de.setdefault(i, DirectEncounters(i))
-                de.update(ctx, lines, touched, moved, games)
+                yield from de.updating(ctx, lines, touched, moved, games, chunk)
         if rekey or everything:
             self._tails()
             moved = set(lines)
         if ctx.running:  # rows the close's standings take again (`settle`)
             self._unsettled.update(touched)
             self._unsettled.update(moved)
+            yield
         statuses = tuple(ctx.status(spec) for spec in self.specs)
         if lines and statuses != self._statuses:  # no rows, no statuses: told with the first
             # The same for every row: told once, and filled in as rows are read (`_current`).
