@@ -19,6 +19,8 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
+import msgspec
+
 from livetb.engine.catalogue import tiebreak_of
 from livetb.engine.editions import Edition
 from livetb.engine.model import Participant
@@ -58,9 +60,10 @@ def shed(retired: object) -> list[object] | None:
     """Free one piece of what round events replaced (tuples of tables, orders, groups and
     contexts), or `_SHED` entries of a table nothing else holds; what is left, None once all
     is freed. The first call only lays the pieces out in a list, which later calls empty.
-    An object nothing else holds (a context, an order) is taken apart into its attributes
-    first. Freeing the previous contexts, table, order and groups of 10,000 rows at once held
-    the loop 10-25 ms."""
+    An object nothing else holds (a context, an order, the engine's tournament: its
+    participants and their rounds) is taken apart into its attributes or fields first.
+    Freeing the previous contexts, table, order and groups of 10,000 rows at once held the
+    loop 10-25 ms."""
     if not isinstance(retired, list):
         return [retired]
     while retired:
@@ -79,8 +82,18 @@ def shed(retired: object) -> list[object] | None:
         elif alone and hasattr(last, "__dict__") and not isinstance(last, type):
             retired.extend(vars(last).values())
             continue
+        elif alone and isinstance(last, msgspec.Struct) and _holds_many(last):
+            retired.extend(getattr(last, name) for name in last.__struct_fields__)
+            continue
         break  # `last`, unless put back, is freed on return
     return retired or None
+
+
+def _holds_many(struct: msgspec.Struct) -> bool:
+    """Whether a field of `struct` is a container of more than `_SHED` entries (the engine's
+    tournament: its participants), worth freeing apart; a small struct is freed whole."""
+    fields = (getattr(struct, name) for name in struct.__struct_fields__)
+    return any(isinstance(f, tuple | list | dict) and len(f) > _SHED for f in fields)
 
 
 class Prepared:
