@@ -82,13 +82,7 @@ from livetb.projections.dirty import (
     skipping_unfinished,
 )
 from livetb.projections.groups import DirectEncounters
-from livetb.projections.lines import (
-    ANEW,
-    Line,
-    Touched,
-    cells,
-    fmt,
-)
+from livetb.projections.lines import ANEW, Line, Touched, cells, fmt
 from livetb.projections.ranking import Ranking, placing
 from livetb.projections.steps import CHUNK, Pieces, Steps, chunks, finish
 from livetb.projections.teams import TeamTable
