@@ -20,7 +20,7 @@ from decimal import Decimal
 
 import msgspec
 
-from livetb.engine.context import VOLUNTARY, ZERO, Context, Plan, Round, Terms
+from livetb.engine.context import ZERO, Context, Plan, Round, Terms
 from livetb.engine.editions import Edition
 from livetb.engine.model import PLAYED
 from livetb.engine.modifiers import Spec
@@ -128,8 +128,8 @@ def _raw_terms(ctx: Context, no: int, fore: bool) -> Terms:
     voluntary: list[bool] = []
     points: list[Decimal] = []
     for r in ctx.rounds(no):
-        opp, code = r.opponent, r.code
-        if opp is not None and (code in PLAYED or rr or (fore and r.rnd == upto)):
+        opp = r.opponent
+        if opp is not None and (r.code in PLAYED or rr or (fore and r.rnd == upto)):
             score = known.get(opp)  # `_term`'s first case
             terms.append(adjusted(opp, fore) if score is None else score)
             voluntary.append(False)
@@ -137,7 +137,7 @@ def _raw_terms(ctx: Context, no: int, fore: bool) -> Terms:
             if own is None:
                 own = ctx.own_score(no, fore)
             terms.append(_own_term(ctx, own, opp, fore))
-            voluntary.append(code in VOLUNTARY)
+            voluntary.append(r.voluntary)
         else:
             term = _term(ctx, no, r, fore)
             if term is None:

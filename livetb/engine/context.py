@@ -49,10 +49,10 @@ class Round(msgspec.Struct, frozen=True, gc=False):
     @property
     def voluntary(self) -> bool:
         """Requested byes, absences and forfeit losses: the rounds cut first (2024 16.5)."""
-        return self.code in VOLUNTARY
+        return self.code in _VOLUNTARY
 
 
-VOLUNTARY = frozenset({Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS})  # cut first (2024 16.5)
+_VOLUNTARY = frozenset({Code.HALF_BYE, Code.ZERO_BYE, Code.FORFEIT_LOSS})
 
 
 def _paired(code: Code, opponent: int | None) -> bool:
@@ -214,7 +214,7 @@ class Context:
                 if score is not None:
                     score_of[no] = total = score + got
                     before_of[no] = score
-                    if usual and code not in VOLUNTARY:  # `_adjusted_sum`'s first case
+                    if usual and code not in _VOLUNTARY:  # `_adjusted_sum`'s first case
                         adjusted[no] = total
                 # Rounds 1..K's terms stay what they were (round K no longer FB's final
                 # round: the plain plan); round K+1 adds one (`term_plan`).
@@ -313,7 +313,7 @@ class Context:
         """Last round that is available-to-play (0 if none): later requested byes are draws."""
         cached = self._last_available.get(no)
         if cached is None:
-            cached = max([r.rnd for r in self.rounds(no) if r.code not in VOLUNTARY], default=0)
+            cached = max([r.rnd for r in self.rounds(no) if r.code not in _VOLUNTARY], default=0)
             self._last_available[no] = cached
         return cached
 
@@ -360,7 +360,7 @@ class Context:
                 if last.opponent is not None:
                     return self.score_before_last(no) + self.draw
                 return self.score(no)  # every round up to K counts as followed
-            if last.code not in VOLUNTARY:
+            if last.code not in _VOLUNTARY:
                 return self.score(no)
         return sum((self.adjusted_round(no, r, fore) for r in rounds), ZERO)
 

@@ -31,8 +31,8 @@ from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes
 from livetb.projections.groups import DirectEncounters
 from livetb.projections.lines import ANEW, Line, Shown, Touched, shown
-from livetb.projections.ranking import Ranking, place, placing
-from livetb.projections.steps import Steps, chunks
+from livetb.projections.ranking import Ranking, placing
+from livetb.projections.steps import CHUNK, Steps, chunks, finish
 from livetb.wire.standings import FB_CELL, Cell, Row, RowChange, Status, Value
 
 
@@ -109,18 +109,8 @@ class Prepared:
     def take(
         self, ctx: Contexts, live: dict[int, Line], cells: Mapping[int, Spec], nos: list[int]
     ) -> None:
-        """Rows `nos` again (`settle`: a few at a time): their `live` cells, the close's
-        `cells` (index -> tie-break) computed on the projected view, their DE groups, what
-        the close will change in them and their place."""
-        touched = self._cells(ctx, live, cells, nos)
-        moved = set(nos)
-        for de in self.de.values():  # a taken row's games may have changed: its group too
-            de.update(ctx, self.lines, touched, moved, nos)
-        self._diff(live, cells, touched)
-        # Tie flips and moves within this table are nobody's news: the swap tells the
-        # difference from the live table's.
-        resort = len(moved) * _RESORT > len(self.lines)
-        place(self.ranking, self.lines, moved, Changes(), resort)
+        """Rows `nos` again (`settle`: a few at a time): `taking`, at once."""
+        finish(self.taking(ctx, live, cells, nos, CHUNK))
 
     def taking(
         self,
@@ -129,22 +119,25 @@ class Prepared:
         cells: Mapping[int, Spec],
         nos: list[int],
         chunk: int,
-        near: list[int],
+        near: Ranking | None = None,
     ) -> Steps[None]:
-        """`take` of many rows (what a close finds left): their cells a piece of a quarter
-        of `chunk` rows at a time (each row's type-C values: 2-4 ms for a whole `chunk` at
-        10,000 players), then DE's groups, the changes and the places once for them all
-        (sorted from `near`, the live order)."""
+        """Rows `nos` again: their `live` cells, the close's `cells` (index -> tie-break)
+        computed on the projected view a piece of a quarter of `chunk` rows at a time (each
+        row's type-C values: 2-4 ms for a whole `chunk` at 10,000 players), then their DE
+        groups, what the close will change in them and their places once for them all (when
+        all are sorted again, from `near`'s order: the live one at a close)."""
         touched: Touched = {}
         for part in chunks(nos, max(1, chunk // 4)):
             touched.update(self._cells(ctx, live, cells, part))
             yield
         moved = set(nos)
-        for de in self.de.values():
+        for de in self.de.values():  # a taken row's games may have changed: its group too
             yield from de.updating(ctx, self.lines, touched, moved, nos, chunk)
         for part in chunks(list(touched), chunk):
             self._diff(live, cells, part)
             yield
+        # Tie flips and moves within this table are nobody's news: the swap tells the
+        # difference from the live table's.
         resort = len(moved) * _RESORT > len(self.lines)
         yield from placing(self.ranking, self.lines, moved, Changes(), resort, chunk, near)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.projections.contexts import Contexts, met_inside
 from livetb.projections.lines import ANEW, Line, Touched, mark
-from livetb.projections.steps import CHUNK, Steps, chunks, finish
+from livetb.projections.steps import Steps, chunks
 
 Prefix = tuple[object, ...]  # the sort-key parts before the DE column: one tied group
 # DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
@@ -46,17 +46,6 @@ class DirectEncounters:
             yield
         twin.tied, twin.apart = set(self.tied), set(self.apart)
         return twin
-
-    def update(
-        self,
-        ctx: Contexts,
-        lines: dict[int, Line],
-        touched: Touched,
-        moved: set[int],
-        games: Collection[int],
-    ) -> None:
-        """`updating`, at once."""
-        finish(self.updating(ctx, lines, touched, moved, games, CHUNK))
 
     def updating(
         self,

@@ -22,7 +22,7 @@ from sortedcontainers import SortedList
 
 from livetb.projections.delta import Changes
 from livetb.projections.lines import Line
-from livetb.projections.steps import CHUNK, Steps, chunks, finish
+from livetb.projections.steps import Steps, chunks
 
 Key = tuple[object, ...]
 
@@ -125,13 +125,6 @@ class Ranking:
             flip(self.shares, no, tied, out)
 
 
-def place(
-    ranking: Ranking, lines: Mapping[int, Line], moved: Iterable[int], out: Changes, resort: bool
-) -> list[tuple[int, int]] | None:
-    """`placing`, at once."""
-    return finish(placing(ranking, lines, moved, out, resort, CHUNK))
-
-
 def placing(
     ranking: Ranking,
     lines: Mapping[int, Line],
@@ -139,15 +132,15 @@ def placing(
     out: Changes,
     resort: bool,
     chunk: int,
-    near: list[int] | None = None,
+    near: Ranking | None = None,
 ) -> Steps[list[tuple[int, int]] | None]:
     """Each `moved` row of `lines` at its key (its sort-key parts, then its tail), the ties
     that flip recorded in `out`. `resort` (many rows moved at once): one sort of every row,
     the new order recorded if it changed, and (rank, start no) of every row, best first.
     Else a move each, O(log n) whatever the rows it passes, recorded in `out.moves`; None
     (ranks are read from the order). Pieces of `chunk` rows (the sort itself is one, the
-    faster the nearer the rows come in their order: `near` if given, as a close's new table
-    the live order, else `ranking`'s)."""
+    faster the nearer the rows come in their order: `near`'s if given, as a close's new table
+    the live one, else `ranking`'s)."""
     if not resort:
         moves = out.moves
         for part in chunks(list(moved), chunk):
@@ -168,8 +161,8 @@ def placing(
     before = ranking.nos()
     yield
     keyed: list[tuple[Key | None, int]] = []
-    start = near or before
-    if start is not None and len(start) == len(lines) and all(no in lines for no in start):
+    start = before if near is None else near.nos()
+    if len(start) == len(lines) and all(no in lines for no in start):
         for part in chunks(start, chunk):  # nearly sorted already
             keyed += [(lines[no].key, no) for no in part]
             yield

@@ -442,10 +442,10 @@ class StandingsProjection:
         ctx, live = self.ctx, self.lines
         assert ctx is not None
         rest = list(self._unsettled | (live.keys() - prepared.lines.keys()))
-        near = self._ranking.nos()
         yield
-        yield from prepared.taking(ctx, live, cells, rest, chunk, near)
-        yield
+        if rest:
+            yield from prepared.taking(ctx, live, cells, rest, chunk, self._ranking)
+            yield
         self._unsettled.clear()
         self._retired = (self._retired, live, self._ranking, self._de)
         yield from prepared.replacing(live, self._ranking, self._out, chunk)
