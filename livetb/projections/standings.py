@@ -339,7 +339,9 @@ class StandingsProjection:
                     self.ctx.enter(state, changed)
                 rekey = bool(state.playoffs) or state.lots_seed is not None
                 every = range(-2, len(self.specs))
-                return self._refresh({i: changed for i in every}, rows=changed, rekey=rekey)
+                return finish(
+                    self._refreshing({i: changed for i in every}, rows=changed, rekey=rekey)
+                )
             case ResultRecorded() | ResultCorrected() | ByeRequested() | ColoursSwapped():
                 if not changed or self.ctx is None or not state.paired:
                     return
@@ -358,9 +360,9 @@ class StandingsProjection:
                 dirty = affected_cells(
                     ctx, self.specs, self._tbs, changed, rnd, blind, projected, self._unsettled
                 )
-                return self._refresh(dirty, changed)
+                return finish(self._refreshing(dirty, changed))
             case PlayoffDecided() | LotsDrawn():
-                return self._refresh({}, rekey=True)  # only the order within tied groups
+                return finish(self._refreshing({}, rekey=True))  # only the order within tied groups
         # withdrawals act on later pairings
 
     # --- a round event's fold on a fork (`stepwise`) ---
@@ -480,19 +482,7 @@ class StandingsProjection:
         self.ctx, self._prepared = Contexts.fresh(self.state), None
         nos = self.state.participants.keys()
         dirty: Dirty = {i: nos for i in range(-2, len(self.specs))}
-        return self._refresh(dirty, nos, rows=nos, everything=True)
-
-    def _refresh(
-        self,
-        dirty: Dirty,
-        games: Collection[int] = (),
-        *,
-        rows: Collection[int] = (),
-        rekey: bool = False,
-        everything: bool = False,
-    ) -> None:
-        """`_refreshing`, at once."""
-        finish(self._refreshing(dirty, games, rows=rows, rekey=rekey, everything=everything))
+        return finish(self._refreshing(dirty, nos, rows=nos, everything=True))
 
     def _refreshing(
         self,
