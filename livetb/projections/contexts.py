@@ -119,6 +119,7 @@ class Contexts:
         yield
         for part in chunks(nos, chunk):
             live_ctx.seed_rounds(self.live, part)  # rounds 1..K as they were, round K+1 added
+            yield
             projected.seed_rounds(self.projected, part)
             yield
         drawn = state.closed == paired - 1 and _drawn_is_fore(live_ctx)

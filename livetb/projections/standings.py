@@ -539,9 +539,10 @@ class StandingsProjection:
                 self._build([(no, None, bits) for no, bits in part])
                 yield
             return
-        get = touched.get
-        for part in chunks(ranked, chunk):
-            self._build([(no, rank, bits) for rank, no in part if (bits := get(no)) is not None])
+        get, (ranks, after) = touched.get, ranked
+        for at in range(0, len(after), chunk):
+            placed = zip(ranks[at : at + chunk], after[at : at + chunk], strict=True)
+            self._build([(no, rank, bits) for rank, no in placed if (bits := get(no)) is not None])
             yield
 
     def _tails(self) -> None:
