@@ -253,6 +253,8 @@ class StandingsProjection:
         if rec.seq != self.seq + 1:
             raise OutOfOrder(f"expected seq {self.seq + 1}, got {rec.seq}")
         self.seq = rec.seq
+        if len(self._out.changes) > CHUNK:  # a whole table's (a load, a refresh): `settle`'s
+            self._retired = (self._retired, self._out.changes)  # to free, not this event's
         self._out = out = Changes()
         event = rec.event
         games = None
