@@ -44,7 +44,7 @@ SNAPSHOT_EVERY = 500
 SETTLE_AFTER, SETTLE_SLICE, SETTLE_SECONDS = 0.05, 4, 0.002
 # A round event of a large field (a pairing, a close: every row) is folded in pieces
 # (`StandingsProjection.stepwise`), the loop's other work between them: pieces are taken until
-# `FOLD_SECONDS` have passed (a piece itself takes up to 2-3 ms at 10,000 players), then
+# `FOLD_SECONDS` have passed (a piece itself takes up to 1-2 ms at 10,000 players), then
 # the loop runs what waits. Readers meanwhile read the projection as it was before the event;
 # the tournament's later events wait their turn.
 FOLD_SECONDS = 0.001
