@@ -95,10 +95,10 @@ class Ranking:
     def resetting(
         self, keyed: Iterable[tuple[Key, int]], out: Changes, chunk: int
     ) -> Steps[tuple[list[tuple[Key, int]], list[int]]]:
-        """Every row sorted at once (`keyed`: (key, start no), best nearly sorted already);
+        """Every row sorted again (`keyed`: (key, start no), best nearly sorted already);
         equal keys made one object. Returns the order ((key as placed, start no), best first)
-        and the rank at each position; tie flips go to `out`. The ties read a piece of
-        `chunk` rows at a time."""
+        and the rank at each position; tie flips go to `out`. The sort (`sorting`) and the
+        ties a piece of `chunk` rows at a time."""
         order = yield from sorting(list(keyed), chunk)
         ranks: list[int] = []
         previous: Key | None = None

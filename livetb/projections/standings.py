@@ -231,10 +231,6 @@ class StandingsProjection:
         yield
         delta = yield from fork._folding(rec, chunk)
         self._adopt(fork)
-        # The rows it changed (all of them, a round event) are freed a piece at a time
-        # (`settle`) once the delta is published, not at the next event.
-        self._retired = (self._retired, self._out.changes, delta.changes)
-        self._out = Changes()
         return delta
 
     def folds_in_steps(self, rec: Recorded, chunk: int = CHUNK) -> bool:
@@ -253,8 +249,10 @@ class StandingsProjection:
         if rec.seq != self.seq + 1:
             raise OutOfOrder(f"expected seq {self.seq + 1}, got {rec.seq}")
         self.seq = rec.seq
-        if len(self._out.changes) > CHUNK:  # a whole table's (a load, a refresh): `settle`'s
-            self._retired = (self._retired, self._out.changes)  # to free, not this event's
+        # The rows the last fold changed, when they are a whole table's (a round event, a load,
+        # a refresh), are `settle`'s to free a piece at a time, not this event's.
+        if len(self._out.changes) > CHUNK:
+            self._retired = (self._retired, self._out.changes)
         self._out = out = Changes()
         event = rec.event
         games = None
