@@ -32,7 +32,7 @@ from livetb.projections.delta import Changes
 from livetb.projections.groups import DirectEncounters
 from livetb.projections.lines import ANEW, Line, Shown, Touched, shown
 from livetb.projections.ranking import Ranking, placing
-from livetb.projections.steps import CHUNK, Steps, chunks, finish
+from livetb.projections.steps import CHUNK, Steps, chunks, finish, item_chunks, same
 from livetb.wire.standings import FB_CELL, Cell, Row, RowChange, Status, Value
 
 
@@ -130,7 +130,10 @@ class Prepared:
         for part in chunks(nos, max(1, chunk // 4)):
             touched.update(self._cells(ctx, live, cells, part))
             yield
-        moved = set(nos)
+        moved: set[int] = set()
+        for part in chunks(nos, chunk):
+            moved.update(part)
+            yield
         for de in self.de.values():  # a taken row's games may have changed: its group too
             yield from de.updating(ctx, self.lines, touched, moved, nos, chunk)
         for part in chunks(list(touched), chunk):
@@ -190,19 +193,18 @@ class Prepared:
         """Ready this table to replace the `live` one at the close, ranked `before`: no FB
         prediction once the round is closed, the projected BH as it is; the ties that flipped
         and the new order go to `out`."""
-        for part in chunks(list(self.lines.items()), chunk):
+        for part in item_chunks(self.lines, chunk):
             for no, line in part:
                 line.fb, line.bh = None, live[no].bh
             yield
-        shares = self.ranking.shares
-        for no in before.shares ^ shares:
-            out.tie(no, no in shares)
-        yield
-        after = self.ranking.nos()
-        yield
-        if after != before.nos():
+        shares, was = self.ranking.shares, before.shares
+        for flipped in chunks([*(shares - was), *(was - shares)], chunk):
+            for no in flipped:
+                out.tie(no, no in shares)
+            yield
+        after = yield from self.ranking.listing(chunk)
+        if not (yield from same(after, (yield from before.listing(chunk)), chunk)):
             out.order = tuple(after)
-        yield
 
     def publishing(
         self,

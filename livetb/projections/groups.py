@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.projections.contexts import Contexts, met_inside
 from livetb.projections.lines import ANEW, Line, Touched, mark
-from livetb.projections.steps import Steps, chunks
+from livetb.projections.steps import Steps, chunks, item_chunks
 
 Prefix = tuple[object, ...]  # the sort-key parts before the DE column: one tied group
 # DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
@@ -38,10 +38,10 @@ class DirectEncounters:
         """The same groups, to change apart from these (a fork's: `_own`), a piece of `chunk`
         groups or rows at a time."""
         twin = DirectEncounters(self.i)
-        for part in chunks(list(self.groups.items()), chunk):
+        for part in item_chunks(self.groups, chunk):
             twin.groups.update((prefix, set(members)) for prefix, members in part)
             yield
-        for rows in chunks(list(self.group_of.items()), chunk):
+        for rows in item_chunks(self.group_of, chunk):
             twin.group_of.update(rows)
             yield
         twin.tied, twin.apart = set(self.tied), set(self.apart)
@@ -62,11 +62,17 @@ class DirectEncounters:
         of `chunk` rows or groups."""
         i = self.i
         before = (1 << i) - 1 | ANEW
-        nos = [no for no, bits in touched.items() if bits & before]
+        nos: list[int] = []
+        for items in item_chunks(touched, chunk):
+            nos += [no for no, bits in items if bits & before]
+            yield
         if 2 * len(nos) > len(lines):
             redo, joined = yield from self._regrouping_all(lines, chunk)
         else:
-            redo, joined = self._regroup(lines, nos)
+            redo, joined = set(), {}
+            for some in chunks(nos, chunk):
+                self._regroup(lines, some, redo, joined)
+                yield
         group_of = self.group_of
         played: dict[Prefix, list[int]] = {}  # the members whose games changed, by group
         for some in chunks(list(games), chunk):
@@ -76,8 +82,8 @@ class DirectEncounters:
                     redo.add(prefix)
                     played.setdefault(prefix, []).append(no)
             yield
-        for part in chunks(list(redo), max(1, chunk // 8)):  # groups of a few rows each
-            self._decide(ctx, lines, touched, moved, part, joined, played)
+        for few in chunks(list(redo), max(1, chunk // 8)):  # groups of a few rows each
+            self._decide(ctx, lines, touched, moved, few, joined, played)
             yield
 
     def _decide(
@@ -148,13 +154,15 @@ class DirectEncounters:
         return True
 
     def _regroup(
-        self, lines: dict[int, Line], nos: Iterable[int]
-    ) -> tuple[set[Prefix], dict[Prefix, list[int]]]:
-        """Move `nos` to the groups of their current values: the groups that changed and the
-        rows that joined each."""
+        self,
+        lines: dict[int, Line],
+        nos: Iterable[int],
+        redo: set[Prefix],
+        joined: dict[Prefix, list[int]],
+    ) -> None:
+        """Move `nos` to the groups of their current values: the groups that changed join
+        `redo`, the rows that joined each `joined`."""
         groups, group_of, prefix_of = self.groups, self.group_of, self.prefix
-        redo: set[Prefix] = set()
-        joined: dict[Prefix, list[int]] = {}
         for no in nos:
             prefix = prefix_of(lines[no].parts)
             old = group_of.get(no)
@@ -166,7 +174,6 @@ class DirectEncounters:
                 group_of[no] = prefix
                 joined.setdefault(prefix, []).append(no)
                 redo.add(prefix)
-        return redo, joined
 
     def _regrouping_all(
         self, lines: dict[int, Line], chunk: int
@@ -177,7 +184,7 @@ class DirectEncounters:
         previous, prefix_of = self.groups, self.prefix
         groups: dict[Prefix, set[int]] = {}
         group_of: dict[int, Prefix] = {}
-        for part in chunks(list(lines.items()), chunk):
+        for part in item_chunks(lines, chunk):
             for no, line in part:
                 prefix = group_of[no] = prefix_of(line.parts)
                 members = groups.get(prefix)
@@ -188,7 +195,7 @@ class DirectEncounters:
             yield
         redo: set[Prefix] = set()
         joined: dict[Prefix, list[int]] = {}
-        for made in chunks(list(groups.items()), chunk):
+        for made in item_chunks(groups, chunk):
             for prefix, members in made:
                 old = previous.get(prefix)
                 if old != members:

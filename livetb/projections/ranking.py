@@ -21,7 +21,7 @@ from sortedcontainers import SortedList
 
 from livetb.projections.delta import Changes
 from livetb.projections.lines import Line
-from livetb.projections.steps import Steps, chunks
+from livetb.projections.steps import Steps, chunks, emptying, item_chunks, listing, same
 
 Key = tuple[object, ...]
 
@@ -32,6 +32,7 @@ class Ranking:
     def __init__(self) -> None:
         self._order: SortedList = SortedList()  # (key, start no)
         self.shares: set[int] = set()
+        self._shared = False  # the order is another ranking's too (`copy`)
 
     def __len__(self) -> int:
         return len(self._order)
@@ -41,6 +42,10 @@ class Ranking:
 
     def nos(self) -> list[int]:
         return [no for _, no in self._order]
+
+    def listing(self, chunk: int) -> Steps[list[int]]:
+        """`nos`, `chunk` rows at a time."""
+        return listing((no for _, no in self._order), chunk)
 
     def ranks(self) -> Iterator[tuple[int, int]]:
         """(start no, rank), best first."""
@@ -89,6 +94,7 @@ class Ranking:
         shared, for a caller that sorts every row again (`resetting` replaces it)."""
         twin = Ranking()
         twin._order = self._order.copy() if order else self._order
+        twin._shared = not order
         twin.shares = set(self.shares)
         return twin
 
@@ -115,8 +121,11 @@ class Ranking:
                     flip(shares, no, tied, out)
                 ranks.append(rank)
             yield
-        self._order = sorted_list(order)
+        replaced, self._order = self._order, sorted_list(order)
         yield
+        if not self._shared:
+            yield from releasing(replaced, chunk)
+        self._shared = False
         return order, ranks
 
     def _tie(self, no: int, tied: bool, out: Changes) -> None:
@@ -157,41 +166,53 @@ def placing(
             line = lines[no]
             line.key = (*line.parts, *line.tail)
         yield
-    before = ranking.nos()
-    yield
+    before = yield from ranking.listing(chunk)
     keyed: list[tuple[Key | None, int]] = []
-    start = before if near is None else near.nos()
-    if len(start) == len(lines) and all(no in lines for no in start):
+    start = before if near is None else (yield from near.listing(chunk))
+    if len(start) == len(lines) and (yield from _all_in(start, lines, chunk)):
         for part in chunks(start, chunk):  # nearly sorted already
             keyed += [(lines[no].key, no) for no in part]
             yield
     else:
-        for items in chunks(list(lines.items()), chunk):
+        for items in item_chunks(lines, chunk):
             keyed += [(line.key, no) for no, line in items]
             yield
     order, ranks = yield from ranking.resetting(keyed, out, chunk)  # type: ignore[arg-type]
+    yield from emptying(keyed, chunk)  # the entries `resetting` replaced by tied ones
     after: list[int] = []
     for placed in chunks(order, chunk):
         for key, no in placed:  # the keys as placed: equal keys one object
             lines[no].key = key
             after.append(no)
         yield
-    if after != before:
+    if not (yield from same(after, before, chunk)):
         out.order = tuple(after)
-    yield
     return ranks, after
 
 
-def sorting(keyed: list[tuple[Key, int]], chunk: int) -> Steps[list[tuple[Key, int]]]:
-    """`keyed` sorted, a piece at a time: the rows bucketed by their first key part (a score
-    group, whose order a close or a pairing mostly keeps), each bucket sorted alone (nearly in
-    order: about one comparison a row), the buckets in the order of their parts. Pieces of
-    at least `chunk` rows; no sort of every row at once (a row whose score moved, a bye's,
-    would make the whole list one: 3-4 ms at 10,000 rows)."""
+def _all_in(nos: list[int], lines: Mapping[int, Line], chunk: int) -> Steps[bool]:
+    """Whether every one of `nos` has a line, `chunk` at a time."""
+    for part in chunks(nos, chunk):
+        if not all(no in lines for no in part):
+            return False
+        yield
+    return True
+
+
+def sorting(
+    keyed: list[tuple[Key, int]], chunk: int, depth: int = 0
+) -> Steps[list[tuple[Key, int]]]:
+    """`keyed` (keys equal in their first `depth` parts) sorted, a piece at a time: the rows
+    bucketed by their key's next part (a score group, whose order a close or a pairing mostly
+    keeps), each bucket sorted alone (nearly in order: about one comparison a row) or, when
+    bigger than a few pieces, bucketed again by the part after; the buckets in the order of
+    their parts. Pieces of at least `chunk` rows; no sort of every row at once (a row whose
+    score moved, a bye's, would make the whole list one: 3-4 ms at 10,000 rows), nor of a
+    big score group whose next values a close changed (2,000 rows: 2-5 ms)."""
     buckets: dict[object, list[tuple[Key, int]]] = {}
     for part in chunks(keyed, chunk):
         for entry in part:
-            first = entry[0][0]
+            first = entry[0][depth]
             bucket = buckets.get(first)
             if bucket is None:
                 buckets[first] = [entry]
@@ -202,13 +223,27 @@ def sorting(keyed: list[tuple[Key, int]], chunk: int) -> Steps[list[tuple[Key, i
     done = 0
     for first in sorted(buckets):  # type: ignore[type-var]
         bucket = buckets[first]
-        bucket.sort()
+        if len(bucket) > _BIG * chunk and depth + 1 < len(bucket[0][0]):
+            bucket = yield from sorting(bucket, chunk, depth + 1)
+        else:
+            bucket.sort()
         order += bucket
         done += len(bucket)
         if done >= chunk:
             done = 0
             yield
     return order
+
+
+_BIG = 4  # a bucket of more pieces than this is bucketed again (`sorting`)
+
+
+def releasing(order: SortedList, chunk: int) -> Steps[None]:
+    """Free an order nothing else holds a piece at a time, from its end (its sublists:
+    sortedcontainers' documented layout, as `sorted_list`): at once, the entries of 10,000
+    rows and their keys took 2-4 ms."""
+    for entries in order._lists:
+        yield from emptying(entries, chunk)
 
 
 def sorted_list(entries: list[tuple[Key, int]]) -> SortedList:

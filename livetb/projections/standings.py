@@ -84,7 +84,7 @@ from livetb.projections.dirty import (
 from livetb.projections.groups import DirectEncounters
 from livetb.projections.lines import ANEW, Line, Touched, cells, fmt
 from livetb.projections.ranking import Ranking, placing
-from livetb.projections.steps import CHUNK, Pieces, Steps, chunks, finish
+from livetb.projections.steps import CHUNK, Pieces, Steps, chunks, finish, item_chunks
 from livetb.projections.teams import TeamTable
 from livetb.wire.standings import Row, RowChange, Status, Value
 
@@ -385,7 +385,7 @@ class StandingsProjection:
             return
         self._borrowed = False
         lines: dict[int, Line] = {}
-        for part in chunks(list(self.lines.items()), chunk):
+        for part in item_chunks(self.lines, chunk):
             lines.update((no, copy.copy(line)) for no, line in part)
             yield
         self.lines = lines
@@ -535,7 +535,7 @@ class StandingsProjection:
         self._own_order(resort)
         ranked = yield from placing(self._ranking, lines, moved, self._out, resort, chunk)
         if ranked is None:  # ranks are read from the order when a row is read (`_current`)
-            for part in chunks(list(touched.items()), chunk):
+            for part in item_chunks(touched, chunk):
                 self._build([(no, None, bits) for no, bits in part])
                 yield
             return
