@@ -39,9 +39,10 @@ SNAPSHOT_EVERY = 500
 # write storm's POSTs up to 300 ms at its p99). A slice is bounded by time, not rows: rows
 # differ in cost (a large DE group, a fresh table) and so do machines, and 32 rows a slice
 # still held the loop 19-71 ms at 10,000 players. So rows are taken `SETTLE_SLICE` at a time
-# (about 0.25 ms at 10,000 players) until `SETTLE_SECONDS` have passed.
+# (about 0.25 ms at 10,000 players) until `SETTLE_SECONDS` have passed, as a fold's pieces
+# (2 ms, with its last rows and the young collection, went past 5 ms on a loaded machine).
 # Every slice is one of the collector policy's (`Collector.slice`: a young collection ends it).
-SETTLE_AFTER, SETTLE_SLICE, SETTLE_SECONDS = 0.05, 4, 0.002
+SETTLE_AFTER, SETTLE_SLICE, SETTLE_SECONDS = 0.05, 4, 0.001
 # A round event of a large field (a pairing, a close: every row) is folded in pieces
 # (`StandingsProjection.stepwise`), the loop's other work between them: pieces are taken until
 # `FOLD_SECONDS` have passed (a piece itself takes up to 1-2 ms at 10,000 players), then

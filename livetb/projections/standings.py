@@ -385,8 +385,9 @@ class StandingsProjection:
             return
         self._borrowed = False
         lines: dict[int, Line] = {}
+        dup = msgspec.structs.replace  # a copy; `copy.copy`'s dispatch cost more, per row
         for part in item_chunks(self.lines, chunk):
-            lines.update((no, copy.copy(line)) for no, line in part)
+            lines.update((no, dup(line)) for no, line in part)
             yield
         self.lines = lines
         groups: dict[int, DirectEncounters] = {}
