@@ -60,8 +60,9 @@ def shed(retired: object) -> list[object] | None:
     """Free one piece of what round events replaced (tuples of tables, orders, groups and
     contexts), or `_SHED` entries of a table nothing else holds; what is left, None once all
     is freed. The first call only lays the pieces out in a list, which later calls empty.
-    An object nothing else holds (a context, an order, the engine's tournament: its
-    participants and their rounds) is taken apart into its attributes or fields first.
+    An object nothing else holds (a context, an order, a small dict of tables, the engine's
+    tournament: its participants and their rounds) is taken apart into its attributes,
+    values or fields first.
     Freeing the previous contexts, table, order and groups of 10,000 rows at once held the
     loop 10-25 ms."""
     if not isinstance(retired, list):
@@ -75,10 +76,14 @@ def shed(retired: object) -> list[object] | None:
             continue
         # Held by `last` and getrefcount's argument only: nothing else reads it.
         alone = sys.getrefcount(last) == 2
-        if alone and isinstance(last, dict) and len(last) > _SHED:
-            for _ in range(_SHED):
-                last.popitem()
-            retired.append(last)
+        if alone and isinstance(last, dict):
+            if len(last) > _SHED:
+                for _ in range(_SHED):
+                    last.popitem()
+                retired.append(last)
+            else:  # a few big values (DE's groups by column, a context's caches by view)
+                retired.extend(last.values())
+                continue
         elif alone and hasattr(last, "__dict__") and not isinstance(last, type):
             retired.extend(vars(last).values())
             continue

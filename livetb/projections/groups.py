@@ -82,7 +82,17 @@ class DirectEncounters:
                     redo.add(prefix)
                     played.setdefault(prefix, []).append(no)
             yield
-        for few in chunks(list(redo), max(1, chunk // 8)):  # groups of a few rows each
+        # Pieces of about `chunk` rows: groups of one row each early in a Swiss, of hundreds
+        # tied on points and Buchholz in a round robin's or a big open's first rounds.
+        groups, few, rows = self.groups, [], 0
+        for prefix in list(redo):
+            few.append(prefix)
+            rows += len(groups.get(prefix, ()))
+            if rows >= chunk:
+                self._decide(ctx, lines, touched, moved, few, joined, played)
+                few, rows = [], 0
+                yield
+        if few:
             self._decide(ctx, lines, touched, moved, few, joined, played)
             yield
 
@@ -202,12 +212,21 @@ class DirectEncounters:
                     redo.add(prefix)
                     joined[prefix] = list(members - old) if old else list(members)
             yield
-        gone = previous.keys() - groups.keys()
+        # Prefixes are tuples, whose hashes are not kept: a set of every previous one and the
+        # dict the new groups replace, freed, took 2-4 ms at 10,000 rows in one piece.
+        gone: list[Prefix] = []
+        for old_prefixes in chunks(list(previous), chunk):
+            gone += [prefix for prefix in old_prefixes if prefix not in groups]
+            yield
         self.tied.difference_update(gone)
         self.apart.difference_update(gone)
         self.groups = groups
         self.group_of = group_of
         yield
+        while previous:
+            for _ in range(min(chunk, len(previous))):
+                previous.popitem()
+            yield
         return redo, joined
 
 
