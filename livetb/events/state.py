@@ -62,6 +62,9 @@ class Game(msgspec.Struct, gc=False):
     result: GameResult | None = None
 
 
+Seated = tuple[dict[int, Game], dict[int, Game]]  # a round's games by board, by player
+
+
 @dataclass
 class RoundState:
     number: int
@@ -73,11 +76,16 @@ class RoundState:
 
     def __post_init__(self) -> None:
         # Not a field, so never stored: the same Game objects as `games`, by start number.
-        self.seat = {no: g for g in self.games.values() for no in (g.white, g.black)}
+        self.seat = seats(self.games.values())
 
     @property
     def complete(self) -> bool:
         return all(g.result is not None for g in self.games.values())
+
+
+def seats(games: Iterable[Game]) -> dict[int, Game]:
+    """`games` by the start number of each of their players."""
+    return {no: g for g in games for no in (g.white, g.black)}
 
 
 @dataclass
@@ -193,9 +201,10 @@ class TournamentState:
         canonical = self.canonical
         return {b.board: Game(b.board, canonical(b.white), canonical(b.black)) for b in boards}
 
-    def apply(self, event: AnyEvent, games: dict[int, Game] | None = None) -> frozenset[int]:
+    def apply(self, event: AnyEvent, seated: Seated | None = None) -> frozenset[int]:
         """Fold one event in; return the start numbers whose results or details changed.
-        `games`: a pairing's, made already (`games_of`: a large field's, a piece at a time)."""
+        `seated`: a pairing's games by board and by player, made already (`games_of` and
+        `seats`: a large field's, a piece at a time)."""
         self.seq += 1
         match event:
             case TournamentCreated():
@@ -236,16 +245,17 @@ class TournamentState:
                 return frozenset({no}) if rnd <= self.paired else frozenset()
             case RoundPaired(round=rnd):
                 canonical = self.canonical
-                if games is None:
-                    games = self.games_of(event.boards)
                 bye = None if event.bye is None else canonical(event.bye)
-                self.rounds[rnd] = RoundState(
+                made = RoundState(
                     rnd,
-                    games,
+                    self.games_of(event.boards) if seated is None else {},
                     bye,
                     tuple(map(canonical, event.team_bye)),
                     more_pabs=tuple(map(canonical, event.more_byes)),
                 )
+                if seated is not None:
+                    made.games, made.seat = seated
+                self.rounds[rnd] = made
                 return frozenset(self.participants)
             case ColoursSwapped(round=rnd, board=board):
                 game = self.rounds[rnd].games[board]

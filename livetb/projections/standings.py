@@ -68,7 +68,7 @@ from livetb.events.schema import (
     RoundPaired,
     TournamentCreated,
 )
-from livetb.events.state import TournamentState
+from livetb.events.state import Seated, TournamentState, seats
 from livetb.projections.close import Prepared, closed_cells, shed
 from livetb.projections.contexts import Contexts
 from livetb.projections.delta import Changes, Delta
@@ -255,13 +255,15 @@ class StandingsProjection:
             self._retired = (self._retired, self._out.changes)
         self._out = out = Changes()
         event = rec.event
-        games = None
+        seated: Seated | None = None
         if isinstance(event, RoundPaired) and len(event.boards) > chunk:
-            games = {}
+            seated = games, seat = {}, {}
             for part in chunks(event.boards, chunk):
-                games.update(self.state.games_of(part))
+                made = self.state.games_of(part)
+                games.update(made)
+                seat.update(seats(made.values()))
                 yield
-        changed = self.state.apply(event, games)
+        changed = self.state.apply(event, seated)
         if isinstance(event, TournamentCreated):
             self._list(event)
         match event:
