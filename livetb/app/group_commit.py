@@ -162,7 +162,9 @@ class GroupCommit:
             try:
                 events = decide_for(tid, staged, command, expected_seq)  # a refusal stages nothing
             except LivetbError:
-                if not await self._behind(tid):
+                # With writes of its own in flight, the store's head may be a seq this node
+                # staged but another node committed: only the log, once they drain, can tell.
+                if not self._open.get(tid) and not await self._behind(tid):
                     raise
                 # Refused on a state without another node's commits: decided on the log's.
                 staged = await self._stage(tid, fresh=True)

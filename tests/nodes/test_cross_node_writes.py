@@ -6,6 +6,7 @@ answered with a conflict because the other node wrote first."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -162,3 +163,33 @@ async def test_a_write_that_keeps_losing_races_is_decided_again_until_it_lands(
     other.append("t", head, [ParticipantRegistered(start_no=99, name="Zed")], actor="a")
     with pytest.raises(ConcurrencyConflict):  # named the head before the other node's write
         await b.execute("t", RegisterParticipant(start_no=2, name="Bob"), expected_seq=head)
+
+
+async def test_a_correction_is_decided_on_the_log_while_this_node_holds_the_same_seq_in_flight(
+    stores: tuple[EventStore, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B's own write is staged at the seq the other node's result then commits at: the store's
+    head is a number B's writes lead to, yet not B's. The correction of that result is decided
+    on the log once B's write is answered, not refused on B's staged state."""
+    a, b = nodes(stores)
+    await paired(a)
+    head = (await b.service.current("t")).seq
+    entered, gate = threading.Event(), threading.Event()
+    commit = stores[1].append_group
+
+    def held(appends: list[Append]) -> list[int | LivetbError]:
+        entered.set()
+        gate.wait(timeout=60)
+        return commit(appends)
+
+    monkeypatch.setattr(stores[1], "append_group", held)
+    late = asyncio.ensure_future(b.execute("t", RegisterParticipant(start_no=99, name="Late")))
+    assert await asyncio.to_thread(entered.wait, 60)  # staged at head + 1, its commit held
+    assert await a.execute("t", result(1)) == head + 1  # the same seq, committed by A
+    corrected = asyncio.ensure_future(b.execute("t", correction(1)))
+    asyncio.get_running_loop().call_later(0.05, gate.set)
+    assert await corrected == head + 2
+    assert await late == head + 3  # lost its race to A, decided again after the correction
+    games = (await b.service.current("t")).state.rounds[1].games
+    assert games[1].result == RESULTS[2 % 3]
+    await agrees_with_the_log(b)
