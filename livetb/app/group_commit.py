@@ -162,9 +162,7 @@ class GroupCommit:
             try:
                 events = decide_for(tid, staged, command, expected_seq)  # a refusal stages nothing
             except LivetbError:
-                # With writes of its own in flight, the store's head may be a seq this node
-                # staged but another node committed: only the log, once they drain, can tell.
-                if not self._open.get(tid) and not await self._behind(tid):
+                if not await self._behind(tid):
                     raise
                 # Refused on a state without another node's commits: decided on the log's.
                 staged = await self._stage(tid, fresh=True)
@@ -235,8 +233,12 @@ class GroupCommit:
         return await asyncio.to_thread(self.service.head, tid)
 
     async def _behind(self, tid: str) -> bool:
-        """Whether the store holds commits this node has not staged: its head (read after
-        now) is not one this node's own writes lead to."""
+        """Whether the store may hold commits this node has not staged: this node has writes
+        in flight (the store's head may be a seq staged here but committed by another node:
+        only the log, once they drain, can tell), or its head (read after now) is not one
+        this node's own writes lead to."""
+        if self._open.get(tid):
+            return True
         return await self._store_head(tid) not in self._chain.get(tid, ())
 
     async def _stage(self, tid: str, *, fresh: bool = False) -> TournamentState:

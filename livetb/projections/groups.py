@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from livetb.engine.direct_encounter import direct_encounter
 from livetb.projections.contexts import Contexts, met_inside
 from livetb.projections.lines import ANEW, Line, Touched, mark
-from livetb.projections.steps import Steps, chunks, item_chunks
+from livetb.projections.steps import Steps, chunks, emptying, item_chunks
 
 Prefix = tuple[object, ...]  # the sort-key parts before the DE column: one tied group
 # DE groups after a change: by prefix, each row's, the changed ones, the rows joining each
@@ -223,10 +223,7 @@ class DirectEncounters:
         self.groups = groups
         self.group_of = group_of
         yield
-        while previous:
-            for _ in range(min(chunk, len(previous))):
-                previous.popitem()
-            yield
+        yield from emptying(previous, chunk)
         return redo, joined
 
 

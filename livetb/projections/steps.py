@@ -65,11 +65,15 @@ def same(a: Sequence[U], b: Sequence[U], chunk: int) -> Steps[bool]:
     return True
 
 
-def emptying(items: list[U], chunk: int) -> Steps[None]:
+def emptying(items: list[U] | dict[K, U], chunk: int) -> Steps[None]:
     """Free `items`' entries `chunk` at a time, from the end: a whole table's temporary
-    tuples, freed at once, held the loop 1-4 ms."""
+    tuples or replaced groups, freed at once, held the loop 1-4 ms."""
     while items:
-        del items[-chunk:]
+        if isinstance(items, list):
+            del items[-chunk:]
+        else:
+            for _ in range(min(chunk, len(items))):
+                items.popitem()
         yield
 
 
