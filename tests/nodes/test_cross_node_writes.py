@@ -186,9 +186,17 @@ async def test_a_correction_is_decided_on_the_log_while_this_node_holds_the_same
     late = asyncio.ensure_future(b.execute("t", RegisterParticipant(start_no=99, name="Late")))
     assert await asyncio.to_thread(entered.wait, 60)  # staged at head + 1, its commit held
     assert await a.execute("t", result(1)) == head + 1  # the same seq, committed by A
-    corrected = asyncio.ensure_future(b.execute("t", correction(1)))
-    asyncio.get_running_loop().call_later(0.05, gate.set)
-    assert await corrected == head + 2
+    drain = b.drain
+
+    async def draining(tid: str | None = None) -> None:
+        gate.set()  # the correction waits for B's held write: its commit goes ahead now
+        await drain(tid)
+
+    monkeypatch.setattr(b, "drain", draining)
+    try:
+        assert await b.execute("t", correction(1)) == head + 2
+    finally:
+        gate.set()  # refused without waiting: the held commit is not left hanging
     assert await late == head + 3  # lost its race to A, decided again after the correction
     games = (await b.service.current("t")).state.rounds[1].games
     assert games[1].result == RESULTS[2 % 3]
