@@ -52,6 +52,13 @@ CONTRAST = """() => {
 }"""
 
 
+# Whether the page fits the screen: no scrolling, and each of the rows `selector` names (hidden
+# ones have an empty box) above its bottom edge.
+FITS = """(selector) => document.documentElement.scrollHeight <= innerHeight
+  && [...document.querySelectorAll(selector)]
+    .every((r) => r.getBoundingClientRect().bottom <= innerHeight)"""
+
+
 @pytest.fixture(scope="module")
 def field(server: Server) -> str:
     """40 players, round 1 paired with 14 of its 20 games finished; the token."""
@@ -78,6 +85,7 @@ def test_pairings_come_second_with_points_and_readable_boards(
     page.screenshot(path=SHOTS / f"screen-1920-standings-{lang}.png")
     shown = page.locator("tr[data-start-no]:not([hidden])").count()
     assert 10 <= shown < 40  # a page of the field, the rest hidden
+    assert page.evaluate(FITS, "tr[data-start-no]")
     page.wait_for_function(f"() => ({KIND})() === 'pairings'", timeout=30_000)
     page.wait_for_timeout(300)  # the points before the round come from a second read
     page.screenshot(path=SHOTS / f"screen-1920-pairings-{lang}.png")
@@ -88,11 +96,7 @@ def test_pairings_come_second_with_points_and_readable_boards(
     zero = "0.0" if lang == "en" else "0,0"  # points before round 1, the language's way
     assert first.locator("td.pts").all_inner_texts() == [zero, zero]
     assert page.evaluate(CONTRAST) >= 7
-    assert page.evaluate(
-        "() => document.documentElement.scrollHeight <= innerHeight"
-        " && [...document.querySelectorAll('.pairings tr')].every("
-        "(r) => r.getBoundingClientRect().bottom <= innerHeight)"
-    )
+    assert page.evaluate(FITS, ".pairings tr")
     # Back to the standings (page 2) on the next turn, the QR code still there.
     page.wait_for_function(f"() => ({KIND})() === 'standings'", timeout=30_000)
     assert page.locator(".screen-page").get_attribute("data-page") == "2"

@@ -145,11 +145,14 @@ function measure() {
   ui.standings.hidden = false;
   ui.pairings.hidden = true;
   ui.prizes.hidden = true;
+  // Measured under their own title: the title's line is room a page's rows do not get.
+  ui.title.textContent = pageTitle("standings", 0, 1, round);
   measureStandings();
   if (round) {
     loadScores(round);
     ui.standings.hidden = true;
     ui.pairings.hidden = false;
+    ui.title.textContent = pageTitle("pairings", 0, 1, round);
     measurePairings(round);
   }
   ui.measured = { count: feed.model.order.length, round: round?.round ?? null, boards: round?.games.length ?? 0 };
@@ -179,18 +182,24 @@ function show() {
   ui.prizes.hidden = kind !== "prizes";
   ui.section.dataset.kind = kind;
   ui.section.dataset.page = index + 1;
+  ui.title.textContent = pageTitle(kind, index, count, round); // before the prizes fit below it
   if (kind === "standings") {
     showStandingsPage(index);
-    ui.title.textContent = t("screen.standings", { page: index + 1, pages: count });
   } else if (kind === "prizes") {
     prizesPage();
-    ui.title.textContent = t("screen.prizes");
   } else {
     ui.pairingsTable = pairingsPage(round, index);
     ui.pairings.replaceChildren(ui.pairingsTable);
-    ui.title.textContent = `${t("pairings.title", { round: round.round })} · ${t("screen.pairings", { page: index + 1, pages: count })}`;
   }
   header();
+}
+
+/** The title above page `index` of `count` of this kind. */
+function pageTitle(kind, index, count, round) {
+  const page = { page: index + 1, pages: count };
+  if (kind === "standings") return t("screen.standings", page);
+  if (kind === "prizes") return t("screen.prizes");
+  return `${t("pairings.title", { round: round.round })} · ${t("screen.pairings", page)}`;
 }
 
 /** The state line and the marks' legend. */
