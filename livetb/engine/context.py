@@ -171,7 +171,8 @@ class Context:
         participants' entries for rounds 1..previous.upto are this context's (the caller's
         promise: the same tournament, at most one round earlier). A round K+1 is read from
         this context's entries. `nos`: a round K+1 for these participants only (a large field
-        seeded a part at a time, each participant once)."""
+        seeded a part at a time), but those built here already (read, or changed by `update`,
+        since) are left as they are."""
         assert self.upto - 1 <= previous.upto <= self.upto
         if previous.upto == self.upto:
             assert nos is None and not self._rounds
@@ -196,7 +197,11 @@ class Context:
         plans_before, (plain_plans, fore_plans) = previous._plans[0], self._plans
         rr, adjusted, usual = self.rr, self.adjusted_cache[0], self.edition is not Edition.LEGACY
         built = previous._rounds
-        items = built.items() if nos is None else [(no, built[no]) for no in nos if no in built]
+        items = (
+            built.items()
+            if nos is None
+            else [(no, built[no]) for no in nos if no in built and no not in rounds]
+        )
         # The last available and paired rounds are left to be read again (`last_available`):
         # only unusual rows' opponents' scores ask for them.
         for no, old in items:

@@ -49,6 +49,7 @@ class Contexts:
         projected: Context,
         fore_due: dict[int, Participant] | None = None,
         drawn_fore: bool = False,
+        seeding: tuple[Context, list[int]] | None = None,
     ) -> None:
         self.paired, self.closed = state.paired, state.closed
         self.running = self.paired > self.closed
@@ -60,6 +61,8 @@ class Contexts:
         # its values do not read (`update`); it takes them before anything reads it.
         self._fore_due = fore_due or {}
         self._drawn_fore = drawn_fore
+        # `live`'s rows still to take from the context before the pairing (`seed`).
+        self._seeding = seeding
         self.inseparable = inseparable(live)  # DE's, on `live`
 
     @property
@@ -118,12 +121,34 @@ class Contexts:
         projected = _context(state, live_t, paired, drawn=True)
         yield
         for part in chunks(nos, chunk):
-            live_ctx.seed_rounds(self.live, part)  # rounds 1..K as they were, round K+1 added
+            projected.seed_rounds(self.projected, part)  # rounds 1..K as they were, K+1 added
             yield
-            projected.seed_rounds(self.projected, part)
-            yield
+        # A pairing reads `live` for a few rows only (an unfinished game changes none of its
+        # values): its rows are taken later (`seed`), or built when first read.
         drawn = state.closed == paired - 1 and _drawn_is_fore(live_ctx)
-        return Contexts(state, live_ctx, self.done, None, projected, drawn_fore=drawn)
+        seeding = (self.live, nos)
+        return Contexts(
+            state, live_ctx, self.done, None, projected, drawn_fore=drawn, seeding=seeding
+        )
+
+    @property
+    def seeding(self) -> bool:
+        """Some of `live`'s rows are still to be taken from the context before the pairing."""
+        return self._seeding is not None
+
+    def seed(self, count: int) -> Context | None:
+        """Take `count` more of `live`'s rows from the context before the pairing (the
+        server's work between events: one round added to the rounds built there, where a row
+        first read is built from its entries); once every row is taken, that context, which
+        nothing reads any more."""
+        assert self._seeding is not None
+        previous, nos = self._seeding
+        self.live.seed_rounds(previous, nos[-count:])
+        del nos[-count:]
+        if nos:
+            return None
+        self._seeding = None
+        return previous
 
     def after_close(self, state: TournamentState) -> Contexts | None:
         """A round closed: only the closed rounds' context moves (to `live` once K closes)."""
@@ -141,7 +166,15 @@ class Contexts:
             current = tuple(self.live.by_no[no] for no in sorted(self.live.by_no))
             t = msgspec.structs.replace(self.live.tournament, participants=current)
             done = _context(state, t, state.closed)
-        return Contexts(state, self.live, done, self._fore, self.projected, self._fore_due)
+        return Contexts(
+            state,
+            self.live,
+            done,
+            self._fore,
+            self.projected,
+            self._fore_due,
+            seeding=self._seeding,
+        )
 
     def enter(self, state: TournamentState, nos: Iterable[int]) -> None:
         """New or changed participants before the first pairing (no entries yet)."""

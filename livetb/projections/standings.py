@@ -416,17 +416,24 @@ class StandingsProjection:
     def unsettled(self) -> bool:
         """Some rows of the round's close are not prepared yet, or what the last round event
         replaced is not freed yet (`settle`)."""
-        return bool(self._unsettled) or self._retired is not None
+        ctx = self.ctx
+        return (
+            bool(self._unsettled) or self._retired is not None or (ctx is not None and ctx.seeding)
+        )
 
     def settle(self, budget: int) -> bool:
         """Take up to `budget` unsettled rows into the standings the running round's close
         will publish (`close.py`): the server's work between events (`TournamentService`), a
         slice at a time; the first ones free what the last round event replaced, a piece at a
-        time (`shed`). Nothing a reader sees changes. True while unsettled rows remain."""
+        time (`shed`), then take the rows a pairing left to the contexts (`Contexts.seed`).
+        Nothing a reader sees changes. True while unsettled rows remain."""
         if self._retired is not None:
             self._retired = shed(self._retired)
             return self.unsettled
         ctx = self.ctx
+        if ctx is not None and ctx.seeding:
+            self._retired = ctx.seed(budget * _SEEDS)
+            return True
         if ctx is None or not ctx.running:
             self._unsettled.clear()  # only a running round closes
             return False
@@ -587,3 +594,4 @@ class StandingsProjection:
 
 
 _RESORT, _FEW = 16, 8  # sort every row again once more than 1/16 of them (and 8) moved
+_SEEDS = 16  # a context's rows seeded per row taken into the close: each costs far less

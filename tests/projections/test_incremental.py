@@ -270,6 +270,47 @@ def test_a_node_restored_after_a_pairing_closes_the_round_in_the_rebuilds_order(
     assert [r.rank for r in expected if r.start_no == 21] == [7]
 
 
+def test_a_correction_between_a_pairing_and_its_seeding_is_kept() -> None:
+    """40 players, PTS and BH. Round 3 is paired, which leaves the live view's rows to be
+    taken from the view before it (`Contexts.seed`, the first `settle`s' work), and before
+    they are all taken the arbiter corrects two round-1 results: one between players not
+    taken yet, one with a player taken already. Taking the rest afterwards must not bring
+    back the rounds as they were before the correction: every delta and the final standings
+    are the ones a projection that never settles, and a rebuild, have."""
+    players, rounds = 40, 3
+    events: list[AnyEvent] = [
+        TournamentCreated(
+            name="crowd", rounds=rounds, start_date=dt.date(2026, 5, 1), tiebreaks=("PTS", "BH")
+        ),
+        *(ParticipantRegistered(start_no=no, name=f"P{no}") for no in range(1, players + 1)),
+    ]
+    half = players // 2
+    for rnd in range(1, rounds + 1):
+        pairs = ((k, half + (k + rnd - 2) % half + 1) for k in range(1, half + 1))
+        events.append(RoundPaired(round=rnd, boards=tuple(Board(k, k, b) for k, b in pairs)))
+        if rnd == rounds:  # board 1: P1-P21, board 20: P20-P40 (P40 is taken first)
+            events += [
+                ResultCorrected(round=1, board=board, result="0-1", reason="arbiter")
+                for board in (1, 20)
+            ]
+        for board in range(1, half + 1):
+            events.append(ResultRecorded(round=rnd, board=board, result="1-0"))
+        events.append(RoundClosed(round=rnd))
+    log = recorded(events)
+    settled, plain = StandingsProjection(), StandingsProjection()
+    for rec in log:
+        assert settled.apply(rec) == plain.apply(rec)
+        if isinstance(rec.event, RoundPaired) and rec.event.round == rounds:
+            assert settled.settle(1)  # a part of the rows taken, not all
+            assert settled.unsettled
+        elif isinstance(rec.event, ResultCorrected) and rec.event.board == 20:
+            while settled.settle(1):
+                pass
+    expected = StandingsProjection.rebuild(log).standings()
+    assert settled.standings() == plain.standings() == expected
+    assert [r.values[0] for r in expected if r.start_no in (1, 21)] == ["2.0", "1.0"]
+
+
 @settings(max_examples=40, deadline=None)
 @given(tournaments(), st.lists(st.integers(0, 4), min_size=1, max_size=60))
 def test_settling_between_events_changes_no_delta(
