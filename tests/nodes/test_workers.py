@@ -13,6 +13,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
@@ -29,10 +30,13 @@ def children(pid: int) -> set[int]:
     return {int(p) for p in found.split()}
 
 
-def wait_for(condition: object, timeout: float = 60.0) -> None:
+def wait_for(
+    condition: Callable[[], bool], timeout: float = 60.0, said: Callable[[], str] = str
+) -> None:
+    """Until `condition` holds; past `timeout`, fail with what the processes `said`."""
     deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out; what was said:\n{said()}"
         time.sleep(0.05)
 
 
@@ -133,23 +137,31 @@ async def test_workers_wait_for_the_store_through_an_outage(pg_schema: str) -> N
     said: list[str] = []  # the supervisor's and its workers' stdout, as it comes
     reader = threading.Thread(target=lambda: said.extend(supervisor.stdout or ()), daemon=True)
     reader.start()
+
+    def told() -> str:
+        return "".join(said)
+
+    def serving() -> int:
+        return sum("workers" not in line and "serving" in line for line in said)
+
     try:
         # Both workers listen (each says so, as it tells the supervisor): they have served.
-        wait_for(lambda: sum("workers" not in line and "serving" in line for line in said) == 2)
-        wait_for(lambda: answers(node.base) and len(children(supervisor.pid)) == 2)
+        # Three processes start on a machine the rest of the suite loads: a generous wait.
+        wait_for(lambda: serving() == 2, timeout=180, said=told)
+        wait_for(lambda: answers(node.base) and len(children(supervisor.pid)) == 2, said=told)
         first = children(supervisor.pid)
         proxy.down()
         victim = min(first)
         subprocess.run(["kill", "-KILL", str(victim)], check=True)
         # The replacement exits at start (a slow machine takes its time to get there), and the
         # supervisor, instead of giving up, says it waits for the store.
-        wait_for(lambda: "waiting for the store" in "".join(said))
+        wait_for(lambda: "waiting for the store" in told(), said=told)
         assert supervisor.poll() is None, "the supervisor gave up"
         assert first - {victim} <= children(supervisor.pid)  # the other one kept serving
         proxy.up()
         created = {"name": "Workers Open", "rounds": 3, "tiebreaks": ["PTS"]}
-        wait_for(lambda: put(f"{node.base}/api/tournaments/w", created, token) == 201)
-        wait_for(lambda: len(children(supervisor.pid) - first) == 1, timeout=30)
+        wait_for(lambda: put(f"{node.base}/api/tournaments/w", created, token) == 201, said=told)
+        wait_for(lambda: len(children(supervisor.pid) - first) == 1, timeout=30, said=told)
         assert supervisor.poll() is None
     finally:
         supervisor.send_signal(signal.SIGTERM)
