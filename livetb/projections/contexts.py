@@ -107,13 +107,17 @@ class Contexts:
         nos = sorted(live_by)
         yield
         live: list[Participant] = []
+        read: list[int] = []  # the rows whose new round is no unfinished game
         replace = msgspec.structs.replace
         for part in chunks(nos, chunk):
             for no in part:
                 p = live_by[no]
                 if len(p.entries) != self.paired:
                     return None
-                live.append(replace(p, entries=(*p.entries, state.entry(no, paired))))
+                e = state.entry(no, paired)
+                if e.code is not Code.PENDING:
+                    read.append(no)
+                live.append(replace(p, entries=(*p.entries, e)))
             yield
         live_t = msgspec.structs.replace(self.live.tournament, participants=tuple(live))
         live_ctx = _context(state, live_t, paired)
@@ -123,8 +127,12 @@ class Contexts:
         for part in chunks(nos, chunk):
             projected.seed_rounds(self.projected, part)  # rounds 1..K as they were, K+1 added
             yield
-        # A pairing reads `live` for a few rows only (an unfinished game changes none of its
-        # values): its rows are taken later (`seed`), or built when first read.
+        # A pairing reads `live` only for the rows whose new round is no unfinished game (one
+        # changes none of its values): the others are taken later (`seed`), or built when
+        # first read.
+        for part in chunks(read, chunk):
+            live_ctx.seed_rounds(self.live, part)
+            yield
         drawn = state.closed == paired - 1 and _drawn_is_fore(live_ctx)
         seeding = (self.live, nos)
         return Contexts(
