@@ -5,7 +5,9 @@ changed, and a viewer applying the feed's v2 messages has exactly what GET would
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
+from types import MappingProxyType
 from typing import get_args
 
 import msgspec
@@ -234,12 +236,14 @@ def test_snapshot_plus_tail_equals_the_live_projection(
     assert resumed.standings() == StandingsProjection.rebuild(log).standings()
 
 
-def test_a_node_restored_after_a_pairing_closes_the_round_in_the_rebuilds_order() -> None:
-    """40 players, PTS and BH, restored just after round 3 is paired, settling 4 rows after
-    each event: every row is taken into the close's table before the close, some twice. A
-    row taken again was placed a second time in that table's order (as if new), and the
-    close then ranked P21 11th instead of 7th."""
-    players, rounds = 40, 3
+def crowd(
+    rounds: int,
+    result: Callable[[int, int], GameResult],
+    after_pairing: Mapping[int, Sequence[AnyEvent]] = MappingProxyType({}),
+) -> list[AnyEvent]:
+    """40 players, PTS and BH: in round r, board k pairs Pk with P(20 + (k + r - 2) % 20 + 1)
+    and ends in `result(r, k)`; `after_pairing[r]`: events right after round r is paired."""
+    players = 40
     events: list[AnyEvent] = [
         TournamentCreated(
             name="crowd", rounds=rounds, start_date=dt.date(2026, 5, 1), tiebreaks=("PTS", "BH")
@@ -250,10 +254,20 @@ def test_a_node_restored_after_a_pairing_closes_the_round_in_the_rebuilds_order(
     for rnd in range(1, rounds + 1):
         pairs = ((k, half + (k + rnd - 2) % half + 1) for k in range(1, half + 1))
         events.append(RoundPaired(round=rnd, boards=tuple(Board(k, k, b) for k, b in pairs)))
+        events += after_pairing.get(rnd, ())
         for board in range(1, half + 1):
-            result = PLAYED[(board + rnd) % 3]
-            events.append(ResultRecorded(round=rnd, board=board, result=result))
+            events.append(ResultRecorded(round=rnd, board=board, result=result(rnd, board)))
         events.append(RoundClosed(round=rnd))
+    return events
+
+
+def test_a_node_restored_after_a_pairing_closes_the_round_in_the_rebuilds_order() -> None:
+    """40 players, PTS and BH, restored just after round 3 is paired, settling 4 rows after
+    each event: every row is taken into the close's table before the close, some twice. A
+    row taken again was placed a second time in that table's order (as if new), and the
+    close then ranked P21 11th instead of 7th."""
+    rounds = 3
+    events = crowd(rounds, lambda rnd, board: PLAYED[(board + rnd) % 3])
     log = recorded(events)
     paired = next(
         k for k, e in enumerate(events, 1) if isinstance(e, RoundPaired) and e.round == rounds
@@ -277,26 +291,12 @@ def test_a_correction_between_a_pairing_and_its_seeding_is_kept() -> None:
     taken yet, one with a player taken already. Taking the rest afterwards must not bring
     back the rounds as they were before the correction: every delta and the final standings
     are the ones a projection that never settles, and a rebuild, have."""
-    players, rounds = 40, 3
-    events: list[AnyEvent] = [
-        TournamentCreated(
-            name="crowd", rounds=rounds, start_date=dt.date(2026, 5, 1), tiebreaks=("PTS", "BH")
-        ),
-        *(ParticipantRegistered(start_no=no, name=f"P{no}") for no in range(1, players + 1)),
+    rounds = 3
+    # Round 1's board 1: P1-P21, board 20: P20-P40 (P40 is taken first).
+    corrections = [
+        ResultCorrected(round=1, board=board, result="0-1", reason="arbiter") for board in (1, 20)
     ]
-    half = players // 2
-    for rnd in range(1, rounds + 1):
-        pairs = ((k, half + (k + rnd - 2) % half + 1) for k in range(1, half + 1))
-        events.append(RoundPaired(round=rnd, boards=tuple(Board(k, k, b) for k, b in pairs)))
-        if rnd == rounds:  # board 1: P1-P21, board 20: P20-P40 (P40 is taken first)
-            events += [
-                ResultCorrected(round=1, board=board, result="0-1", reason="arbiter")
-                for board in (1, 20)
-            ]
-        for board in range(1, half + 1):
-            events.append(ResultRecorded(round=rnd, board=board, result="1-0"))
-        events.append(RoundClosed(round=rnd))
-    log = recorded(events)
+    log = recorded(crowd(rounds, lambda rnd, board: "1-0", {rounds: corrections}))
     settled, plain = StandingsProjection(), StandingsProjection()
     for rec in log:
         assert settled.apply(rec) == plain.apply(rec)
