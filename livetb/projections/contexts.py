@@ -5,7 +5,7 @@ how each event moves them forward without building them again; DE's shortcuts fo
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 import msgspec
 
@@ -107,17 +107,13 @@ class Contexts:
         nos = sorted(live_by)
         yield
         live: list[Participant] = []
-        read: list[int] = []  # the rows whose new round is no unfinished game
         replace = msgspec.structs.replace
         for part in chunks(nos, chunk):
             for no in part:
                 p = live_by[no]
                 if len(p.entries) != self.paired:
                     return None
-                e = state.entry(no, paired)
-                if e.code is not Code.PENDING:
-                    read.append(no)
-                live.append(replace(p, entries=(*p.entries, e)))
+                live.append(replace(p, entries=(*p.entries, state.entry(no, paired))))
             yield
         live_t = msgspec.structs.replace(self.live.tournament, participants=tuple(live))
         live_ctx = _context(state, live_t, paired)
@@ -127,12 +123,8 @@ class Contexts:
         for part in chunks(nos, chunk):
             projected.seed_rounds(self.projected, part)  # rounds 1..K as they were, K+1 added
             yield
-        # A pairing reads `live` only for the rows whose new round is no unfinished game (one
-        # changes none of its values): the others are taken later (`seed`), or built when
-        # first read.
-        for part in chunks(read, chunk):
-            live_ctx.seed_rounds(self.live, part)
-            yield
+        # `live`'s rows are taken when the pairing knows which it reads there (`seeding_now`),
+        # the others later (`seed`), or built when first read.
         drawn = state.closed == paired - 1 and _drawn_is_fore(live_ctx)
         seeding = (self.live, nos)
         return Contexts(
@@ -140,9 +132,23 @@ class Contexts:
         )
 
     @property
+    def drawn_fore(self) -> bool:
+        """FB is read on `projected`, as the projected BH (`source`)."""
+        return self._drawn_fore
+
+    @property
     def seeding(self) -> bool:
         """Some of `live`'s rows are still to be taken from the context before the pairing."""
         return self._seeding is not None
+
+    def seeding_now(self, nos: Collection[int], chunk: int) -> Steps[None]:
+        """`live`'s rows `nos` taken now (those a pairing reads there), `chunk` at a time."""
+        if self._seeding is None:
+            return
+        previous = self._seeding[0]
+        for part in chunks(list(nos), chunk):
+            self.live.seed_rounds(previous, part)
+            yield
 
     def seed(self, count: int) -> Context | None:
         """Take `count` more of `live`'s rows from the context before the pairing (the

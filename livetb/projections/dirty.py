@@ -26,6 +26,7 @@ from livetb.projections.lines import (
     shown,
 )
 from livetb.projections.steps import Steps, chunks
+from livetb.projections.views import view_of
 from livetb.wire.standings import Value
 
 BH = Spec("BH")
@@ -71,6 +72,22 @@ def skipping_unfinished(
         yield
     for i in skip:
         dirty[i] = nos
+
+
+def read_on_live(ctx: Contexts, specs: Sequence[Spec], dirty: Dirty) -> Collection[int]:
+    """The rows whose `dirty` cells are read on `live`, or on `fore`, which is made from it
+    (not while FB is read on `projected`: `Contexts.source`), found without making `fore`."""
+
+    def on_live(i: int) -> bool:
+        if i == PROJECTED_BH:
+            return False
+        view = view_of("FB" if i == FB_PREDICTION else specs[i].code, ctx.running)
+        return view == "live" or (view == "fore" and not ctx.drawn_fore)
+
+    found = {id(nos): nos for i, nos in dirty.items() if on_live(i)}
+    if len(found) == 1:
+        return next(iter(found.values()))
+    return set().union(*found.values())
 
 
 def affected_cells(
