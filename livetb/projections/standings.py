@@ -304,8 +304,7 @@ class StandingsProjection:
         dirty = every(state.participants.keys(), self._tbs, cells, PROJECTED_BH, FB_PREDICTION)
         yield
         yield from skipping_unfinished(self._tbs, state.participants, dirty, ctx.live, chunk)
-        # An unfinished game changes no value of a row on `live`: often only a few rows are
-        # read there (byes, absences), the rest taken later (`Contexts.seed`).
+        # Often only a few rows are read on `live` (byes): the rest are taken later (`seed`).
         yield from ctx.seeding_now(read_on_live(ctx, self.specs, dirty), chunk)
         # DE reads the games played inside a group (`direct_encounter`): a new round adds
         # none, but for a round robin's, where every scheduled game counts.
