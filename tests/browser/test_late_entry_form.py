@@ -61,6 +61,10 @@ def test_a_late_entry_is_registered_with_a_bye_per_missed_round(
     page.fill("#pl-name", "Late, Lara")
     page.focus("#pl-missed-1")
     page.select_option("#pl-missed-1", "half")
+    # A refresh (a result elsewhere, the tab shown again) keeps the choice being made in focus.
+    page.evaluate("document.dispatchEvent(new CustomEvent('livetb:info'))")
+    assert page.evaluate("document.activeElement.id") == "pl-missed-1"
+    assert page.eval_on_selector("#pl-missed-1", "s => s.value") == "half"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"late-entry-{viewport['width']}-{lang}.png"), full_page=True)
     page.keyboard.press("Tab")  # round 2 stays absent

@@ -26,16 +26,21 @@ function lateEntry(ctx) {
     const open = registering && info.paired > 0 && info.system === "swiss" && info.kind !== "team" && info.closed < info.rounds;
     node.hidden = !open;
     if (!open) { selects = []; return; }
-    const kept = Object.fromEntries(selects.map((s) => [s.dataset.round, s.value]));
+    // Any refresh lands here (a result, a tab shown): the same rounds keep their selects, so
+    // the one being chosen keeps its focus and its choice.
+    if (selects.length === info.paired) return;
+    const kept = new Map(selects.map((s) => [s.dataset.round, s]));
+    const focused = selects.find((s) => s === document.activeElement);
     selects = Array.from({ length: info.paired }, (_, i) => {
       const round = String(i + 1);
-      return el("select", { id: `pl-missed-${round}`, name: `missed-${round}`, dataset: { round } },
-        ["absent", "zero", "half"].map((v) => el("option", { value: v, selected: (kept[round] ?? "absent") === v }, t(`players.missed.${v}`))));
+      return kept.get(round) ?? el("select", { id: `pl-missed-${round}`, name: `missed-${round}`, dataset: { round } },
+        ["absent", "zero", "half"].map((v) => el("option", { value: v, selected: v === "absent" }, t(`players.missed.${v}`))));
     });
     node.replaceChildren(el("legend", {}, t("players.late")),
       el("p", { class: "hint" }, t("players.late_hint")),
       el("div", { class: "grid-form" },
         selects.flatMap((s) => [el("label", { for: s.id }, t("players.missed_round", { round: s.dataset.round })), s])));
+    focused?.focus();
   }
   /** The command's `missed`: every round already paired, as chosen. */
   const body = () => (node.hidden ? {} : { missed: Object.fromEntries(selects.map((s) => [s.dataset.round, s.value])) });
