@@ -289,3 +289,60 @@ def test_the_provisional_awards_name_shared_places_and_a_trophy_by_its_label(
     assert cells == ["Cup"] * 3
     assert "€0" not in page.locator("main").inner_text()
     assert page.errors == []
+
+
+def test_the_prize_table_is_held_until_it_has_loaded(server: Server, browser: Any) -> None:
+    tid = "setup25-held"
+    token = server.tournament(tid, ["PTS", "BH"], players=8)
+    t = f"/api/tournaments/{tid}"
+    table = {"rule": "ranking", "prizes": [{"list": "main", "place": 1, "amount": "100"}]}
+    assert server.call("PUT", f"{t}/prizes", table, token)[0] == 200
+    page = browser.new_page(viewport=PHONE)
+    held: list[Any] = []  # the console's first read of the prize table, answered later
+    page.route(f"**{t}/prizes", lambda route: held.append(route))
+    page.goto(f"{server.base}/t/{tid}/arbiter?lang=en#token={token}")
+    page.click("#tab-setup")
+    form = page.locator("#panel-setup .prizes-form")
+    while not held:  # the route's handler runs while Playwright waits
+        page.wait_for_timeout(20)
+    # Unread, the table cannot be added to nor saved: a save would drop the prize it holds.
+    assert form.get_attribute("aria-busy") == "true"
+    assert form.locator(".actions button[type='button']").is_disabled()
+    assert form.locator("button[type='submit']").is_disabled()
+    for route in held:
+        route.continue_()
+    page.unroute(f"**{t}/prizes")
+    form.locator(".actions button[type='button']").click()  # waits until enabled
+    fill_row(page, "prize", 1, {"amount": "50"})
+    form.locator("button[type='submit']").click()
+    page.wait_for_selector("#pz-status[data-tone='ok']")
+    prizes = server.call("GET", f"{t}/prizes", None, token)[1]["prizes"]
+    assert [(p["place"], p["amount"]) for p in prizes] == [(1, "100.00"), (2, "50.00")]
+    page.close()
+
+
+def test_a_prize_table_being_edited_keeps_its_rows_when_categories_are_saved(
+    server: Server, opened: Any
+) -> None:
+    page, tid, token = opened()
+    page.click("#tab-setup")
+    add_prize = page.locator("#panel-setup .prizes-form .actions button[type='button']")
+    add_prize.click()
+    fill_row(page, "prize", 0, {"place": "1", "amount": "80"})
+    page.select_option("#pz-rule", "shared")
+    submit_categories(page, [{"code": "U2370", "name": "Under 2370", "rating_max": "2369"}], "ok")
+    # The unsaved row and rule stay, and the row's lists now offer the new category.
+    list_ = page.locator("#panel-setup .prize-row [data-path='$.prizes[0].list']")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.prize-row select option')]"
+        ".some((o) => o.value === 'U2370')"
+    )
+    assert page.locator("#panel-setup .prize-row").count() == 1
+    assert page.input_value("[data-path='$.prizes[0].amount']") == "80"
+    assert page.input_value("#pz-rule") == "shared"
+    list_.select_option("U2370")
+    page.click("#panel-setup .prizes-form button[type='submit']")
+    page.wait_for_selector("#pz-status[data-tone='ok']")
+    doc = server.call("GET", f"/api/tournaments/{tid}/prizes", None, token)[1]
+    assert doc["rule"] == "shared"
+    assert [(p["list"], p["place"], p["amount"]) for p in doc["prizes"]] == [("U2370", 1, "80.00")]

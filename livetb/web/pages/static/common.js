@@ -137,6 +137,13 @@ export function statusLine(attrs = {}) {
   return line;
 }
 
+/** A form that saves a whole table is held (every control disabled, busy) until that table
+ *  has loaded: a row added before it would vanish, and a save would drop what it has not read. */
+export function hold(form, held) {
+  form.setAttribute("aria-busy", String(held));
+  for (const control of form.elements) control.disabled = held;
+}
+
 /** A broadcast delay in words: "delayed 15 min" (whole minutes, or any delay from 10 min),
  *  else "delayed 90 s" (90 s stays 90 s, not "2 min"). */
 export function delayText(seconds) {

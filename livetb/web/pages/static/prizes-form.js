@@ -1,7 +1,7 @@
 // The console's prize table editor: the allocation rule, one prize per player, the currency and
 // one row per prize (the main list or a category, place, amount, label), saved whole with PUT;
 // under it the provisional prize list as the server computes it now.
-import { el, getJSON, problem, send, statusLine } from "./common.js";
+import { el, getJSON, hold, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { pathInput, showFieldError } from "./categories-form.js";
 import { delaySpan, money, ordinal, paid, prizeName } from "./words.js";
@@ -12,8 +12,12 @@ function prizeRow(index, prize, codes, remove) {
   const n = ++rows;
   const p = (key) => `$.prizes[${index}].${key}`;
   const listId = `pz-list-${n}`;
+  // A list no longer among the categories stays offered: the server then refuses it at this
+  // field, rather than the prize moving to another list unseen.
+  const options = (codes, chosen) => [...new Set(["main", ...codes, chosen])]
+    .map((code) => el("option", { value: code, selected: code === chosen }, code === "main" ? t("prizeform.main") : code));
   const list = el("select", { id: listId, name: listId, dataset: { path: p("list") }, "aria-describedby": `${listId}-err` },
-    ["main", ...codes].map((code) => el("option", { value: code, selected: code === (prize.list ?? "main") }, code === "main" ? t("prizeform.main") : code)));
+    options(codes, prize.list ?? "main"));
   const place = pathInput(p("place"), `pz-place-${n}`, t("prizeform.place"), { type: "number", min: 1, max: 999, required: true, value: prize.place ?? "" });
   const amount = pathInput(p("amount"), `pz-amount-${n}`, t("prizeform.amount"), { inputmode: "decimal", value: prize.amount ?? "", placeholder: "100" });
   const label = pathInput(p("label"), `pz-label-${n}`, t("prizeform.label"), { maxlength: 100, value: prize.label ?? "" });
@@ -29,7 +33,7 @@ function prizeRow(index, prize, codes, remove) {
     amount: amount.input.value.trim().replace(",", ".") || "0",
     ...(label.input.value.trim() ? { label: label.input.value.trim() } : {}),
   });
-  return { node, read, focus: () => list.focus() };
+  return { node, read, focus: () => list.focus(), offer: (codes) => list.replaceChildren(...options(codes, list.value)) };
 }
 
 export function prizesPanel(ctx) {
@@ -43,10 +47,12 @@ export function prizesPanel(ctx) {
   let drafts = [];
   let codes = [];
   let made = [];
+  let edited = false; // since the table was last loaded: kept when the categories change
 
   function draw(focusLast = false) {
     made = drafts.map((prize, i) => prizeRow(i, prize, codes, () => {
       drafts = made.map((r) => r.read()).filter((_, k) => k !== i);
+      edited = true;
       draw();
       status.say(t("prizeform.removed", { n: i + 1 }), "info");
       add.focus();
@@ -78,18 +84,26 @@ export function prizesPanel(ctx) {
         : [el("tr", {}, el("td", { colspan: 4 }, t("prizeform.nobody")))]))));
   }
 
-  async function load() {
+  /** The table as saved and the awards it gives now; a table being edited keeps its rows and
+   *  only learns the categories' new codes (`saved`: the edits are what was just saved). */
+  async function load(saved = false) {
     try {
       const [cats, doc] = await Promise.all([getJSON(`${ctx.base}/categories`, ctx.token()), getJSON(`${ctx.base}/prizes`, ctx.token())]);
       codes = cats.categories.map((c) => c.code);
-      if (doc.rule) {
-        rule.value = doc.rule;
-        one.checked = doc.one_prize_per_player;
-        currency.input.value = doc.currency;
+      if (edited && !saved) {
+        for (const row of made) row.offer(codes);
+      } else {
+        if (doc.rule) {
+          rule.value = doc.rule;
+          one.checked = doc.one_prize_per_player;
+          currency.input.value = doc.currency;
+        }
+        drafts = doc.prizes.map((x) => ({ ...x }));
+        edited = false;
+        draw();
       }
-      drafts = doc.prizes.map((x) => ({ ...x }));
-      draw();
       showAwards(doc);
+      hold(form, false);
     } catch (err) {
       status.say(err.message, "error");
     }
@@ -99,6 +113,7 @@ export function prizesPanel(ctx) {
     const kept = made.map((r) => r.read());
     const last = kept.at(-1);
     drafts = [...kept, { list: last?.list ?? "main", place: last ? last.place + 1 : 1 }];
+    edited = true;
     draw(true);
   } }, t("prizeform.add"));
   const form = el("form", { class: "prizes-form", "aria-labelledby": "pz-h", onsubmit: async (e) => {
@@ -112,7 +127,7 @@ export function prizesPanel(ctx) {
     }
     showFieldError(form, null);
     status.say(t("prizeform.saved", { n: table.prizes.length, seq: answer.body.seq }), "ok");
-    await load();
+    await load(true);
   } },
     el("h3", { id: "pz-h" }, t("prizeform.title")),
     el("div", { class: "fields" },
@@ -123,7 +138,11 @@ export function prizesPanel(ctx) {
     body,
     el("div", { class: "actions" }, add, el("button", { type: "submit", class: "primary" }, t("prizeform.save"))),
     status);
-  document.addEventListener("livetb:categories", load); // the lists a prize may name
+  form.addEventListener("input", () => { edited = true; });
+  document.addEventListener("livetb:categories", () => load()); // the lists a prize may name
+  hold(form, true);
+  // A first load lost to bad Wi-Fi is tried again when the console next refreshes (a tab shown).
+  document.addEventListener("livetb:info", () => { if (form.getAttribute("aria-busy") === "true") load(); });
   load();
   return el("div", { class: "form-stack" }, form, el("h3", {}, t("prizeform.current")), awards);
 }
