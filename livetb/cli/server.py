@@ -12,6 +12,7 @@ import contextlib
 import io
 import os
 import re
+import signal
 import socket
 import sys
 import tempfile
@@ -239,28 +240,59 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 
 def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: str) -> int:
+    """Serve `app` until SIGINT or SIGTERM, then stop gracefully (the decided writes are
+    committed). A signal during start-up stops it as quietly as one while it serves."""
+    from aiohttp import web
+
+    assert isinstance(app, web.Application)
+    _raise_open_files()
+    try:
+        with asyncio.Runner(loop_factory=_event_loop) as runner:
+            runner.run(_serve_app(app, args, out, banner))
+    except OSError as err:
+        raise UsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None
+    except KeyboardInterrupt:  # Ctrl-C where the loop cannot take signals (Windows)
+        pass
+    return 0
+
+
+async def _serve_app(
+    app: object, args: argparse.Namespace, out: io.TextIOBase, banner: str
+) -> None:
+    """aiohttp's `run_app` without its signal handlers: those raise `GracefulExit` inside a
+    loop callback, and uvloop then keeps the callbacks queued after it for the next run, so a
+    signal during start-up could stop the clean-up itself with a traceback. Here a signal only
+    sets an event."""
     from aiohttp import web
 
     from livetb.web.keys import CONFIG
 
     assert isinstance(app, web.Application)
-    _raise_open_files()
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for signum in signals:
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C interrupts instead
+            loop.add_signal_handler(signum, stop.set)
+    runner = web.AppRunner(
+        app,
+        # aiohttp counts it from the connection's start: also the deadline for headers
+        keepalive_timeout=app[CONFIG].header_timeout,
+        shutdown_timeout=5.0,
+    )
     try:
-        web.run_app(
-            app,
-            host=args.host,
-            port=args.port,
-            # aiohttp counts it from the connection's start: also the deadline for headers
-            keepalive_timeout=app[CONFIG].header_timeout,
-            print=lambda _: _listening(banner, out),
-            shutdown_timeout=5.0,
-            loop=_event_loop(),
-            reuse_port=getattr(args, "reuse_port", False) or None,
-            backlog=BACKLOG,
-        )
-    except OSError as err:
-        raise UsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None
-    return 0
+        await runner.setup()
+        if not stop.is_set():
+            reuse_port = getattr(args, "reuse_port", False) or None
+            site = web.TCPSite(runner, args.host, args.port, backlog=BACKLOG, reuse_port=reuse_port)
+            await site.start()
+            _listening(banner, out)
+            await stop.wait()
+    finally:
+        await runner.cleanup()
+        for signum in signals:
+            with contextlib.suppress(NotImplementedError):
+                loop.remove_signal_handler(signum)
 
 
 def _raise_open_files() -> None:
@@ -279,7 +311,7 @@ def _raise_open_files() -> None:
 
 
 def _listening(banner: str, out: io.TextIOBase) -> None:
-    """aiohttp calls this once every socket listens: say so (and tell a supervisor)."""
+    """Once every socket listens: say so (and tell a supervisor)."""
     from livetb.cli.workers import tell_listening
 
     print(banner, file=out, flush=True)

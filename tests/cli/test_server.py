@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import signal
 import socket
 import sqlite3
@@ -265,7 +266,14 @@ def test_serve_gives_clients_a_deadline_for_their_headers(
     from livetb.web import Config
 
     given: dict[str, Any] = {}
-    monkeypatch.setattr(web, "run_app", lambda app, **kw: given.update(kw))
+
+    class Runner(web.AppRunner):
+        def __init__(self, app: web.Application, **kw: Any) -> None:
+            given.update(kw)
+            super().__init__(app, **kw)
+            os.kill(os.getpid(), signal.SIGTERM)  # stops it once it listens
+
+    monkeypatch.setattr(web, "AppRunner", Runner)
     assert run("serve", "--db", str(tmp_path / "s.sqlite"), "--port", "0")[0] == 0
     assert given["keepalive_timeout"] == Config().header_timeout == 15.0
 
@@ -301,3 +309,41 @@ async def test_watch_draws_in_italian(api: Api) -> None:
     text = " ".join(out.getvalue().split())  # the title wraps on a narrow console
     assert "dopo il turno 0, turno 1 in corso" in text and "Nome" in text
     assert "0,5" in text and "corsivo: provvisorio" in text
+
+
+# A server whose start-up is stopped by SIGTERM (a supervisor stopping its workers at once):
+# the signal comes in the app's start-up, after the process's stop signals are taken.
+STOPPED_AT_START = """
+import argparse, asyncio, os, signal, sys
+from aiohttp import web
+from livetb.cli.server import _run_app
+from livetb.web import Config
+from livetb.web.keys import CONFIG
+
+async def startup(app):
+    os.kill(os.getpid(), signal.SIGTERM)
+    await asyncio.sleep(0.01)  # the signal is taken meanwhile
+
+async def cleanup(app):
+    print("cleaned up")
+
+app = web.Application()
+app[CONFIG] = Config()
+app.on_startup.append(startup)
+app.on_cleanup.append(cleanup)
+print("exit", _run_app(app, argparse.Namespace(host="127.0.0.1", port=0), sys.stdout, "listening"))
+"""
+
+
+def test_a_stop_signal_during_start_up_ends_the_server_quietly_and_cleaned_up() -> None:
+    """The app's clean-up (the store's last commit and close) runs even then: aiohttp's
+    `run_app` skipped it for a stop during start-up."""
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPED_AT_START], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert [line for line in done.stdout.splitlines() if line != "listening"] == [
+        "cleaned up",
+        "exit 0",
+    ]
