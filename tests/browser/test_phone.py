@@ -146,8 +146,12 @@ def test_moves_leave_the_rows_in_order_without_overlap(
     for board, result in [(11, "0-1"), (12, "0-1"), (13, "0-1")]:
         body = {"board": board, "result": result}
         assert server.call("POST", "/api/tournaments/forty/rounds/1/results", body, forty)[0] == 201
-    page.wait_for_selector("tr[data-start-no='26'] td[data-tb='PTS']:has-text('1.0')")
-    page.wait_for_timeout(800)  # the slides (500 ms) are over
+    games = server.get("/api/tournaments/forty/rounds/1")["games"]
+    winners = [g["black"] for g in games if g["board"] in (11, 12, 13)]
+    assert len(winners) == 3
+    for no in winners:  # all three deltas are shown
+        page.wait_for_selector(f"tr[data-start-no='{no}'] td[data-tb='PTS']:has-text('1.0')")
+    page.wait_for_function("() => !document.querySelector('tbody.rows tr.moving')")  # slid
     boxes = page.evaluate(
         """() => [...document.querySelectorAll('tbody.rows tr[data-start-no]')]
             .filter((tr) => !tr.hidden)
