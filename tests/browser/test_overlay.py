@@ -16,6 +16,9 @@ from tests.browser.conftest import Server, open_page
 SHOTS = Path("/tmp/shots/overlay")
 SIZES = [(1920, 1080), (1280, 720), (480, 1080), (600, 400), (1920, 200)]
 TIEBREAKS = ["PTS", "BH/C1", "BH", "SB", "FB"]
+# The panel once fitted: the fit (on the frame after the rows come) gives it its layout class,
+# the whole fit in that one task.
+FITTED = "section.overlay[class*='layout-']"
 
 # Every visible element of the panel inside the viewport; every name whole (a given name may
 # take an ellipsis, never the surname: the name cell itself is not clipped).
@@ -76,9 +79,7 @@ def field(server: Server) -> str:
 def open_overlay(browser: Any, server: Server, size: tuple[int, int], query: str) -> Any:
     viewport = {"width": size[0], "height": size[1]}
     url = f"{server.base}/t/forty/overlay?{query}"
-    page = open_page(browser, viewport, url, ".overlay tr[data-start-no]", live=True)
-    page.wait_for_timeout(300)  # the fit runs on the next frame
-    return page
+    return open_page(browser, viewport, url, ".overlay tr[data-start-no]", FITTED, live=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
@@ -128,7 +129,7 @@ def test_position_scale_and_max_rows(browser: Any, server: Server, field: str) -
     small = page.locator(".overlay td.name").first.bounding_box()["height"]
     page.goto(f"{server.base}/t/forty/overlay?top=40&max_rows=6&scale=1.5")
     page.wait_for_selector(".overlay tr[data-start-no]")
-    page.wait_for_timeout(300)
+    page.wait_for_selector(FITTED)
     assert page.locator(".overlay td.name").first.bounding_box()["height"] > small * 1.3
     page.close()
 
@@ -205,7 +206,7 @@ def test_a_team_event_shows_its_matches(browser: Any, server: Server) -> None:
     # The panel of a team event: the matches above the teams' standings, all inside the frame.
     page.goto(f"{server.base}/t/teams/overlay?lang=it")
     page.wait_for_selector(".overlay tr[data-start-no]")
-    page.wait_for_timeout(300)
+    page.wait_for_selector(FITTED)
     assert page.locator(".overlay .matches tr[data-match]").count() == 2
     assert page.locator(".overlay tr[data-start-no]:not([hidden])").count() == 4
     assert page.evaluate(CHECK)["out"] == []

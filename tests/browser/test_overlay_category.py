@@ -25,6 +25,11 @@ INSIDE = """() => {
   return r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
 }"""
 
+# The page indicator and the start numbers of the rows on the page, read together.
+PAGE = """() => [document.querySelector('standings-table .pager').textContent,
+  [...document.querySelectorAll('tbody tr[data-start-no]:not([hidden])')]
+    .map((r) => Number(r.dataset.startNo))]"""
+
 
 @pytest.fixture(scope="module")
 def ovcat(server: Server) -> str:
@@ -79,8 +84,7 @@ def test_overlay_category_in_a_narrow_column_pages_inside_the_frame(
     SHOTS.mkdir(parents=True, exist_ok=True)
     url = f"{server.base}/t/ovcat/overlay?category=U2360&max_rows=2&page_seconds=2&lang={lang}"
     page = open_rows(browser, COLUMN, url)
-    page.wait_for_selector("section.overlay.layout-column")
-    page.wait_for_timeout(300)  # the fit settles
+    page.wait_for_selector("section.overlay.layout-column")  # fitted: the fit sets the layout
     assert page.evaluate(INSIDE)
     shown = page.locator("tbody tr[data-start-no]:not([hidden])").count()
     total = page.locator("tbody tr[data-start-no]").count()
@@ -93,14 +97,13 @@ def test_overlay_category_in_a_narrow_column_pages_inside_the_frame(
     deadline = time.monotonic() + 60
     while seen != {4, 5, 6, 7, 8}:
         assert time.monotonic() < deadline, f"{seen} in a minute of pages turning"
-        seen |= {
-            int(n)
-            for n in page.eval_on_selector_all(
-                "tbody tr[data-start-no]:not([hidden])", "rs => rs.map(r => r.dataset.startNo)"
-            )
-        }
+        pager, shown_now = page.evaluate(PAGE)
+        seen |= set(shown_now)
         assert page.evaluate(INSIDE)
-        page.wait_for_timeout(200)
+        page.wait_for_function(  # the next page
+            "(was) => document.querySelector('standings-table .pager').textContent !== was",
+            arg=pager,
+        )
     page.screenshot(path=SHOTS / f"overlay-category-480x1080-{lang}.png")
     assert page.errors == []
     page.close()

@@ -93,7 +93,8 @@ def test_a_result_moves_the_values_live_on_page_and_overlay(
             arg=after["5"],
         )
         assert p.evaluate(CELLS) == after
-    overlay.wait_for_timeout(800)  # the moves slide into place
+    # The moves slide into place: a row carries `moving` until its slide ends.
+    overlay.wait_for_function("() => !document.querySelector('tr.moving')")
     overlay.screenshot(path=SHOTS / "overlay-rc-1920x1080-en.png")
     for p in (page, overlay):
         assert p.errors == []

@@ -87,13 +87,20 @@ def test_pairings_come_second_with_points_and_readable_boards(
     assert 10 <= shown < 40  # a page of the field, the rest hidden
     assert page.evaluate(FITS, "tr[data-start-no]")
     page.wait_for_function(f"() => ({KIND})() === 'pairings'", timeout=30_000)
-    page.wait_for_timeout(300)  # the points before the round come from a second read
+    zero = "0.0" if lang == "en" else "0,0"  # points before round 1, the language's way
+    # The points before the round come from a second read; until it is in, today's points
+    # show (board 1 is finished: 0 and 1).
+    page.wait_for_function(
+        "(zero) => { const tr = document.querySelector('.pairings tbody tr[data-board]');"
+        " return tr && [...tr.querySelectorAll('td.pts')].map((td) => td.textContent).join('|')"
+        " === `${zero}|${zero}`; }",
+        arg=zero,
+    )
     page.screenshot(path=SHOTS / f"screen-1920-pairings-{lang}.png")
     boards = page.locator(".pairings tbody tr[data-board]")
     assert boards.count() >= 10
     first = boards.first
     assert first.locator("td.pts").count() == 2  # White's and Black's, beside their names
-    zero = "0.0" if lang == "en" else "0,0"  # points before round 1, the language's way
     assert first.locator("td.pts").all_inner_texts() == [zero, zero]
     assert page.evaluate(CONTRAST) >= 7
     assert page.evaluate(FITS, ".pairings tr")

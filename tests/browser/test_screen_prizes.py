@@ -17,6 +17,15 @@ SHOTS = Path("/tmp/shots/pages25")
 T = "/api/tournaments/{}"
 KIND = "() => document.querySelector('.screen-page').dataset.kind"
 
+# Record in `kinds` every kind of page the screen shows from now on, in turn.
+WATCH_KINDS = """() => {
+  const section = document.querySelector('.screen-page');
+  window.kinds = [section.dataset.kind];
+  new MutationObserver(() => {
+    const kind = section.dataset.kind;
+    if (kind && kinds.at(-1) !== kind) kinds.push(kind);
+  }).observe(section, { attributes: true, attributeFilter: ['data-kind'] });
+}"""
 
 TOP = {"code": "TOP", "name": "Top seeds", "members": [1, 2, 3, 4]}
 
@@ -101,10 +110,14 @@ def test_the_prize_page_in_the_cycle_updates_live(browser: Any, server: Server, 
 def test_no_prize_table_no_prize_page(browser: Any, server: Server) -> None:
     server.tournament("sprizenone", ["PTS", "BH"])
     page = open_screen(browser, server, "sprizenone", "en")
-    kinds = set()
-    for _ in range(8):
-        kinds.add(page.evaluate(KIND))
-        page.wait_for_timeout(1000)
+    page.evaluate(WATCH_KINDS)
+    # Standings again after the pairings: the cycle came round, past where a prize page
+    # would end it.
+    page.wait_for_function(
+        "() => kinds.includes('pairings')"
+        " && kinds.lastIndexOf('standings') > kinds.indexOf('pairings')"
+    )
+    kinds = set(page.evaluate("() => kinds"))
     assert "prizes" not in kinds
     assert "standings" in kinds
     page.close()
