@@ -87,6 +87,10 @@ def test_a_withdrawn_player_is_reinstated_from_the_round_operations(
     options = page.locator("#r-no option").all_inner_texts()
     assert options == ["Costa, Ivan (3), withdrawn from round 2"]
     assert page.locator("label[for='r-no']").inner_text() == "Withdrawn player"
+    # A refresh that changes nothing leaves the choices as they are (an open list stays open).
+    page.eval_on_selector("#r-no option", "o => { o.dataset.kept = 'yes'; }")
+    page.evaluate("document.dispatchEvent(new CustomEvent('livetb:info'))")
+    assert page.eval_on_selector("#r-no option", "o => o.dataset.kept") == "yes"
     assert page.input_value("#r-round") == "2"  # the next round to pair
     # By keyboard: back from round 3 (round 2 stays an absence), previewed, then confirmed.
     page.focus("#r-round")

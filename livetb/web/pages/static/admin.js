@@ -406,9 +406,15 @@ function whoField(ctx, id) {
 function withdrawnField(ctx, id) {
   const select = el("select", { id, name: id, "aria-describedby": `${id}-hint` });
   const label = el("label", { for: id }, t("ops.withdrawn_player"));
+  let shown = null;
   function update() {
     const kept = select.value;
     const away = ctx.info().participants.filter((p) => p.withdrawn_from);
+    // Every refresh lands here: the same choices stay as they are (a list open on a phone
+    // would otherwise close under the arbiter's finger).
+    const now = JSON.stringify(away.map((p) => [p.start_no, p.name, p.withdrawn_from]));
+    if (now === shown) return;
+    shown = now;
     select.replaceChildren(...(away.length
       ? away.map((p) => el("option", { value: p.start_no, selected: String(p.start_no) === kept },
         t("ops.withdrawn_option", { name: p.name, no: p.start_no, round: p.withdrawn_from })))
