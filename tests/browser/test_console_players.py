@@ -176,12 +176,14 @@ def test_sex_and_birth_date_are_registered_edited_and_read_by_the_categories(
     assert (page.input_value("#pl-sex"), page.input_value("#pl-born")) == ("w", "2010-03-04")
     page.fill("#pl-born", "1958")
     page.get_by_role("button", name="Save").click()
-    page.wait_for_selector("#panel-players .status[data-tone='ok']:has-text('saved')")
+    # The list follows the log (it reads the tournament again after the write). The status
+    # line still says the registration's "saved" until then: no sign that this write is done.
+    page.wait_for_selector(".players-list tr[data-start-no='1'] td:text-is('1958')")
+    seq = len(events(server, tid))  # the update is the log's last event
+    assert page.locator("#panel-players .status").inner_text() == f"Ferrari, Sofia saved (#{seq})."
     updated = logged(server, tid, token, "ParticipantUpdated")
     assert [(e["start_no"], e.get("birth_date")) for e in updated] == [(1, "1958")]
     assert members(server, tid) == {"U18W": [], "S65": [1]}
-    # The list follows the log (it reads the tournament again after the write).
-    page.wait_for_selector(".players-list tr[data-start-no='1'] td:text-is('1958')")
     cells = page.locator(".players-list tr[data-start-no='1'] td").all_inner_texts()
     assert cells[5:7] == ["Female", "1958"]
 
