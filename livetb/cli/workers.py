@@ -3,7 +3,7 @@
 Each worker is a whole `livetb serve --reuse-port` (its own event loop, projections and
 viewers); the kernel spreads connections over them (`SO_REUSEPORT`), and each follows the
 others' writes through the store's change signal, so fan-out uses every core. This process
-only starts them, restarts one that dies, and stops them all on Ctrl-C or SIGTERM.
+only starts them, restarts one that dies, and stops them all on Ctrl-C, SIGTERM or SIGHUP.
 
 The store may be away (a database restarting, or not started yet): this process then waits
 for it, asking it again with backoff and saying so once per outage, before starting the
@@ -88,7 +88,10 @@ def supervise(
         nonlocal stopping
         stopping = True
 
-    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    # A terminal's Ctrl-C or hang-up reaches this process only (the workers have a process
+    # group of their own): a worker still importing would die of it with a traceback, and
+    # one that serves would stop before being told to.
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     started: dict[subprocess.Popen[bytes], _Ready] = {}
     due: list[float] = []  # when to start each worker that could not start
     served = False  # a worker has listened: the port and the settings are good
@@ -97,7 +100,8 @@ def supervise(
     def start() -> None:
         ready = _Ready()
         env = environment | {READY_FD: str(ready.write_end)}
-        started[subprocess.Popen(command, env=env, pass_fds=(ready.write_end,))] = ready
+        worker = subprocess.Popen(command, env=env, pass_fds=(ready.write_end,), process_group=0)
+        started[worker] = ready
         ready.started()
 
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -108,6 +109,27 @@ def test_workers_that_cannot_start_stop_the_lot_with_their_error(tmp_path: Path)
     assert f"127.0.0.1:{port}: " in done.stderr  # the worker's own words
     assert "exited at start" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_at_a_terminal_stops_starting_workers_quietly(tmp_path: Path) -> None:
+    """Ctrl-C goes to the terminal's whole process group. The workers, just started, are still
+    importing: had it reached them, each would die of a KeyboardInterrupt with a traceback.
+    The supervisor alone takes it and stops them; none is left behind."""
+    supervisor = subprocess.Popen(
+        [*LIVETB, "serve", "--db", str(tmp_path / "w.sqlite"), "--port", str(free_port()),
+         "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    assert supervisor.stdout is not None
+    while "with 2 workers" not in supervisor.stdout.readline():  # the workers are started
+        assert supervisor.poll() is None
+    workers = children(supervisor.pid)
+    assert len(workers) == 2
+    os.killpg(supervisor.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    _, err = supervisor.communicate(timeout=60)
+    assert supervisor.returncode == 0, err
+    assert "Traceback" not in err
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
 
 
 def test_workers_flags_are_checked() -> None:
