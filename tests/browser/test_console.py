@@ -104,7 +104,9 @@ def test_closing_names_the_missing_boards_then_succeeds(console: Any, server: Se
     assert events(server, console.tid, "RoundClosed") == []
     key_in(console, 9, "1")
     key_in(console, 10, "0")
-    console.wait_for_selector("[data-board='10'][data-state='confirmed']")
+    # Both writes answered: board 10's answer may come before board 9's.
+    for board in (9, 10):
+        console.wait_for_selector(f"[data-board='{board}'][data-state='confirmed']")
     console.click("[data-action='close-round']")
     console.wait_for_selector(".notice[data-tone='ok']:has-text('Round 1 closed')")
     closed = events(server, console.tid, "RoundClosed")
@@ -123,11 +125,15 @@ def test_two_consoles_a_write_over_a_changed_board_is_a_conflict(
     other.wait_for_selector("[data-board='5'][data-state='confirmed']")
     other.evaluate("window.__hold = true")  # the second console stops seeing the first
     key_in(console, 2, "1")  # a board the second still shows empty
+    console.wait_for_selector("[data-board='2'][data-state='confirmed']")
     key_in(console, 5, "0")  # and a correction the second has not seen
     console.wait_for_selector("dialog.reason[open]")
     console.keyboard.type("wrong board")
     console.keyboard.press("Enter")
-    console.wait_for_selector("[data-board='5'] [data-result='0-1'][aria-pressed='true']")
+    # The pending board already presses 0-1 before the request goes: wait for its answer.
+    console.wait_for_selector(
+        "[data-board='5'][data-state='confirmed'] [data-result='0-1'][aria-pressed='true']"
+    )
     key_in(other, 2, "0")
     other.wait_for_selector("[data-board='2'][data-state='error']")
     assert "1–0" in other.locator("[data-board='2'] .status").inner_text()
@@ -179,7 +185,8 @@ def test_the_whole_flow_in_italian(server: Server, browser: Any) -> None:
     assert page.locator("label[for='q-board']").inner_text() == "Scacchiera"
     key_in(page, 1, "1")
     key_in(page, 2, "=")
-    page.wait_for_selector("[data-board='2'][data-state='confirmed']")
+    for board in (1, 2):  # board 2's answer may come before board 1's
+        page.wait_for_selector(f"[data-board='{board}'][data-state='confirmed']")
     page.click("[data-action='close-round']")
     page.wait_for_selector(".notice[data-tone='ok']:has-text('Turno 1 chiuso')")
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")

@@ -253,7 +253,10 @@ def test_a_result_entered_here_that_the_file_contradicts_is_a_choice(
     ]
     page.click("#tab-results")
     row = f".board-row[data-board='{game['board']}']"
-    page.wait_for_selector(f"{row}[data-state='confirmed']")
+    # The row was already confirmed with the console's result: wait for the file's one, which
+    # comes through the feed, not with the sync's answer.
+    theirs_pressed = f"button[data-result='{theirs}'][aria-pressed='true']"
+    page.wait_for_selector(f"{row}[data-state='confirmed'] {theirs_pressed}")
     assert page.locator(f"{row} button[aria-pressed='true']").inner_text() == SHOWN[theirs]
     assert page.errors == []
 

@@ -33,6 +33,11 @@ def test_type_c_values_are_pending_while_a_round_runs_and_final_after_its_close(
     for board, result in ((1, "1-0"), (2, "1/2-1/2")):
         body = {"board": board, "result": result}
         assert server.call("POST", f"{t}/1/results", body, token)[0] == 201
+    # Pending before the results too: read once the page shows the last one (3's draw).
+    page.wait_for_function(
+        "() => document.querySelector(\"tbody.rows tr[data-start-no='3'] td[data-tb='PTS'] .v\")"
+        "?.textContent === '0.5'"
+    )
     assert statuses(page, TYPE_C) == {"pending"}  # every game over, the round not closed
     assert server.call("POST", f"{t}/1/close", {}, token)[0] in (200, 201)
     page.wait_for_function(
