@@ -138,3 +138,39 @@ def test_a_result_fills_in_on_the_pairings_page(browser: Any, server: Server, fi
     )
     assert "15 / 20" in page.locator(".screen-head .sub").inner_text().replace(" of ", " / ")
     page.close()
+
+
+# The words of the player names on the pairings page (split at spaces and hyphens) that the
+# browser broke across lines: a word's range has boxes at more than one height.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const td of document.querySelectorAll('.pairings td.white, .pairings td.black')) {
+    const text = td.firstChild;
+    for (const m of text.textContent.matchAll(/[^\\s-]+/g)) {
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_phone_shows_pairings_with_names_broken_only_between_words(
+    browser: Any, server: Server, field: str, lang: str
+) -> None:
+    url = f"{server.base}/t/hall/screen?page_seconds=3&lang={lang}"
+    page = open_page(browser, {"width": 390, "height": 844}, url, "tr[data-start-no]", live=True)
+    page.wait_for_function(f"() => ({KIND})() === 'pairings'", timeout=30_000)
+    assert page.evaluate(BROKEN_WORDS) == []
+    assert page.evaluate(FITS, ".pairings tr")
+    # Whole words take no boards away: at least the 4 a page holds with names broken anywhere.
+    assert page.locator(".pairings tbody tr[data-board]").count() >= 4
+    assert page.evaluate(KIND) == "pairings"  # still: the rows measured were on the screen
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / f"screen-390-pairings-{lang}.png")
+    assert page.errors == []
+    page.close()
