@@ -346,3 +346,29 @@ def test_a_prize_table_being_edited_keeps_its_rows_when_categories_are_saved(
     doc = server.call("GET", f"/api/tournaments/{tid}/prizes", None, token)[1]
     assert doc["rule"] == "shared"
     assert [(p["list"], p["place"], p["amount"]) for p in doc["prizes"]] == [("U2370", 1, "80.00")]
+
+
+def test_a_second_save_while_the_first_is_on_its_way_writes_once(
+    server: Server, opened: Any
+) -> None:
+    page, tid, _ = opened(viewport=PHONE)
+    page.click("#tab-setup")
+    page.locator("#panel-setup .prizes-form .actions button[type='button']").click()
+    fill_row(page, "prize", 0, {"place": "1", "amount": "100"})
+    held: list[Any] = []  # the table's PUTs, answered once both clicks are in
+    page.route(
+        f"**/api/tournaments/{tid}/prizes",
+        lambda route: held.append(route) if route.request.method == "PUT" else route.continue_(),
+    )
+    save = page.locator("#panel-setup .prizes-form button[type='submit']")
+    save.click()
+    while not held:  # the route's handler runs while Playwright waits
+        page.wait_for_timeout(20)
+    save.click()  # bad Wi-Fi: no answer yet, so the arbiter clicks again
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r)))")
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("#pz-status[data-tone='ok']")
+    page.unroute(f"**/api/tournaments/{tid}/prizes")
+    assert len(held) == 1
+    assert len(events(server, tid, "PrizesDefined")) == 1

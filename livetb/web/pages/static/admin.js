@@ -1,7 +1,7 @@
 // The console's forms: pairings (the pairing program's TRF, or FIDE's Berger tables), players
 // (one by one, or a TRF player list), and round operations. Every write is previewed with
 // ?dry_run=1 where there is something to look at first, and nothing is written until confirmed.
-import { config, el, freshKey, getJSON, problem, send, statusLine } from "./common.js";
+import { config, el, freshKey, getJSON, oneAtATime, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { describe } from "./audit.js";
 
@@ -276,14 +276,14 @@ export function playersPanel(ctx) {
     const id = `pl-k-${p.start_no}`;
     const input = el("input", { id, name: id, type: "number", min: 1, max: 100, step: 1, class: "k", placeholder: kInEffect.get(p.start_no) ?? t("players.k_default") });
     kSeen.observe(input);
-    return el("form", { class: "k-form", onsubmit: async (e) => {
+    return el("form", { class: "k-form", onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       const k = input.value === "" ? null : Number(input.value);
       const answer = await send("PATCH", `${ctx.base}/participants/${p.start_no}`, ctx.token(), { k });
       status.textContent = answer.ok ? t(k === null ? "players.k_cleared" : "players.k_saved", { name: p.name, k, seq: answer.body.seq }) : problem(answer);
       status.dataset.tone = answer.ok ? "ok" : "error";
       if (answer.ok) { kInEffect.delete(p.start_no); input.value = ""; loadK(input, p.start_no); }
-    } }, el("label", { for: id, class: "sr" }, t("players.k_label", { name: p.name })), input,
+    }) }, el("label", { for: id, class: "sr" }, t("players.k_label", { name: p.name })), input,
       el("button", { type: "submit" }, t("players.k_set")));
   }
 
@@ -474,10 +474,10 @@ export function operationsPanel(ctx) {
   const form = (id, title, inputs, action) => {
     const status = statusLine();
     const done = (answer, ok) => status.say(answer.ok ? ok(answer.body) : problem(answer), answer.ok ? "ok" : "error");
-    return el("form", { class: "grid-form", "aria-labelledby": `${id}-h`, onsubmit: async (e) => {
+    return el("form", { class: "grid-form", "aria-labelledby": `${id}-h`, onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       await action(done);
-    } }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, title), status);
+    }) }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, title), status);
   };
 
   const w = whoField(ctx, "w-no");

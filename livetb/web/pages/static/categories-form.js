@@ -1,7 +1,7 @@
 // The console's categories editor: the categories as the server has them now, one row each
 // (code, name and the criteria a member must all meet), saved whole with PUT. A refusal (422)
 // names a field by its JSON path; the message is shown beside that input and nothing is saved.
-import { el, getJSON, hold, problem, send, statusLine } from "./common.js";
+import { el, getJSON, hold, oneAtATime, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 
 /** An input that answers to a JSON path of the request (`$.categories[1].rating_max`): a
@@ -123,7 +123,7 @@ export function categoriesPanel(ctx) {
   }
 
   const add = el("button", { type: "button", onclick: () => { drafts = [...readAll(), {}]; draw(true); } }, t("catform.add"));
-  const form = el("form", { class: "categories-form", "aria-labelledby": "cat-h", onsubmit: async (e) => {
+  const form = el("form", { class: "categories-form", "aria-labelledby": "cat-h", onsubmit: oneAtATime(async (e) => {
     e.preventDefault();
     const categories = readAll();
     const answer = await send("PUT", `${ctx.base}/categories`, ctx.token(), { categories });
@@ -136,7 +136,7 @@ export function categoriesPanel(ctx) {
     status.say(t("catform.saved", { n: categories.length, seq: answer.body.seq }), "ok");
     await load();
     document.dispatchEvent(new CustomEvent("livetb:categories"));
-  } },
+  }) },
     el("h3", { id: "cat-h" }, t("catform.title")),
     el("p", { class: "hint" }, t("catform.hint")),
     body,

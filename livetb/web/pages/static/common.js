@@ -144,6 +144,17 @@ export function hold(form, held) {
   for (const control of form.elements) control.disabled = held;
 }
 
+/** A form's async submit handler that a second submit does not run again while the first is
+ *  on its way: a double click, or Enter pressed twice on bad Wi-Fi, writes once, and the
+ *  status says how that write went (not a refusal of its twin). */
+export function oneAtATime(handler) {
+  let running = null;
+  return (e) => {
+    if (running) { e.preventDefault(); return; }
+    running = Promise.resolve(handler(e)).finally(() => { running = null; });
+  };
+}
+
 /** A broadcast delay in words: "delayed 15 min" (whole minutes, or any delay from 10 min),
  *  else "delayed 90 s" (90 s stays 90 s, not "2 min"). */
 export function delayText(seconds) {

@@ -1,7 +1,7 @@
 // The console's prize table editor: the allocation rule, one prize per player, the currency and
 // one row per prize (the main list or a category, place, amount, label), saved whole with PUT;
 // under it the provisional prize list as the server computes it now.
-import { el, getJSON, hold, problem, send, statusLine } from "./common.js";
+import { el, getJSON, hold, oneAtATime, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { pathInput, showFieldError } from "./categories-form.js";
 import { delaySpan, money, ordinal, paid, prizeName } from "./words.js";
@@ -116,7 +116,7 @@ export function prizesPanel(ctx) {
     edited = true;
     draw(true);
   } }, t("prizeform.add"));
-  const form = el("form", { class: "prizes-form", "aria-labelledby": "pz-h", onsubmit: async (e) => {
+  const form = el("form", { class: "prizes-form", "aria-labelledby": "pz-h", onsubmit: oneAtATime(async (e) => {
     e.preventDefault();
     const table = { rule: rule.value, one_prize_per_player: one.checked, currency: currency.input.value.trim().toUpperCase(), prizes: made.map((r) => r.read()) };
     const answer = await send("PUT", `${ctx.base}/prizes`, ctx.token(), table);
@@ -128,7 +128,7 @@ export function prizesPanel(ctx) {
     showFieldError(form, null);
     status.say(t("prizeform.saved", { n: table.prizes.length, seq: answer.body.seq }), "ok");
     await load(true);
-  } },
+  }) },
     el("h3", { id: "pz-h" }, t("prizeform.title")),
     el("div", { class: "fields" },
       el("div", { class: "field" }, el("label", { for: "pz-rule" }, t("prizeform.rule")), rule),
@@ -163,7 +163,7 @@ export function delayForm(ctx) {
       amount.value = minutes ? seconds / 60 : seconds;
     }
   }
-  const form = el("form", { class: "delay-form", "aria-labelledby": "delay-h", onsubmit: async (e) => {
+  const form = el("form", { class: "delay-form", "aria-labelledby": "delay-h", onsubmit: oneAtATime(async (e) => {
     e.preventDefault();
     const seconds = Number(amount.value) * Number(unit.value);
     if (!Number.isInteger(seconds) || seconds < 0 || seconds > 3600) { status.say(t("delay.range"), "error"); amount.focus(); return; }
@@ -173,7 +173,7 @@ export function delayForm(ctx) {
     ctx.info().public_delay = seconds;
     show(seconds);
     ctx.refresh(); // the header's line too
-  } },
+  }) },
     el("h3", { id: "delay-h" }, t("delay.title")),
     el("label", { for: "delay-amount" }, t("delay.label")), el("div", { class: "row" }, amount, unit),
     el("button", { type: "submit" }, t("delay.set")), now, status);

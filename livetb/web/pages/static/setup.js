@@ -3,7 +3,7 @@
 // modifier livetb accepts, with FIDE's recommended lists to start from. The organiser token
 // arrives as #token=… (the link `livetb serve` prints); a creation with it answers with the
 // new tournament's arbiter token, shown here once, with the way into the console.
-import { app, config, el, languageSwitch, problem, send } from "./common.js";
+import { app, config, el, languageSwitch, oneAtATime, problem, send } from "./common.js";
 import { href, lang, t, tbName } from "./i18n.js";
 
 // Per code, the modifiers it offers ("" = none) and whether it is for team events only.
@@ -127,7 +127,7 @@ function main() {
       : t("setup.edition_before", { edition: editionName(e), date: day(e.before) })))));
 
   const submit = el("button", { type: "submit", class: "primary" }, t("setup.create"));
-  const form = el("form", { class: "grid-form setup", onsubmit: async (e) => {
+  const form = el("form", { class: "grid-form setup", onsubmit: oneAtATime(async (e) => {
     e.preventDefault();
     const decimal = (x) => x.value.replace(",", ".");
     const tid = id.value.trim();
@@ -154,7 +154,7 @@ function main() {
     // An arbiter token made for this id: the console takes the same one.
     sessionStorage.setItem(`livetb.token.${tid}`, key);
     location.assign(href(`/t/${encodeURIComponent(tid)}/arbiter`));
-  } },
+  }) },
     idL, id, el("p", { id: "s-id-help", class: "hint" }, t("setup.id_hint")), tokL, token,
     el("p", { id: "s-token-help", class: "hint" }, t(organiser.fromLink ? "setup.token_from_link" : "setup.token_help")),
     nameL, name, roundsL, rounds, dateL, date,
