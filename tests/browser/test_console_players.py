@@ -212,3 +212,45 @@ def test_sex_and_birth_date_are_registered_edited_and_read_by_the_categories(
     assert members(server, tid) == {"U18W": [4], "S65": [1]}
     shot(page, "late-entry-390.png")
     assert page.errors == []
+
+
+def test_entrants_register_once_each_and_the_next_need_not_wait_for_the_list(
+    server: Server, opened: Any
+) -> None:
+    tid = f"quick-{next(_numbers)}"
+    token = server.token(tid)
+    t = f"/api/tournaments/{tid}"
+    assert server.call("PUT", t, {"name": "Club", "rounds": 5}, token)[0] == 201
+    page = opened(tid, token, PHONE)
+    page.click("#tab-players")
+    page.wait_for_selector("#pl-name")
+    posts: list[Any] = []  # registrations, answered when the test says
+    reads: list[Any] = []  # the console reading the tournament again: held throughout
+    page.route(f"**{t}/participants", lambda route: posts.append(route))
+    page.route(f"**{t}", lambda route: reads.append(route))
+    page.fill("#pl-name", "Abate, Anna")
+    page.press("#pl-name", "Enter")
+    while not posts:  # the route's handler runs while Playwright waits
+        page.wait_for_timeout(20)
+    page.press("#pl-name", "Enter")  # no answer yet: pressed again
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r)))")
+    assert len(posts) == 1
+    posts.pop().continue_()
+    page.wait_for_selector("#panel-players .status[data-tone='ok']")
+    # The list is not read again yet; the next entrant has the next number all the same.
+    assert page.input_value("#pl-no") == "2"
+    page.fill("#pl-name", "Bassi, Bruno")
+    page.press("#pl-name", "Enter")
+    while not posts:
+        page.wait_for_timeout(20)
+    posts.pop().continue_()
+    page.wait_for_selector("#panel-players .status:has-text('Bassi, Bruno saved')")
+    for route in reads:
+        route.continue_()
+    page.unroute(f"**{t}/participants")
+    page.unroute(f"**{t}")
+    registered = events(server, tid, "ParticipantRegistered")
+    assert [(e["start_no"], e["name"]) for e in registered] == [
+        (1, "Abate, Anna"),
+        (2, "Bassi, Bruno"),
+    ]

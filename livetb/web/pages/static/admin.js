@@ -44,7 +44,7 @@ function lateEntry(ctx) {
   }
   /** The command's `missed`: every round already paired, as chosen. */
   const body = () => (node.hidden ? {} : { missed: Object.fromEntries(selects.map((s) => [s.dataset.round, s.value])) });
-  return { node, update, body, clear: () => { selects = []; } };
+  return { node, update, body, reset: () => { for (const s of selects) s.value = "absent"; } };
 }
 
 /** The previewed boards in the order they will be published (the server's numbering: FIDE's
@@ -319,7 +319,7 @@ export function playersPanel(ctx) {
   }
 
   const submit = el("button", { type: "submit", class: "primary" }, t("players.register"));
-  const form = el("form", { class: "grid-form", onsubmit: async (e) => {
+  const form = el("form", { class: "grid-form", onsubmit: oneAtATime(async (e) => {
     e.preventDefault();
     const body = { name: name.value.trim(), rating: rating.value ? Number(rating.value) : null, title: title.value.trim(), federation: fed.value.trim().toUpperCase(), fide_id: fide.value.trim(),
       sex: sex.value, birth_date: born.value.trim() };
@@ -329,16 +329,20 @@ export function playersPanel(ctx) {
     status.textContent = answer.ok ? t("players.saved", { name: body.name, seq: answer.body.seq }) : problem(answer);
     status.dataset.tone = answer.ok ? "ok" : "error";
     if (answer.ok) {
+      const registered = editing ? 0 : Number(no.value);
       editing = null;
       no.disabled = false;
       submit.textContent = t("players.register");
       for (const input of details) input.value = "";
       bornCheck();
-      late.clear(); // the next entrant starts from absent again
-      await reload();
+      late.reset(); // the next entrant starts from absent again
+      // The next free number at once: the next entrant may be sent before the list is read
+      // again (not awaited, so this submit is over and the next one is not held back).
+      no.value = Math.max(registered, ...ctx.info().participants.map((p) => p.start_no)) + 1;
       name.focus();
+      reload();
     }
-  } }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide,
+  }) }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide,
     sexLabel, sex, bornLabel, born, bornHint, late.node, submit);
   const fixedNote = el("p", { class: "hint", id: "pl-fixed", hidden: true }, t("players.fixed"));
   document.addEventListener("livetb:info", refresh); // a round paired since: one more to choose
