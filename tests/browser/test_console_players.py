@@ -131,14 +131,19 @@ def test_a_withdrawn_player_is_reinstated_from_the_round_operations(
     assert page.errors == []
 
 
+def club(server: Server, prefix: str, **settings: Any) -> tuple[str, str, str]:
+    """A new 5-round tournament with no participant yet: (tid, token, its API path)."""
+    tid = f"{prefix}-{next(_numbers)}"
+    token = server.token(tid)
+    t = f"/api/tournaments/{tid}"
+    assert server.call("PUT", t, {"name": "Club", "rounds": 5, **settings}, token)[0] == 201
+    return tid, token, t
+
+
 def test_sex_and_birth_date_are_registered_edited_and_read_by_the_categories(
     server: Server, opened: Any
 ) -> None:
-    tid = f"born-{next(_numbers)}"
-    token = server.token(tid)
-    t = f"/api/tournaments/{tid}"
-    body = {"name": "Club", "rounds": 5, "tiebreaks": ["PTS", "BH"], "start_date": "2026-06-01"}
-    assert server.call("PUT", t, body, token)[0] == 201
+    tid, token, t = club(server, "born", tiebreaks=["PTS", "BH"], start_date="2026-06-01")
     assert server.call("PUT", f"{t}/categories", {"categories": CATEGORIES}, token)[0] == 200
     page = opened(tid, token, PHONE)
     page.click("#tab-players")
@@ -217,10 +222,7 @@ def test_sex_and_birth_date_are_registered_edited_and_read_by_the_categories(
 def test_entrants_register_once_each_and_the_next_need_not_wait_for_the_list(
     server: Server, opened: Any
 ) -> None:
-    tid = f"quick-{next(_numbers)}"
-    token = server.token(tid)
-    t = f"/api/tournaments/{tid}"
-    assert server.call("PUT", t, {"name": "Club", "rounds": 5}, token)[0] == 201
+    tid, token, t = club(server, "quick")
     page = opened(tid, token, PHONE)
     page.click("#tab-players")
     page.wait_for_selector("#pl-name")
