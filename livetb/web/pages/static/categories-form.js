@@ -1,7 +1,7 @@
 // The console's categories editor: the categories as the server has them now, one row each
 // (code, name and the criteria a member must all meet), saved whole with PUT. A refusal (422)
 // names a field by its JSON path; the message is shown beside that input and nothing is saved.
-import { el, getJSON, hold, oneAtATime, problem, send, statusLine } from "./common.js";
+import { el, getJSON, loadHeld, oneAtATime, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 
 /** An input that answers to a JSON path of the request (`$.categories[1].rating_max`): a
@@ -116,7 +116,7 @@ export function categoriesPanel(ctx) {
       drafts = doc.categories.map((c) => ({ ...c }));
       showCurrent(doc.categories);
       draw();
-      hold(form, false);
+      return true;
     } catch (err) {
       status.say(err.message, "error");
     }
@@ -142,9 +142,6 @@ export function categoriesPanel(ctx) {
     body,
     el("div", { class: "actions" }, add, el("button", { type: "submit", class: "primary" }, t("catform.save"))),
     status);
-  hold(form, true);
-  // A first load lost to bad Wi-Fi is tried again when the console next refreshes (a tab shown).
-  document.addEventListener("livetb:info", () => { if (form.getAttribute("aria-busy") === "true") load(); });
-  load();
+  loadHeld(form, load);
   return el("div", { class: "form-stack" }, form, el("h3", {}, t("catform.current")), current);
 }

@@ -137,11 +137,19 @@ export function statusLine(attrs = {}) {
   return line;
 }
 
-/** A form that saves a whole table is held (every control disabled, busy) until that table
- *  has loaded: a row added before it would vanish, and a save would drop what it has not read. */
-export function hold(form, held) {
-  form.setAttribute("aria-busy", String(held));
-  for (const control of form.elements) control.disabled = held;
+/** A form that saves a whole table is held (every control disabled, busy) until `load` (true
+ *  once the table is in) has read it: a row added before would vanish, and a save would drop
+ *  what it has not read. A load lost to bad Wi-Fi is tried again at the console's next refresh. */
+export function loadHeld(form, load) {
+  const hold = (held) => {
+    form.setAttribute("aria-busy", String(held));
+    for (const control of form.elements) control.disabled = held;
+  };
+  let loaded = false;
+  const attempt = async () => { if (!loaded && (await load())) { loaded = true; hold(false); } };
+  hold(true);
+  document.addEventListener("livetb:info", attempt);
+  attempt();
 }
 
 /** A form's async submit handler that a second submit does not run again while the first is

@@ -1,7 +1,7 @@
 // The console's prize table editor: the allocation rule, one prize per player, the currency and
 // one row per prize (the main list or a category, place, amount, label), saved whole with PUT;
 // under it the provisional prize list as the server computes it now.
-import { el, getJSON, hold, oneAtATime, problem, send, statusLine } from "./common.js";
+import { el, getJSON, loadHeld, oneAtATime, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { pathInput, showFieldError } from "./categories-form.js";
 import { delaySpan, money, ordinal, paid, prizeName } from "./words.js";
@@ -103,7 +103,7 @@ export function prizesPanel(ctx) {
         draw();
       }
       showAwards(doc);
-      hold(form, false);
+      return true;
     } catch (err) {
       status.say(err.message, "error");
     }
@@ -140,10 +140,7 @@ export function prizesPanel(ctx) {
     status);
   form.addEventListener("input", () => { edited = true; });
   document.addEventListener("livetb:categories", () => load()); // the lists a prize may name
-  hold(form, true);
-  // A first load lost to bad Wi-Fi is tried again when the console next refreshes (a tab shown).
-  document.addEventListener("livetb:info", () => { if (form.getAttribute("aria-busy") === "true") load(); });
-  load();
+  loadHeld(form, load);
   return el("div", { class: "form-stack" }, form, el("h3", {}, t("prizeform.current")), awards);
 }
 
