@@ -222,6 +222,9 @@ export function playersPanel(ctx) {
   const late = lateEntry(ctx);
   let editing = null;
 
+  /** The next free start number: after every one known (and `taken`, not yet listed). */
+  const nextNo = (taken = 0) => Math.max(taken, ...ctx.info().participants.map((p) => p.start_no)) + 1;
+
   function refresh() {
     const info = ctx.info();
     late.update(!editing);
@@ -237,7 +240,7 @@ export function playersPanel(ctx) {
       el("td", {}, p.sex ? t(`players.sex.${p.sex}`) : ""), el("td", {}, p.birth_date ?? ""),
       el("td", {}, kField(p)),
       el("td", {}, fixed ? "" : el("button", { type: "button", onclick: () => edit(p) }, t("players.edit", { name: p.name }))))));
-    if (!editing) no.value = Math.max(0, ...info.participants.map((p) => p.start_no)) + 1;
+    if (!editing) no.value = nextNo();
     if (focused?.isConnected) focused.focus(); // rows are rebuilt; the K being typed keeps focus
     const shown = new Set(info.participants.map((p) => `${p.start_no}\u0000${p.name}`));
     for (const key of kForms.keys()) if (!shown.has(key)) kForms.delete(key);
@@ -338,7 +341,7 @@ export function playersPanel(ctx) {
       late.reset(); // the next entrant starts from absent again
       // The next free number at once: the next entrant may be sent before the list is read
       // again (not awaited, so this submit is over and the next one is not held back).
-      no.value = Math.max(registered, ...ctx.info().participants.map((p) => p.start_no)) + 1;
+      no.value = nextNo(registered);
       name.focus();
       reload();
     }
