@@ -99,7 +99,7 @@ function boardsTable(ctx, boards, byes) {
 
 export function pairingPanel(ctx) {
   const info = ctx.info();
-  const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  const status = statusLine({ id: "p-status" });
   const round = el("input", { id: "p-round", name: "round", type: "number", min: 1, max: info.rounds, value: Math.min(info.paired + 1, info.rounds) });
   const text = el("textarea", { id: "p-trf", name: "trf", rows: 8, spellcheck: "false", "aria-describedby": "p-trf-hint" });
   const file = el("input", { id: "p-file", name: "file", type: "file", accept: ".trf,.txt,text/plain" });
@@ -118,20 +118,18 @@ export function pairingPanel(ctx) {
     if (!answer.ok) {
       pending = null;
       preview.replaceChildren();
-      status.textContent = problem(answer);
-      status.dataset.tone = "error";
+      status.say(problem(answer), "error");
       return;
     }
     const paired = answer.body.events.find((e) => e.type === "RoundPaired");
     const table = boardsTable(ctx, paired.boards, [paired.bye, ...(paired.more_byes ?? [])].filter((no) => no));
     pending = { paired, order: table.order };
-    status.textContent = t("pair.previewed", { round: round.value, n: paired.boards.length });
-    status.dataset.tone = "info";
+    status.say(t("pair.previewed", { round: round.value, n: paired.boards.length }), "info");
     preview.replaceChildren(table.node, publish);
     publish.focus();
   }
 
-  const publish = el("button", { type: "button", class: "primary", onclick: async () => {
+  const publish = el("button", { type: "button", class: "primary", onclick: oneAtATime(async () => {
     if (!pending) return;
     // The boards as the preview shows them (moved or not), numbered from 1: JSON keeps them.
     const { paired, order } = pending;
@@ -139,18 +137,17 @@ export function pairingPanel(ctx) {
     if (paired.team_bye?.length) body.team_bye = paired.team_bye;
     if (paired.more_byes?.length) body.more_byes = paired.more_byes;
     const answer = await send("POST", `${ctx.base}/rounds/${round.value}/pairings`, ctx.token(), body);
-    status.textContent = answer.ok ? t("pair.published", { round: round.value, seq: answer.body.seq }) : problem(answer);
-    status.dataset.tone = answer.ok ? "ok" : "error";
+    status.say(answer.ok ? t("pair.published", { round: round.value, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
     if (answer.ok) { pending = null; chosen = false; preview.replaceChildren(); ctx.refresh(); }
-  } }, t("pair.publish"));
+  }, status) }, t("pair.publish"));
 
-  const fromTrf = el("button", { type: "button", onclick: async () => {
+  const fromTrf = el("button", { type: "button", onclick: oneAtATime(async () => {
     const data = (await readFile(file)) ?? text.value;
-    if (!data.trim()) { status.textContent = t("pair.nothing"); return; }
+    if (!data.trim()) { status.say(t("pair.nothing"), "error"); return; }
     await show({ text: data });
-  } }, t("pair.preview"));
+  }, status, "console.checking") }, t("pair.preview"));
 
-  const rr = bergerPart(ctx, round, show, (text) => { status.textContent = text; status.dataset.tone = "error"; });
+  const rr = bergerPart(ctx, round, show, (text) => status.say(text, "error"));
 
   return el("div", { class: "form-stack" },
     el("h2", {}, t("tab.pairings")),
@@ -196,7 +193,7 @@ function bergerPart(ctx, round, show, refuse) {
 }
 
 export function playersPanel(ctx) {
-  const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  const status = statusLine({ id: "pl-status" });
   const list = el("tbody", {});
   const [noLabel, no] = field("pl-no", t("col.no"), { type: "number", min: 1, required: true });
   const [nameLabel, name] = field("pl-name", t("col.name"), { required: true, maxlength: 100 });
@@ -283,10 +280,9 @@ export function playersPanel(ctx) {
       e.preventDefault();
       const k = input.value === "" ? null : Number(input.value);
       const answer = await send("PATCH", `${ctx.base}/participants/${p.start_no}`, ctx.token(), { k });
-      status.textContent = answer.ok ? t(k === null ? "players.k_cleared" : "players.k_saved", { name: p.name, k, seq: answer.body.seq }) : problem(answer);
-      status.dataset.tone = answer.ok ? "ok" : "error";
+      status.say(answer.ok ? t(k === null ? "players.k_cleared" : "players.k_saved", { name: p.name, k, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
       if (answer.ok) { kInEffect.delete(p.start_no); input.value = ""; loadK(input, p.start_no); }
-    }) }, el("label", { for: id, class: "sr" }, t("players.k_label", { name: p.name })), input,
+    }, status) }, el("label", { for: id, class: "sr" }, t("players.k_label", { name: p.name })), input,
       el("button", { type: "submit" }, t("players.k_set")));
   }
 
@@ -329,8 +325,7 @@ export function playersPanel(ctx) {
     const answer = editing
       ? await send("PATCH", `${ctx.base}/participants/${editing}`, ctx.token(), body)
       : await send("POST", `${ctx.base}/participants`, ctx.token(), { start_no: Number(no.value), ...body, ...late.body() });
-    status.textContent = answer.ok ? t("players.saved", { name: body.name, seq: answer.body.seq }) : problem(answer);
-    status.dataset.tone = answer.ok ? "ok" : "error";
+    status.say(answer.ok ? t("players.saved", { name: body.name, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
     if (answer.ok) {
       const registered = editing ? 0 : Number(no.value);
       editing = null;
@@ -345,7 +340,7 @@ export function playersPanel(ctx) {
       name.focus();
       reload();
     }
-  }) }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide,
+  }, status) }, noLabel, no, nameLabel, name, ratingLabel, rating, titleLabel, title, fedLabel, fed, fideLabel, fide,
     sexLabel, sex, bornLabel, born, bornHint, late.node, submit);
   const fixedNote = el("p", { class: "hint", id: "pl-fixed", hidden: true }, t("players.fixed"));
   document.addEventListener("livetb:info", refresh); // a round paired since: one more to choose
@@ -354,27 +349,26 @@ export function playersPanel(ctx) {
   const file = el("input", { id: "pl-file", name: "players-file", type: "file", accept: ".trf,.txt,text/plain" });
   const preview = el("div", {});
   let staged = null;
-  const confirm = el("button", { type: "button", class: "primary", onclick: async () => {
+  const confirm = el("button", { type: "button", class: "primary", onclick: oneAtATime(async () => {
+    if (staged === null) return;
     const answer = await send("POST", `${ctx.base}/participants`, ctx.token(), undefined, { text: staged });
-    status.textContent = answer.ok ? t("players.imported", { seq: answer.body.seq }) : problem(answer);
-    status.dataset.tone = answer.ok ? "ok" : "error";
+    status.say(answer.ok ? t("players.imported", { seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
     if (answer.ok) { staged = null; preview.replaceChildren(); await reload(); }
-  } }, t("players.confirm"));
-  const check = el("button", { type: "button", onclick: async () => {
+  }, status) }, t("players.confirm"));
+  const check = el("button", { type: "button", onclick: oneAtATime(async () => {
     const data = (await readFile(file)) ?? trf.value;
     const answer = await send("POST", `${ctx.base}/participants`, ctx.token(), undefined, { text: data, dryRun: true });
-    if (!answer.ok) { staged = null; preview.replaceChildren(); status.textContent = problem(answer); status.dataset.tone = "error"; return; }
+    if (!answer.ok) { staged = null; preview.replaceChildren(); status.say(problem(answer), "error"); return; }
     staged = data;
     const people = answer.body.events.filter((e) => e.type === "ParticipantRegistered");
-    status.textContent = t("players.previewed", { n: people.length });
-    status.dataset.tone = "info";
+    status.say(t("players.previewed", { n: people.length }), "info");
     preview.replaceChildren(el("div", { class: "scroll" }, el("table", { class: "pairings players-preview" },
       el("thead", {}, el("tr", {}, [t("col.no"), t("col.name"), t("col.rating"), t("col.title"), t("col.fed"), t("players.fide_id")]
         .map((label) => el("th", { scope: "col" }, label)))),
       el("tbody", {}, people.map((p) => el("tr", {}, el("td", {}, p.start_no), el("td", {}, p.name), el("td", {}, p.rating ?? ""),
         el("td", {}, p.title), el("td", {}, p.federation), el("td", {}, p.fide_id)))))), confirm);
     confirm.focus();
-  } }, t("players.preview"));
+  }, status, "console.checking") }, t("players.preview"));
 
   refresh();
   return el("div", { class: "form-stack" },
@@ -440,7 +434,7 @@ function previewedForm(ctx, { id, title, inputs, check, request }) {
   const name = (no) => ctx.person(no)?.name ?? "?";
   let pending = null;
   const drop = () => { pending = null; preview.hidden = true; preview.replaceChildren(); };
-  const confirm = el("button", { type: "button", class: "primary", onclick: async () => {
+  const confirm = el("button", { type: "button", class: "primary", onclick: oneAtATime(async () => {
     const staged = pending;
     if (!staged) return;
     drop();
@@ -449,13 +443,13 @@ function previewedForm(ctx, { id, title, inputs, check, request }) {
     const what = staged.events.map((e) => describe({ event: e }, name)).join("; ");
     status.say(t("console.written", { what, seq: answer.body.seq }), "ok");
     ctx.refresh();
-  } }, t("console.confirm"));
+  }, status) }, t("console.confirm"));
   const cancel = el("button", { type: "button", onclick: () => {
     drop();
     status.say(t("console.cancelled"), "info");
     inputs[0][1].focus();
   } }, t("console.cancel"));
-  const form = el("form", { class: "grid-form", id: `${id}-form`, "aria-labelledby": `${id}-h`, onsubmit: async (e) => {
+  const form = el("form", { class: "grid-form", id: `${id}-form`, "aria-labelledby": `${id}-h`, onsubmit: oneAtATime(async (e) => {
     e.preventDefault();
     drop();
     const refusal = check();
@@ -470,7 +464,7 @@ function previewedForm(ctx, { id, title, inputs, check, request }) {
     preview.hidden = false;
     status.say(t("console.previewed"), "info");
     confirm.focus();
-  } }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, t("console.preview")), preview, status);
+  }, status, "console.checking") }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, t("console.preview")), preview, status);
   form.addEventListener("input", drop);
   return form;
 }
@@ -484,7 +478,7 @@ export function operationsPanel(ctx) {
     return el("form", { class: "grid-form", "aria-labelledby": `${id}-h`, onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       await action(done);
-    }) }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, title), status);
+    }, status) }, el("h3", { id: `${id}-h` }, title), ...inputs.flat(), el("button", { type: "submit" }, title), status);
   };
 
   const w = whoField(ctx, "w-no");

@@ -1,7 +1,7 @@
 // /t/{id}/arbiter: the arbiters' console — results at speed, pairings, players, round
 // operations, provisional ranks and the audit trail. The token is entered once (or arrives
 // as #token=…), kept for this browser session, and only ever sent as a header.
-import { app, config, el, getJSON, languageSwitch, problem, send, stateLine, statusLine, takeToken } from "./common.js";
+import { app, config, el, getJSON, languageSwitch, oneAtATime, problem, send, stateLine, statusLine, takeToken } from "./common.js";
 import { href, t } from "./i18n.js";
 import { boot } from "./boot.js";
 import "./standings-table.js";
@@ -188,13 +188,13 @@ async function start(said = null) {
   ui.ranks = el("standings-table", { class: "ranks", legend: true, quiet: true });
   ui.roundTitle = el("h2", {});
   const quick = quickEntry(grid, say);
-  const close = el("button", { type: "button", dataset: { action: "close-round" }, onclick: async () => {
+  const close = el("button", { type: "button", dataset: { action: "close-round" }, onclick: oneAtATime(async () => {
     const rnd = grid.round?.round;
     if (!rnd) return;
     const answer = await send("POST", `${base}/rounds/${rnd}/close`, token);
     say(answer.ok ? t("ops.closed", { round: rnd, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
     quick.board.focus(); // back to typing results: the missing boards are named
-  } }, t("ops.close"));
+  }, ui.notice) }, t("ops.close"));
   ui.roundOnly = [quick.form, grid.missing, close, grid.root];
   ui.preRound = el("div", { class: "pre-round", hidden: true },
     el("p", {}, t("console.no_round")),

@@ -136,7 +136,7 @@ export function categoriesPanel(ctx) {
     status.say(t("catform.saved", { n: categories.length, seq: answer.body.seq }), "ok");
     await load();
     document.dispatchEvent(new CustomEvent("livetb:categories"));
-  }) },
+  }, status) },
     el("h3", { id: "cat-h" }, t("catform.title")),
     el("p", { class: "hint" }, t("catform.hint")),
     body,

@@ -129,10 +129,7 @@ export function stateLine(header, rounds) {
  * error never stays above a later success. */
 export function statusLine(attrs = {}) {
   const line = el("p", { class: "status", role: "status", "aria-live": "polite", ...attrs });
-  line.say = (text, tone = "info") => {
-    line.dataset.tone = tone;
-    line.textContent = text;
-  };
+  line.say = (text, tone = "info") => tell(line, text, tone);
   line.clear = () => line.say("");
   return line;
 }
@@ -152,15 +149,28 @@ export function loadHeld(form, load) {
   attempt();
 }
 
-/** A form's async submit handler that a second submit does not run again while the first is
- *  on its way: a double click, or Enter pressed twice on bad Wi-Fi, writes once, and the
- *  status says how that write went (not a refusal of its twin). */
-export function oneAtATime(handler) {
+/** A write's async submit or click handler that a second submit does not run again while the
+ *  first is on its way: a double click, or Enter pressed twice on bad Wi-Fi, writes once, and
+ *  the status says how that write went (not a refusal of its twin). Meanwhile `status` says
+ *  the request is on its way (`waiting`, a catalog key), not what the write before it said:
+ *  an old "saved" under a new edit would claim that edit is saved. */
+export function oneAtATime(handler, status, waiting = "console.sending") {
   let running = null;
   return (e) => {
     if (running) { e.preventDefault(); return; }
-    running = Promise.resolve(handler(e)).finally(() => { running = null; });
+    const said = t(waiting);
+    tell(status, said, "info");
+    running = Promise.resolve(handler(e)).finally(() => {
+      running = null;
+      if (status.textContent === said) tell(status, "", "info"); // it stopped without a word
+    });
   };
+}
+
+/** A status line's text and tone (a `statusLine`, or a plain status paragraph). */
+function tell(status, text, tone) {
+  status.dataset.tone = tone;
+  status.textContent = text;
 }
 
 /** A broadcast delay in words: "delayed 15 min" (whole minutes, or any delay from 10 min),

@@ -128,7 +128,7 @@ export function prizesPanel(ctx) {
     showFieldError(form, null);
     status.say(t("prizeform.saved", { n: table.prizes.length, seq: answer.body.seq }), "ok");
     await load(true);
-  }) },
+  }, status) },
     el("h3", { id: "pz-h" }, t("prizeform.title")),
     el("div", { class: "fields" },
       el("div", { class: "field" }, el("label", { for: "pz-rule" }, t("prizeform.rule")), rule),
@@ -170,7 +170,7 @@ export function delayForm(ctx) {
     ctx.info().public_delay = seconds;
     show(seconds);
     ctx.refresh(); // the header's line too
-  }) },
+  }, status) },
     el("h3", { id: "delay-h" }, t("delay.title")),
     el("label", { for: "delay-amount" }, t("delay.label")), el("div", { class: "row" }, amount, unit),
     el("button", { type: "submit" }, t("delay.set")), now, status);

@@ -139,10 +139,10 @@ function main() {
       ...(edition.value ? { edition: edition.value } : {}),
     };
     submit.disabled = true;
-    status.textContent = t("setup.creating");
     const answer = await send("PUT", `/api/tournaments/${encodeURIComponent(tid)}`, key, body);
     submit.disabled = false;
     if (!answer.ok) {
+      status.dataset.tone = "error";
       status.textContent = problem(answer);
       if (answer.body.path === "id") { // the id refused: back to its field, marked
         id.setAttribute("aria-invalid", "true");
@@ -154,7 +154,7 @@ function main() {
     // An arbiter token made for this id: the console takes the same one.
     sessionStorage.setItem(`livetb.token.${tid}`, key);
     location.assign(href(`/t/${encodeURIComponent(tid)}/arbiter`));
-  }) },
+  }, status, "setup.creating") },
     idL, id, el("p", { id: "s-id-help", class: "hint" }, t("setup.id_hint")), tokL, token,
     el("p", { id: "s-token-help", class: "hint" }, t(organiser.fromLink ? "setup.token_from_link" : "setup.token_help")),
     nameL, name, roundsL, rounds, dateL, date,

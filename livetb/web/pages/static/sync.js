@@ -7,7 +7,7 @@
 // count, for a tournament the sync creates, asks for it (`rounds=`); a file that looks older
 // than those synced before, or another tournament's, is explained and may be synced anyway
 // (`force=1`, previewed again first).
-import { el, freshKey, getJSON, problem, statusLine } from "./common.js";
+import { el, freshKey, getJSON, oneAtATime, problem, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { boardLines, describe } from "./audit.js";
 import { resultText } from "./results.js";
@@ -72,7 +72,7 @@ export function syncPanel(ctx) {
     return known;
   }
 
-  const apply = el("button", { type: "button", class: "primary", id: "sync-apply", onclick: async () => {
+  const apply = el("button", { type: "button", class: "primary", id: "sync-apply", onclick: oneAtATime(async () => {
     const s = staged;
     if (!s) return;
     drop();
@@ -87,7 +87,7 @@ export function syncPanel(ctx) {
     ctx.refresh();
     if (ctx.applied) ctx.applied(said); // a tournament the sync created: its console opens
     else input.focus();
-  } }, t("console.sync.apply"));
+  }, status) }, t("console.sync.apply"));
   const cancel = el("button", { type: "button", onclick: () => {
     const file = staged?.file ?? "";
     drop();
