@@ -190,14 +190,19 @@ def test_a_bye_preview_cancelled_writes_nothing(server: Server, opened: Any) -> 
     assert events(server, tid) == before
 
 
-def test_the_player_list_preview_has_its_headers(server: Server, opened: Any) -> None:
-    tid = fresh_id("list")
-    token = empty_tournament(server, tid)
-    page = opened(tid, token).page
+def previewed_player_list(server: Server, opened: Any, stem: str) -> tuple[str, Any]:
+    """A console on an empty tournament whose players tab previews `TRF_PLAYERS`: (tid, page)."""
+    tid = fresh_id(stem)
+    page = opened(tid, empty_tournament(server, tid)).page
     page.click("#tab-players")
     page.fill("#pl-trf", TRF_PLAYERS)
     page.locator("#panel-players").get_by_role("button", name="Preview").click()
     page.wait_for_selector(".players-preview tbody tr")
+    return tid, page
+
+
+def test_the_player_list_preview_has_its_headers(server: Server, opened: Any) -> None:
+    _, page = previewed_player_list(server, opened, "list")
     headers = page.locator(".players-preview thead th")
     assert headers.all_inner_texts() == ["No.", "Name", "Rating", "Title", "Fed", "FIDE id"]
     assert headers.first.get_attribute("scope") == "col"

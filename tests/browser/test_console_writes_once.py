@@ -8,8 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.conftest import Server
-from tests.browser.test_console import TRF_PLAYERS, events
-from tests.browser.test_console_forms import empty_tournament, fresh_id, opened
+from tests.browser.test_console import events
+from tests.browser.test_console_forms import (
+    empty_tournament,
+    fresh_id,
+    opened,
+    previewed_player_list,
+)
 
 __all__ = ["opened"]  # the fixture, shared with the other console forms' tests
 
@@ -30,19 +35,23 @@ def hold(page: Any, url: str, method: str) -> list[Any]:
     return held
 
 
-def twice(page: Any, target: str, held: list[Any], status: str, sending: str) -> None:
-    """Click `target`, wait until its request is held and `status` says `sending`, click
-    again, let the page run, then release what was held."""
+def twice(page: Any, target: str, status: str, url: str, method: str = "POST") -> str:
+    """Click `target`, wait until its request (`hold`) is held and `status` says it is on its
+    way, click again, let the page run, then release what was held; what `status` says once
+    the write has succeeded."""
+    held = hold(page, url, method)
     page.click(target)
     while not held:  # the route's handler runs while Playwright waits
         page.wait_for_timeout(20)
-    assert page.locator(status).inner_text() == sending
+    assert page.locator(status).inner_text() == "Sending…"
     assert page.locator(status).get_attribute("data-tone") == "info"
     page.click(target)  # no answer yet: the arbiter clicks again
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r)))")
     assert len(held) == 1
     for route in held:
         route.continue_()
+    page.wait_for_selector(f"{status}[data-tone='ok']")
+    return str(page.locator(status).inner_text())
 
 
 def test_publishing_a_round_twice_pairs_it_once_and_says_so(server: Server, opened: Any) -> None:
@@ -52,11 +61,13 @@ def test_publishing_a_round_twice_pairs_it_once_and_says_so(server: Server, open
     page.click("#tab-pairings")
     page.click("#p-berger")
     page.wait_for_selector("text=Round 1: 4 boards")
-    held = hold(page, f"**/api/tournaments/{tid}/rounds/1/pairings*", "POST")
-    status = "#p-status"
-    twice(page, "text=Publish the pairings", held, status, "Sending…")
-    page.wait_for_selector(f"{status}[data-tone='ok']")
-    assert page.locator(status).inner_text().startswith("Round 1 published (#")
+    said = twice(
+        page,
+        "text=Publish the pairings",
+        "#p-status",
+        f"**/api/tournaments/{tid}/rounds/1/pairings*",
+    )
+    assert said.startswith("Round 1 published (#")
     assert len(events(server, tid, "RoundPaired")) == 1
 
 
@@ -71,25 +82,19 @@ def test_closing_a_round_twice_closes_it_once_and_says_so(server: Server, opened
         assert server.call("POST", f"{t}/rounds/1/results", body, token)[0] == 201
     page = opened(tid, token).page
     page.wait_for_selector("[data-board='2'][data-state='confirmed']")
-    held = hold(page, f"**/api/tournaments/{tid}/rounds/1/close", "POST")
-    twice(page, "[data-action='close-round']", held, ".notice", "Sending…")
-    page.wait_for_selector(".notice[data-tone='ok']")
-    assert page.locator(".notice").inner_text().startswith("Round 1 closed (#")
+    said = twice(
+        page, "[data-action='close-round']", ".notice", f"**/api/tournaments/{tid}/rounds/1/close"
+    )
+    assert said.startswith("Round 1 closed (#")
     assert len(events(server, tid, "RoundClosed")) == 1
 
 
 def test_registering_a_player_list_twice_registers_it_once(server: Server, opened: Any) -> None:
-    tid = fresh_id("twice-list")
-    token = empty_tournament(server, tid)
-    page = opened(tid, token).page
-    page.click("#tab-players")
-    page.fill("#pl-trf", TRF_PLAYERS)
-    page.locator("#panel-players").get_by_role("button", name="Preview").click()
-    page.wait_for_selector(".players-preview tbody tr")
-    held = hold(page, f"**/api/tournaments/{tid}/participants*", "POST")
-    twice(page, "text=Register them all", held, "#pl-status", "Sending…")
-    page.wait_for_selector("#pl-status[data-tone='ok']")
-    assert page.locator("#pl-status").inner_text().startswith("Players registered (#")
+    tid, page = previewed_player_list(server, opened, "twice-list")
+    said = twice(
+        page, "text=Register them all", "#pl-status", f"**/api/tournaments/{tid}/participants*"
+    )
+    assert said.startswith("Players registered (#")
     assert len(events(server, tid, "ParticipantRegistered")) == 4
 
 
@@ -106,13 +111,9 @@ def test_a_save_on_its_way_does_not_show_the_last_save_as_its_own(
     page.wait_for_selector("#delay-status[data-tone='ok']")
     first = page.locator("#delay-status").inner_text()
     assert first.startswith("Broadcast delay saved (#")
-    held = hold(page, f"**/api/tournaments/{tid}", "PATCH")
     page.fill("#delay-amount", "5")
     # "saved" would claim the 5 minutes are saved: the status says the request is on its way.
-    twice(page, set_delay, held, "#delay-status", "Sending…")
-    page.wait_for_function(
-        "(first) => { const s = document.querySelector('#delay-status');"
-        " return s.dataset.tone === 'ok' && s.textContent !== first; }",
-        arg=first,
-    )
+    said = twice(page, set_delay, "#delay-status", f"**/api/tournaments/{tid}", "PATCH")
+    assert said.startswith("Broadcast delay saved (#")
+    assert said != first  # the second save's number
     assert server.call("GET", f"/api/tournaments/{tid}", None, token)[1]["public_delay"] == 300
