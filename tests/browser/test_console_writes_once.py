@@ -1,7 +1,8 @@
 """The console's writes on bad Wi-Fi, in a real browser: while a write is on its way its status
 says so (not what the write before it said), and a second click meanwhile writes nothing, so
 its refusal ("round already paired") never stands over the first one's success. Each request
-is held with `page.route` until both clicks are in."""
+is held with `page.route` until both clicks are in. A write whose answer was lost says it may
+have been made, and sent again it is the same write (its idempotency key), made once."""
 
 from __future__ import annotations
 
@@ -71,8 +72,8 @@ def test_publishing_a_round_twice_pairs_it_once_and_says_so(server: Server, open
     assert len(events(server, tid, "RoundPaired")) == 1
 
 
-def test_closing_a_round_twice_closes_it_once_and_says_so(server: Server, opened: Any) -> None:
-    tid = fresh_id("twice-close")
+def finished_round(server: Server, tid: str) -> str:
+    """`tid`: four players, round 1 paired and every result in, not closed; its token."""
     token = empty_tournament(server, tid, "roundrobin", players=4)
     t = f"/api/tournaments/{tid}"
     boards = [{"board": 1, "white": 1, "black": 4}, {"board": 2, "white": 2, "black": 3}]
@@ -80,7 +81,12 @@ def test_closing_a_round_twice_closes_it_once_and_says_so(server: Server, opened
     for board, result in ((1, "1-0"), (2, "1/2-1/2")):
         body = {"board": board, "result": result}
         assert server.call("POST", f"{t}/rounds/1/results", body, token)[0] == 201
-    page = opened(tid, token).page
+    return token
+
+
+def test_closing_a_round_twice_closes_it_once_and_says_so(server: Server, opened: Any) -> None:
+    tid = fresh_id("twice-close")
+    page = opened(tid, finished_round(server, tid)).page
     page.wait_for_selector("[data-board='2'][data-state='confirmed']")
     said = twice(
         page, "[data-action='close-round']", ".notice", f"**/api/tournaments/{tid}/rounds/1/close"
@@ -117,3 +123,36 @@ def test_a_save_on_its_way_does_not_show_the_last_save_as_its_own(
     assert said.startswith("Broadcast delay saved (#")
     assert said != first  # the second save's number
     assert server.call("GET", f"/api/tournaments/{tid}", None, token)[1]["public_delay"] == 300
+
+
+def test_a_close_whose_answer_was_lost_is_sent_again_and_made_once(
+    server: Server, opened: Any
+) -> None:
+    tid = fresh_id("lost-close")
+    page = opened(tid, finished_round(server, tid)).page
+    page.wait_for_selector("[data-board='2'][data-state='confirmed']")
+    keys: list[str] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        keys.append(route.request.headers["idempotency-key"])
+        if len(keys) == 1:  # the server makes the close; its answer never reaches the page
+            route.fetch()
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route(f"**/api/tournaments/{tid}/rounds/1/close", lose_the_first_answer)
+    page.click("[data-action='close-round']")
+    page.wait_for_selector(".notice[data-tone='error']")
+    assert (
+        page.locator(".notice")
+        .inner_text()
+        .startswith("No answer from the server: this may have been written or not.")
+    )
+    assert len(events(server, tid, "RoundClosed")) == 1  # it was made
+    page.click("[data-action='close-round']")  # sent again: the same write, answered
+    page.wait_for_selector(".notice[data-tone='ok']")
+    seq = len(events(server, tid))
+    assert page.locator(".notice").inner_text() == f"Round 1 closed (#{seq})."
+    assert keys[1] == keys[0]
+    assert len(events(server, tid, "RoundClosed")) == 1

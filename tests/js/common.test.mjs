@@ -21,3 +21,47 @@ test("a shorter delay that is not whole minutes is said in seconds", () => {
   assert.equal(en.delayText(90), "delayed 90 s"); // not "2 min"
   assert.equal(it.delayText(90), "in differita di 90 s");
 });
+
+// send(): a write the server may or may not have made (no answer) is sent again with its
+// idempotency key, so that it is made once; a read or a preview without an answer made nothing.
+function fakeServer(answers) {
+  const seen = [];
+  globalThis.fetch = async (url, init) => {
+    seen.push({ url, method: init.method, key: init.headers["Idempotency-Key"] });
+    const next = answers.shift();
+    if (next === "drop") throw new TypeError("Failed to fetch");
+    return { ok: true, status: 201, json: async () => next };
+  };
+  return seen;
+}
+
+test("a write with no answer is sent again with its key, and says it may have been written", async () => {
+  const seen = fakeServer(["drop", { seq: 7 }, { seq: 8 }]);
+  const path = "/api/tournaments/t/rounds/1/results";
+  const lost = await en.send("POST", path, "tok", { board: 3, result: "1-0" });
+  assert.equal(lost.body.code, "unanswered");
+  assert.match(en.problem(lost), /^No answer from the server: this may have been written or not\./);
+  const again = await en.send("POST", path, "tok", { board: 3, result: "1-0" });
+  assert.equal(again.body.seq, 7);
+  assert.equal(seen[1].key, seen[0].key); // the same write: the server makes it once
+  await en.send("POST", path, "tok", { board: 3, result: "1-0" }); // answered: a new write
+  assert.notEqual(seen[2].key, seen[0].key);
+});
+
+test("another write after one with no answer has a key of its own", async () => {
+  const seen = fakeServer(["drop", { seq: 9 }]);
+  const path = "/api/tournaments/t/rounds/1/results";
+  await en.send("POST", path, "tok", { board: 4, result: "1-0" });
+  await en.send("POST", path, "tok", { board: 4, result: "0-1" });
+  assert.notEqual(seen[1].key, seen[0].key);
+});
+
+test("a preview or a read with no answer wrote nothing and says so", async () => {
+  const seen = fakeServer(["drop", "drop"]);
+  const preview = await en.send("POST", "/api/tournaments/t/sync?file=a.trf", "tok", undefined, { text: "x", dryRun: true });
+  assert.equal(seen[0].url, "/api/tournaments/t/sync?file=a.trf&dry_run=1");
+  assert.equal(preview.body.code, "network");
+  assert.equal(en.problem(preview), "The server cannot be reached: nothing was written. Try again.");
+  const read = await it.send("GET", "/api/tournaments/t/audit?limit=1", "tok");
+  assert.equal(it.problem(read), "Il server non è raggiungibile: non è stato scritto nulla. Riprova.");
+});

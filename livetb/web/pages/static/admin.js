@@ -1,7 +1,7 @@
 // The console's forms: pairings (the pairing program's TRF, or FIDE's Berger tables), players
 // (one by one, or a TRF player list), and round operations. Every write is previewed with
 // ?dry_run=1 where there is something to look at first, and nothing is written until confirmed.
-import { config, el, freshKey, getJSON, oneAtATime, problem, send, statusLine } from "./common.js";
+import { config, el, getJSON, oneAtATime, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { describe } from "./audit.js";
 
@@ -438,7 +438,7 @@ function previewedForm(ctx, { id, title, inputs, check, request }) {
     const staged = pending;
     if (!staged) return;
     drop();
-    const answer = await send("POST", staged.path, ctx.token(), staged.body, { key: staged.key });
+    const answer = await send("POST", staged.path, ctx.token(), staged.body);
     if (!answer.ok) { status.say(problem(answer), "error"); return; }
     const what = staged.events.map((e) => describe({ event: e }, name)).join("; ");
     status.say(t("console.written", { what, seq: answer.body.seq }), "ok");
@@ -457,7 +457,7 @@ function previewedForm(ctx, { id, title, inputs, check, request }) {
     const req = request();
     const answer = await send("POST", req.path, ctx.token(), req.body, { dryRun: true });
     if (!answer.ok) { status.say(problem(answer), "error"); return; }
-    pending = { ...req, key: freshKey(), events: answer.body.events };
+    pending = { ...req, events: answer.body.events };
     preview.replaceChildren(el("p", {}, t("console.will_write")),
       el("ul", {}, pending.events.map((ev) => el("li", {}, describe({ event: ev }, name)))),
       el("div", { class: "actions" }, confirm, cancel));

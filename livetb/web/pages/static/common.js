@@ -196,14 +196,23 @@ export function liveBadge() {
 }
 
 /** An idempotency key (crypto.randomUUID needs https; a LAN page may be plain http). */
-export function freshKey() {
+function freshKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** A write to the API with the arbiter's token; never throws for an HTTP answer. */
-export async function send(method, path, token, body, { text = null, dryRun = false, key = freshKey() } = {}) {
-  const headers = { Authorization: `Bearer ${token}`, "Idempotency-Key": key };
+// A write that got no answer may have been made or not (the connection can drop after the
+// server read it): sent again unchanged, it keeps its idempotency key, so the server makes it
+// once however many times it is sent. By request: method, path, token and body.
+const unanswered = new Map();
+// Bad Wi-Fi can leave a request waiting for minutes: the console says so and lets it be sent again.
+const ANSWER_MS = 30000;
+
+/** A request to the API with the arbiter's token; never throws for an HTTP answer. A write
+ *  with no answer (`unanswered`) is sent again with its key; a read or a preview with none
+ *  wrote nothing (`network`). */
+export async function send(method, path, token, body, { text = null, dryRun = false } = {}) {
+  const headers = { Authorization: `Bearer ${token}` };
   let payload;
   if (text !== null) {
     headers["Content-Type"] = "text/plain";
@@ -212,12 +221,20 @@ export async function send(method, path, token, body, { text = null, dryRun = fa
     headers["Content-Type"] = "application/json";
     payload = JSON.stringify(body);
   }
+  const write = method !== "GET" && !dryRun;
+  const request = `${method} ${path}\n${token}\n${payload ?? ""}`;
+  headers["Idempotency-Key"] = unanswered.get(request) ?? freshKey();
   let resp;
   try {
-    resp = await fetch(dryRun ? `${path}?dry_run=1` : path, { method, headers, body: payload, cache: "no-store" });
+    resp = await fetch(dryRun ? `${path}${path.includes("?") ? "&" : "?"}dry_run=1` : path, {
+      method, headers, body: payload, cache: "no-store", signal: AbortSignal.timeout(ANSWER_MS),
+    });
   } catch (err) {
-    return { ok: false, status: 0, body: { code: "network", message: String(err) } };
+    if (!write) return { ok: false, status: 0, body: { code: "network", message: String(err) } };
+    unanswered.set(request, headers["Idempotency-Key"]);
+    return { ok: false, status: 0, body: { code: "unanswered", message: String(err) } };
   }
+  if (write) unanswered.delete(request);
   let data = null;
   try { data = await resp.json(); } catch { /* not JSON */ }
   return { ok: resp.ok, status: resp.status, body: data ?? {} };

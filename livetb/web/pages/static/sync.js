@@ -7,7 +7,7 @@
 // count, for a tournament the sync creates, asks for it (`rounds=`); a file that looks older
 // than those synced before, or another tournament's, is explained and may be synced anyway
 // (`force=1`, previewed again first).
-import { el, freshKey, getJSON, oneAtATime, problem, statusLine } from "./common.js";
+import { el, getJSON, oneAtATime, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { boardLines, describe } from "./audit.js";
 import { resultText } from "./results.js";
@@ -16,9 +16,8 @@ import { resultText } from "./results.js";
 const isRecord = (e) => e.type === "FileSynced";
 
 /** The query of a sync request: the arbiter's answers so far, and the file's name. */
-function query(s, dry) {
+function query(s) {
   const q = new URLSearchParams();
-  if (dry) q.set("dry_run", "1");
   if (s.prefer) q.set("prefer", s.prefer);
   if (s.rounds) q.set("rounds", String(s.rounds));
   if (s.force) q.set("force", "1");
@@ -26,18 +25,9 @@ function query(s, dry) {
   return q;
 }
 
-/** POST the file as text/plain; never throws for an HTTP answer. */
-async function post(url, token, text, key) {
-  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "text/plain", "Idempotency-Key": key };
-  let resp;
-  try {
-    resp = await fetch(url, { method: "POST", headers, body: text, cache: "no-store" });
-  } catch (err) {
-    return { ok: false, status: 0, body: { code: "network", message: String(err) } };
-  }
-  let data = null;
-  try { data = await resp.json(); } catch { /* not JSON */ }
-  return { ok: resp.ok, status: resp.status, body: data ?? {} };
+/** POST the file as text/plain (`send`): a preview (`dryRun`) or the sync itself. */
+function post(url, token, text, { dryRun = false } = {}) {
+  return send("POST", url, token, undefined, { text, dryRun });
 }
 
 export function syncPanel(ctx) {
@@ -76,7 +66,7 @@ export function syncPanel(ctx) {
     const s = staged;
     if (!s) return;
     drop();
-    const answer = await post(`${ctx.base}/sync?${query(s, false)}`, ctx.token(), s.text, s.key);
+    const answer = await post(`${ctx.base}/sync?${query(s)}`, ctx.token(), s.text);
     if (!answer.ok) { refused(answer, s); return; }
     // Counted as the preview counted: the changes, not the sync's record of the file.
     const written = answer.body.events - s.events.filter(isRecord).length;
@@ -181,7 +171,7 @@ export function syncPanel(ctx) {
   /** Ask what the file adds (with the arbiter's choice for conflicts, once made) and show it. */
   async function look(s) {
     drop();
-    const answer = await post(`${ctx.base}/sync?${query(s, true)}`, ctx.token(), s.text, freshKey());
+    const answer = await post(`${ctx.base}/sync?${query(s)}`, ctx.token(), s.text, { dryRun: true });
     if (!answer.ok && answer.body.code === "sync_conflict") {
       // Nothing can be applied before the arbiter says which results stand.
       staged = { ...s, conflicts: answer.body.boards, events: null };
@@ -199,7 +189,7 @@ export function syncPanel(ctx) {
       status.say(t("console.sync.nothing", { file: s.file }), "ok");
       return;
     }
-    staged = { ...s, events, key: freshKey() };
+    staged = { ...s, events };
     const name = namer(events);
     const before = await befores(events);
     // A pairing lists its boards under it, with both players' names.
