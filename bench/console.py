@@ -45,9 +45,10 @@ def main() -> None:
                     page.keyboard.type("1=0"[board % 3])
                     page.keyboard.press("Enter")
                 last_key = time.perf_counter()
-                confirmed = "document.querySelectorAll('[data-state=\"confirmed\"]').length"
+                # A function, not an expression: the pages' CSP has no 'unsafe-eval'.
                 page.wait_for_function(
-                    f"{confirmed} === {args.boards}",
+                    "(n) => document.querySelectorAll('[data-state=\"confirmed\"]').length === n",
+                    arg=args.boards,
                     polling="raf",
                     timeout=30000,
                 )
