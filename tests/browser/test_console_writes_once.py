@@ -46,12 +46,15 @@ def twice(page: Any, target: str, status: str, url: str, method: str = "POST") -
         page.wait_for_timeout(20)
     assert page.locator(status).inner_text() == "Sending…"
     assert page.locator(status).get_attribute("data-tone") == "info"
+    button = page.locator(target).element_handle()  # kept: a preview goes once written
+    assert button.get_attribute("aria-busy") == "true"  # where the arbiter pressed, too
     page.click(target)  # no answer yet: the arbiter clicks again
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r)))")
     assert len(held) == 1
     for route in held:
         route.continue_()
     page.wait_for_selector(f"{status}[data-tone='ok']")
+    page.wait_for_function("(b) => !b.hasAttribute('aria-busy')", arg=button)
     return str(page.locator(status).inner_text())
 
 

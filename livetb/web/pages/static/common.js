@@ -160,8 +160,12 @@ export function oneAtATime(handler, status, waiting = "console.sending") {
     if (running) { e.preventDefault(); return; }
     const said = t(waiting);
     tell(status, said, "info");
+    // The button pressed says so too: on a phone it may be far below the status line.
+    const button = e.submitter ?? (e.currentTarget instanceof HTMLButtonElement ? e.currentTarget : null);
+    button?.setAttribute("aria-busy", "true");
     running = Promise.resolve(handler(e)).finally(() => {
       running = null;
+      button?.removeAttribute("aria-busy");
       if (status.textContent === said) tell(status, "", "info"); // it stopped without a word
     });
   };
