@@ -11,6 +11,7 @@ from typing import Any
 from tests.browser.conftest import Server
 from tests.browser.test_console import events
 from tests.browser.test_console_forms import (
+    PHONE,
     empty_tournament,
     fresh_id,
     opened,
@@ -159,3 +160,26 @@ def test_a_close_whose_answer_was_lost_is_sent_again_and_made_once(
     assert page.locator(".notice").inner_text() == f"Round 1 closed (#{seq})."
     assert keys[1] == keys[0]
     assert len(events(server, tid, "RoundClosed")) == 1
+
+
+def test_a_refused_publish_is_brought_into_view_on_a_phone(server: Server, opened: Any) -> None:
+    tid = fresh_id("refused-view")
+    token = empty_tournament(server, tid, "roundrobin", players=8)
+    t = f"/api/tournaments/{tid}"
+    for no in range(9, 21):  # 20 players: ten boards, a preview taller than the phone
+        person = {"start_no": no, "name": f"Player {no}", "federation": "ITA"}
+        assert server.call("POST", f"{t}/participants", person, token)[0] == 201
+    page = opened(tid, token, PHONE).page
+    page.click("#tab-pairings")
+    page.click("#p-berger")
+    page.wait_for_selector("text=Round 1: 10 boards")
+    # Another arbiter publishes round 1 first: this console's Publish is refused.
+    boards = [{"board": b, "white": b, "black": 21 - b} for b in range(1, 11)]
+    assert server.call("POST", f"{t}/rounds/1/pairings", {"boards": boards}, token)[0] == 201
+    page.click("text=Publish the pairings")
+    page.wait_for_selector("#p-status[data-tone='error']")
+    assert page.locator("#p-status").inner_text() == "That round is already paired."
+    box = page.locator("#p-status").evaluate(
+        "(s) => { const r = s.getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; }"
+    )
+    assert box[0] > -1 and box[1] < box[2] + 1, box  # in view, to the pixel

@@ -167,6 +167,8 @@ export function oneAtATime(handler, status, waiting = "console.sending") {
       running = null;
       button?.removeAttribute("aria-busy");
       if (status.textContent === said) tell(status, "", "info"); // it stopped without a word
+      // A refusal in view: pressed under a long preview, it would go unseen on a phone.
+      else if (status.dataset.tone === "error") status.scrollIntoView({ block: "nearest" });
     });
   };
 }
