@@ -142,3 +142,16 @@ async def test_the_feed_refuses_an_unknown_parameter(api: Api) -> None:
     async with api.session.get(api.base + f"/ws?tournament={TID}&topp=3") as resp:
         assert resp.status == 422
         assert (await resp.json())["path"] == "topp"
+
+
+@pytest.mark.parametrize("path", ["/static/common.js", "/static/style.css", "/sw.js"])
+async def test_the_pages_files_are_asked_again_at_every_use(api: Api, path: str) -> None:
+    """No browser guesses a lifetime for them: after an upgrade no page runs an old module
+    beside a new one. Asked again, an unchanged file is a 304 with no body."""
+    async with api.session.get(api.base + path) as resp:
+        assert resp.status == 200
+        assert resp.headers["Cache-Control"] == "no-cache"
+        etag = resp.headers["ETag"]
+    async with api.session.get(api.base + path, headers={"If-None-Match": etag}) as resp:
+        assert resp.status == 304
+        assert await resp.read() == b""

@@ -31,6 +31,11 @@ from livetb.web.http.auth import credentials
 SHARED_SECONDS = 1
 SHARED = f"public, max-age={SHARED_SECONDS}"
 NO_STORE = "private, no-store"
+# The pages' files and their service worker: kept, but asked again at every use (a 304 when
+# unchanged). A browser's own guess (a tenth of the file's age) would run an old module beside
+# an upgraded one for days, and a module importing what the other no longer exports stops the
+# page.
+REVALIDATE = "no-cache"
 
 
 class Validator(NamedTuple):

@@ -12,7 +12,9 @@ set just before the headers are sent (`on_response_prepare`), so none escapes th
 - `Server: livetb`: no aiohttp or Python version for a scanner to match.
 - `Cache-Control: private, no-store` on any answer to a request with a token that says
   nothing of caching itself: what a token reads (the live log, the console's documents) is
-  kept by no cache, whatever a proxy in front is told (`livetb/web/http/caching.py`).
+  kept by no cache, whatever a proxy in front is told (`livetb/web/http/caching.py`); `no-cache`
+  on the pages' static files and service worker: revalidated at every use, so an upgrade
+  reaches every module at once.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 from aiohttp import hdrs, web, web_response
 
 from livetb.web.http.auth import credentials
-from livetb.web.http.caching import NO_STORE
+from livetb.web.http.caching import NO_STORE, REVALIDATE
 
 SERVER = "livetb"
 POLICY = (
@@ -29,6 +31,7 @@ POLICY = (
 )
 CONSOLE = frozenset({"/t/{tid}/arbiter", "/new"})  # the token's pages: never framed
 EMBEDDABLE = frozenset({"/t/{tid}/overlay"})  # OBS frames it: no frame-ancestors
+STATIC = ("/static/", "/sw.js")  # the pages' files (`livetb/web/pages/shell.py`)
 
 
 def policy(canonical: str | None, base: str = POLICY) -> str:
@@ -61,5 +64,9 @@ async def secure(request: web.Request, response: web.StreamResponse) -> None:
     headers[hdrs.X_CONTENT_TYPE_OPTIONS] = "nosniff"
     headers["Referrer-Policy"] = "no-referrer"
     headers[hdrs.SERVER] = SERVER
-    if hdrs.CACHE_CONTROL not in headers and credentials(request) is not None:
+    if hdrs.CACHE_CONTROL in headers:
+        return
+    if credentials(request) is not None:
         headers[hdrs.CACHE_CONTROL] = NO_STORE
+    elif request.path.startswith(STATIC):
+        headers[hdrs.CACHE_CONTROL] = REVALIDATE

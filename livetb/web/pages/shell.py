@@ -109,11 +109,10 @@ GROUP_TIEBREAKS = [code for code, tb in TIEBREAKS.items() if tb.group]
 
 
 async def service_worker(request: web.Request) -> web.FileResponse:
-    """static/sw.js at the root, so that its scope covers every page (`/t/…`); never cached
-    by HTTP, so that a new version is seen at the next visit."""
-    resp = web.FileResponse(STATIC / "sw.js")
-    resp.headers["Cache-Control"] = "no-cache"
-    return resp
+    """static/sw.js at the root, so that its scope covers every page (`/t/…`); asked again
+    at every use like every static file (`livetb/web/http/headers.py`), so that a new version
+    is seen at the next visit."""
+    return web.FileResponse(STATIC / "sw.js")
 
 
 def tiebreak_catalogue() -> dict[str, object]:
