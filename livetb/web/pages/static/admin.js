@@ -137,7 +137,7 @@ export function pairingPanel(ctx) {
     if (paired.team_bye?.length) body.team_bye = paired.team_bye;
     if (paired.more_byes?.length) body.more_byes = paired.more_byes;
     const answer = await send("POST", `${ctx.base}/rounds/${round.value}/pairings`, ctx.token(), body);
-    status.say(answer.ok ? t("pair.published", { round: round.value, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
+    status.answered(answer, (done) => t("pair.published", { round: round.value, seq: done.seq }));
     if (answer.ok) { pending = null; chosen = false; preview.replaceChildren(); ctx.refresh(); }
   }, status) }, t("pair.publish"));
 
@@ -280,7 +280,7 @@ export function playersPanel(ctx) {
       e.preventDefault();
       const k = input.value === "" ? null : Number(input.value);
       const answer = await send("PATCH", `${ctx.base}/participants/${p.start_no}`, ctx.token(), { k });
-      status.say(answer.ok ? t(k === null ? "players.k_cleared" : "players.k_saved", { name: p.name, k, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
+      status.answered(answer, (done) => t(k === null ? "players.k_cleared" : "players.k_saved", { name: p.name, k, seq: done.seq }));
       if (answer.ok) { kInEffect.delete(p.start_no); input.value = ""; loadK(input, p.start_no); }
     }, status) }, el("label", { for: id, class: "sr" }, t("players.k_label", { name: p.name })), input,
       el("button", { type: "submit" }, t("players.k_set")));
@@ -325,7 +325,7 @@ export function playersPanel(ctx) {
     const answer = editing
       ? await send("PATCH", `${ctx.base}/participants/${editing}`, ctx.token(), body)
       : await send("POST", `${ctx.base}/participants`, ctx.token(), { start_no: Number(no.value), ...body, ...late.body() });
-    status.say(answer.ok ? t("players.saved", { name: body.name, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
+    status.answered(answer, (done) => t("players.saved", { name: body.name, seq: done.seq }));
     if (answer.ok) {
       const registered = editing ? 0 : Number(no.value);
       editing = null;
@@ -352,7 +352,7 @@ export function playersPanel(ctx) {
   const confirm = el("button", { type: "button", class: "primary", onclick: oneAtATime(async () => {
     if (staged === null) return;
     const answer = await send("POST", `${ctx.base}/participants`, ctx.token(), undefined, { text: staged });
-    status.say(answer.ok ? t("players.imported", { seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
+    status.answered(answer, (done) => t("players.imported", { seq: done.seq }));
     if (answer.ok) { staged = null; preview.replaceChildren(); await reload(); }
   }, status) }, t("players.confirm"));
   const check = el("button", { type: "button", onclick: oneAtATime(async () => {
@@ -474,7 +474,7 @@ export function operationsPanel(ctx) {
   const next = Math.min(info.paired + 1, info.rounds);
   const form = (id, title, inputs, action) => {
     const status = statusLine();
-    const done = (answer, ok) => status.say(answer.ok ? ok(answer.body) : problem(answer), answer.ok ? "ok" : "error");
+    const done = status.answered;
     return el("form", { class: "grid-form", "aria-labelledby": `${id}-h`, onsubmit: oneAtATime(async (e) => {
       e.preventDefault();
       await action(done);

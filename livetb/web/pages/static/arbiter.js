@@ -192,7 +192,7 @@ async function start(said = null) {
     const rnd = grid.round?.round;
     if (!rnd) return;
     const answer = await send("POST", `${base}/rounds/${rnd}/close`, token);
-    say(answer.ok ? t("ops.closed", { round: rnd, seq: answer.body.seq }) : problem(answer), answer.ok ? "ok" : "error");
+    ui.notice.answered(answer, (done) => t("ops.closed", { round: rnd, seq: done.seq }));
     quick.board.focus(); // back to typing results: the missing boards are named
   }, ui.notice) }, t("ops.close"));
   ui.roundOnly = [quick.form, grid.missing, close, grid.root];

@@ -131,6 +131,8 @@ export function statusLine(attrs = {}) {
   const line = el("p", { class: "status", role: "status", "aria-live": "polite", ...attrs });
   line.say = (text, tone = "info") => tell(line, text, tone);
   line.clear = () => line.say("");
+  /** A write's outcome: `ok(body)` on success, else the refusal in words. */
+  line.answered = (answer, ok) => (answer.ok ? line.say(ok(answer.body), "ok") : line.say(problem(answer), "error"));
   return line;
 }
 

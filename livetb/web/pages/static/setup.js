@@ -3,7 +3,7 @@
 // modifier livetb accepts, with FIDE's recommended lists to start from. The organiser token
 // arrives as #token=… (the link `livetb serve` prints); a creation with it answers with the
 // new tournament's arbiter token, shown here once, with the way into the console.
-import { app, config, el, languageSwitch, oneAtATime, problem, send } from "./common.js";
+import { app, config, el, languageSwitch, oneAtATime, problem, send, statusLine } from "./common.js";
 import { href, lang, t, tbName } from "./i18n.js";
 
 // Per code, the modifiers it offers ("" = none) and whether it is for team events only.
@@ -72,7 +72,7 @@ function main() {
   const system = el("select", { id: "s-system", name: "system" }, el("option", { value: "swiss" }, t("setup.swiss")), el("option", { value: "roundrobin" }, t("setup.roundrobin")));
   const family = el("select", { id: "s-code", name: "code" });
   const modifier = el("select", { id: "s-mod", name: "modifier" });
-  const status = el("p", { class: "status", role: "alert" });
+  const status = statusLine({ role: "alert", "aria-live": "assertive" });
 
   function fillFamilies() {
     const team = kind.value === "team";
@@ -138,12 +138,9 @@ function main() {
       ...(date.value ? { start_date: date.value } : {}),
       ...(edition.value ? { edition: edition.value } : {}),
     };
-    submit.disabled = true;
     const answer = await send("PUT", `/api/tournaments/${encodeURIComponent(tid)}`, key, body);
-    submit.disabled = false;
     if (!answer.ok) {
-      status.dataset.tone = "error";
-      status.textContent = problem(answer);
+      status.say(problem(answer), "error");
       if (answer.body.path === "id") { // the id refused: back to its field, marked
         id.setAttribute("aria-invalid", "true");
         id.focus();

@@ -25,11 +25,6 @@ function query(s) {
   return q;
 }
 
-/** POST the file as text/plain (`send`): a preview (`dryRun`) or the sync itself. */
-function post(url, token, text, { dryRun = false } = {}) {
-  return send("POST", url, token, undefined, { text, dryRun });
-}
-
 export function syncPanel(ctx) {
   const status = statusLine({ id: "sync-status" });
   const preview = el("div", { class: "preview sync-preview", id: "sync-preview", hidden: true });
@@ -66,7 +61,7 @@ export function syncPanel(ctx) {
     const s = staged;
     if (!s) return;
     drop();
-    const answer = await post(`${ctx.base}/sync?${query(s)}`, ctx.token(), s.text);
+    const answer = await send("POST", `${ctx.base}/sync?${query(s)}`, ctx.token(), undefined, { text: s.text });
     if (!answer.ok) { refused(answer, s); return; }
     // Counted as the preview counted: the changes, not the sync's record of the file.
     const written = answer.body.events - s.events.filter(isRecord).length;
@@ -171,7 +166,7 @@ export function syncPanel(ctx) {
   /** Ask what the file adds (with the arbiter's choice for conflicts, once made) and show it. */
   async function look(s) {
     drop();
-    const answer = await post(`${ctx.base}/sync?${query(s)}`, ctx.token(), s.text, { dryRun: true });
+    const answer = await send("POST", `${ctx.base}/sync?${query(s)}`, ctx.token(), undefined, { text: s.text, dryRun: true });
     if (!answer.ok && answer.body.code === "sync_conflict") {
       // Nothing can be applied before the arbiter says which results stand.
       staged = { ...s, conflicts: answer.body.boards, events: null };
