@@ -23,7 +23,8 @@ Python client (`livetb/client/follow.py`) and the pages (`livetb/web/pages/stati
                                              delta but 50 ms after the first event since the
                                              last list, one for all the events in between;
                                              its "seq" is the last event it counts
-    {"type": "ping"}
+    {"type": "ping"}                         the feed is idle, or a resume's missed deltas
+                                             are all sent (caught up)
 
 Every key after `round_in_progress` is left out when empty. A rank is 1 + the position of the
 first row of its tied run: the client keeps the order and the tie flags and derives the ranks.

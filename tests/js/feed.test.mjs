@@ -191,7 +191,7 @@ function refusing(ms) {
   }
 }
 
-test("a returning server's resumed socket is live as soon as it opens, from the last seq", () => {
+test("a returning server's resumed socket asks from the last seq and is live once caught up", () => {
   live(3);
   last().drop();
   refusing(19_500);
@@ -203,6 +203,36 @@ test("a returning server's resumed socket is live as soon as it opens, from the 
   assert.ok(FakeSocket.made.length > made);
   assert.match(last().url, /^ws:\/\/venue\.local:8080\/ws\?tournament=club&since=1$/);
   last().open();
+  assert.equal(state(), "offline"); // open, but what was missed has not arrived yet
+  last().say({ type: "ping" }); // the server's word that the missed deltas are all sent
+  assert.equal(state(), "live");
+});
+
+test("a resume's missed deltas are shown as they come, and the page is live after the last", () => {
+  const shown = [];
+  stop = follow("club", { heartbeat: 3 }, {
+    state: (s) => states.push(s),
+    delta: (m) => shown.push(m.doc.seq),
+  });
+  last().open();
+  last().say(snapshot(1, [row(1, 1, "0"), row(2, 1, "0")]));
+  last().drop();
+  mock.timers.tick(2000);
+  assert.match(last().url, /since=1$/);
+  last().open();
+  assert.equal(state(), "reconnecting");
+  const won = (seq) => ({
+    type: "delta", seq, after_round: 0, round_in_progress: 1, rows: [{ start_no: 1, cells: [[0, String(seq - 1)]] }],
+  });
+  last().say(won(2)); // a slow phone: the backlog arrives a frame at a time
+  mock.timers.tick(1000);
+  last().say(won(3));
+  assert.deepEqual(shown, [2, 3]);
+  assert.equal(state(), "reconnecting"); // seq 3 shown, the server may be further on
+  last().say({ type: "ping" });
+  assert.equal(state(), "live");
+  last().say(won(4)); // then every delta as it comes
+  assert.deepEqual(shown, [2, 3, 4]);
   assert.equal(state(), "live");
 });
 
@@ -238,9 +268,12 @@ test("a resume answered by a node behind the page never shows its older standing
   last().open();
   last().say(older()); // this node is still at seq 4
   last().say(won(5, 2, "1", 0));
+  last().say({ type: "ping" });
   assert.equal(model.doc.seq, 6);
   assert.equal(shown.length, 4); // nothing shown from the node behind
+  assert.notEqual(state(), "live"); // the page's newer standings are not being kept up
   last().say(won(6, 1, "1", 1)); // it caught up: its copy is shown, the newer prizes kept
+  assert.equal(state(), "live");
   last().say(won(7, 1, "2", 0));
   assert.deepEqual(shown, [
     ["snapshot", 4, ["0", "0"]], ["delta", 5, ["1", "0"]], ["delta", 5, ["1", "0"]], // prizes

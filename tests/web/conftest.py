@@ -117,6 +117,12 @@ async def make_api(aiohttp_server: AiohttpServer, config: Config) -> AsyncIterat
         yield make
 
 
+async def recv_any(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
+    """The next feed message, a ping included."""
+    msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+    return msg
+
+
 async def recv(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
     """The next feed message that is not a ping."""
     while True:

@@ -15,7 +15,7 @@ from livetb.client import LocalStandings, feed_url
 from livetb.web.feed.socket import AiohttpSocket
 from livetb.web.keys import HUB
 from livetb.wire.messages import decode_message
-from tests.web.conftest import TID, Api, ApiFactory, recv
+from tests.web.conftest import TID, Api, ApiFactory, recv, recv_any
 
 T = f"/api/tournaments/{TID}"
 
@@ -58,7 +58,8 @@ async def test_every_event_is_a_delta_even_when_no_row_changes(api: Api) -> None
     await ws.close()
 
 
-async def test_since_resumes_with_exactly_the_missed_deltas(api: Api) -> None:
+async def test_since_resumes_with_exactly_the_missed_deltas(make_api: ApiFactory) -> None:
+    api = await make_api(heartbeat=3600.0)  # any ping below is the caught-up one
     await api.start(players=40)
     ws = await viewer(api)
     seen = (await recv(ws))["seq"]
@@ -68,12 +69,17 @@ async def test_since_resumes_with_exactly_the_missed_deltas(api: Api) -> None:
     await api.post(f"{T}/byes", {"start_no": 39, "round": 2})
     await api.post(f"{T}/byes", {"start_no": 38, "round": 2, "points": "zero"})
     ws = await viewer(api, since=seen)
-    got = [await recv(ws) for _ in range(3)]
-    assert [(m["type"], m["seq"]) for m in got] == [("delta", seen + i) for i in (1, 2, 3)]
+    got = [await recv_any(ws) for _ in range(4)]
+    # The missed deltas, then a ping: caught up (a page says "live" from there, not before).
+    assert [(m["type"], m.get("seq")) for m in got] == [
+        *[("delta", seen + i) for i in (1, 2, 3)],
+        ("ping", None),
+    ]
     with pytest.raises(TimeoutError):
         await recv(ws, timeout=0.3)  # nothing more, nothing twice
     await ws.close()
-    ws = await viewer(api, since=seen + 3)  # up to date: nothing at all
+    ws = await viewer(api, since=seen + 3)  # up to date: nothing missed, caught up at once
+    assert await recv_any(ws) == {"type": "ping"}
     with pytest.raises(TimeoutError):
         await recv(ws, timeout=0.3)
     await ws.close()

@@ -13,7 +13,7 @@ from websockets.asyncio.client import connect
 
 from livetb.client import LocalStandings, feed_url, follow
 from livetb.wire.messages import PrizesMessage, SnapshotMessage
-from tests.web.conftest import TID, Api, recv
+from tests.web.conftest import TID, Api, ApiFactory, recv, recv_any
 
 T = f"/api/tournaments/{TID}"
 CONTRACT: dict[str, Any] = {
@@ -183,7 +183,10 @@ async def test_a_burst_of_results_sends_one_list_and_an_unchanged_list_none(api:
             await recv(ws, timeout=0.5)
 
 
-async def test_a_resumed_viewer_gets_the_missed_deltas_then_the_list(api: Api) -> None:
+async def test_a_resumed_viewer_gets_the_missed_deltas_then_the_list(
+    make_api: ApiFactory,
+) -> None:
+    api = await make_api(heartbeat=3600.0)  # any ping below is the caught-up one
     await two_rounds(api)
     assert (await api.call("PUT", f"{T}/prizes", CONTRACT))[0] == 200
     since = (await api.standings())["seq"]
@@ -195,6 +198,7 @@ async def test_a_resumed_viewer_gets_the_missed_deltas_then_the_list(api: Api) -
         assert message["type"] == "prizes"
         assert message["prizes"] == await api.get(f"{T}/prizes")
         assert awards(message["prizes"])[:2] == [(1, "main", 1, "500.00"), (4, "main", 2, "300.00")]
+        assert await recv_any(ws) == {"type": "ping"}  # caught up
 
 
 async def test_the_python_client_keeps_the_list(api: Api) -> None:

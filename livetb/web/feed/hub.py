@@ -418,13 +418,15 @@ class Hub:
         view: tuple[str, ...] | None = None,
     ) -> list[bytes]:
         """What a new viewer gets first: the deltas it missed, or a snapshot when those are
-        gone or weigh more than the snapshot (always a snapshot for a filtered viewer)."""
+        gone or weigh more than the snapshot (always a snapshot for a filtered viewer). The
+        missed deltas end with a ping: the page says "live" only once it has caught up, and
+        on a slow phone the backlog takes a while to arrive after the socket opens."""
         snapshot = self.snapshot(tournament_id, projection, view)
         if since is not None and view is None:
             missed = self.missed(tournament_id, since, projection.seq)
             if missed is not None and sum(map(len, missed)) <= len(snapshot):
                 prizes = self.prizes.current(projection)  # the deltas do not carry it
-                return missed if prizes is None else [*missed, prizes]
+                return [*missed, PING] if prizes is None else [*missed, prizes, PING]
         return [snapshot]
 
     # --- subscribers ---

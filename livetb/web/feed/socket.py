@@ -2,8 +2,9 @@
 standings feed over a websocket (`top`/`participants`/`category`: only those rows, see
 `livetb/web/feed/hub.py`).
 
-The first message is a snapshot (or, with `since=`, exactly the deltas missed after SEQ, or a
-snapshot when those are gone or weigh more); then one delta per event, pings when idle.
+The first message is a snapshot (or, with `since=`, exactly the deltas missed after SEQ and a
+ping, or a snapshot when those are gone or weigh more); then one delta per event, pings when
+idle.
 A viewer may resume on another node than the one it left, which may not have reached SEQ
 yet: the live projection is caught up from the store before anything is sent (`check_read`),
 and a public one waits up to `RESUME_WAIT` for this node's release of SEQ

@@ -125,9 +125,11 @@ export class Standings {
  * silent socket (a frozen server, a dropped Wi-Fi that TCP has not noticed) is abandoned and
  * a new one opened; an attempt that hangs for CONNECT_MOST is abandoned too. "offline" after
  * OFFLINE_AFTER ms without a live socket, or at once when the browser knows it has no network.
- * A resumed socket is live as soon as it opens: the server writes the missed deltas (or a
- * snapshot) before anything else, so they are applied in the same instant. `model` may come
- * filled (the last standings kept by this browser): the first connection resumes from its seq.
+ * A socket is live once the page shows what the server has: from its snapshot, or for a resume
+ * from the ping the server writes after the missed deltas (on a slow phone they arrive a while
+ * after the socket opens), and never while the page waits for a node behind it to catch up.
+ * `model` may come filled (the last standings kept by this browser): the first connection
+ * resumes from its seq.
  */
 export function follow(tid, {
   token = null, top = null, participants = null, category = null, heartbeat = 20, model = null,
@@ -142,6 +144,7 @@ export function follow(tid, {
   let failures = 0;
   let heard = 0; // Date.now() of the last frame (or of the opening) on the current socket
   let opened = false; // the current socket is open
+  let caughtUp = false; // the current socket has brought the page up to the server's seq
   let since = Date.now(); // since when the feed is not live
   let retry = null;
   let current = null;
@@ -165,6 +168,7 @@ export function follow(tid, {
 
   function live() {
     heard = Date.now();
+    caughtUp = true;
     state("live");
   }
 
@@ -199,7 +203,7 @@ export function follow(tid, {
   function connect() {
     if (stopped) return;
     heard = Date.now(); // the attempt's own clock: a handshake that hangs is abandoned too
-    opened = false;
+    opened = caughtUp = false;
     // The token travels as a subprotocol (a header), never in the URL.
     const socket = token ? new WebSocket(url(), ["livetb", `bearer.${token}`]) : new WebSocket(url());
     ws = socket;
@@ -207,16 +211,14 @@ export function follow(tid, {
       failures = 0;
       opened = true;
       heard = Date.now();
-      if (model.doc && !model.filtered) live(); // resumed: what was missed comes first
     };
     socket.onmessage = (event) => {
       heard = Date.now();
       const msg = JSON.parse(event.data);
       if (msg.type === "snapshot") {
         if (model.doc && msg.standings.seq < model.doc.seq) {
-          behind = new Standings(model.filtered);
+          behind = new Standings(model.filtered); // not live: the page shows newer standings
           behind.snapshot(msg);
-          live();
           return;
         }
         behind = null;
@@ -225,29 +227,28 @@ export function follow(tid, {
         handlers.snapshot?.(model);
       } else if (msg.type === "delta") {
         if (behind && msg.seq === behind.doc.seq + 1) {
-          live();
           behind.delta(msg);
           if (msg.seq < model.doc.seq) return;
           const prizes = model.prizes;
           model.snapshot(behind.message()); // caught up: shown from here on
           model.prizes = newer(model.prizes, prizes);
           behind = null;
+          live();
           handlers.snapshot?.(model);
           return;
         }
         if (!model.doc || msg.seq <= model.doc.seq) return; // a resume that overlapped
         if (msg.seq !== model.doc.seq + 1) { abandon(0); return; } // a gap: resume with since=
         behind = null;
-        live();
+        if (caughtUp) live(); // else a resume's missed delta: live at the ping after them
         handlers.delta?.(model, model.delta(msg));
       } else if (msg.type === "prizes" && behind) {
-        live();
         behind.prizeList(msg); // the list of the node that is behind
       } else if (msg.type === "prizes" && model.doc) {
-        live();
+        if (caughtUp) live();
         handlers.delta?.(model, model.prizeList(msg));
-      } else if (model.doc) {
-        live(); // a ping: the server is there
+      } else if (model.doc && !behind) {
+        live(); // a ping: the server is there, and the page has what it has
       }
     };
     socket.onclose = async () => {
