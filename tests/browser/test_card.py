@@ -238,7 +238,7 @@ def test_a_card_reopened_offline_shows_the_last_card(browser: Any, tmp_path: Pat
         page.wait_for_function(
             """async () => {
                 const cache = await caches.open('livetb-pages-1');
-                return (await cache.keys()).some((r) => r.url.endsWith('/static/player.js'));
+                return (await cache.keys()).some((r) => r.url.endsWith('/player.js'));
             }"""
         )
         page.close()

@@ -32,7 +32,7 @@ def test_a_page_reopened_offline_shows_the_last_standings(browser: Any, tmp_path
             """async () => {
                 const cache = await caches.open('livetb-pages-1');
                 const urls = (await cache.keys()).map((r) => r.url);
-                return urls.some((url) => url.endsWith('/static/standings-table.js'));
+                return urls.some((url) => url.endsWith('/standings-table.js'));
             }"""
         )
         page.close()

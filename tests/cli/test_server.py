@@ -23,6 +23,7 @@ from livetb.client.watch import watch
 from livetb.tokens.sqlite import TokenStore
 from livetb.tokens.store import Grant
 from livetb.web import Config, create_app
+from livetb.web.pages.shell import VERSION
 from tests.cli.test_cli import run
 from tests.web.conftest import TID, Api
 
@@ -180,7 +181,7 @@ def test_demo_prints_a_url_and_a_token_and_the_standings_move(tmp_path: Path) ->
             assert time.monotonic() < deadline, "the demo's standings did not move"
             time.sleep(0.1)
         page = urllib.request.urlopen(f"{base}/t/demo", timeout=30).read().decode()
-        assert '<script type="module" src="/static/standings.js">' in page
+        assert f'<script type="module" src="/static/{VERSION}/standings.js">' in page
     finally:
         out, _ = stop(proc)
     for page in ["/t/demo", "/t/demo/player/1", "/t/demo/overlay?top=10", "/t/demo/screen"]:

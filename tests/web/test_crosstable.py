@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from livetb.web.pages.shell import VERSION
 from tests.web.conftest import TID, Api
 
 T = f"/api/tournaments/{TID}"
@@ -90,7 +91,7 @@ async def test_the_crosstable_page_is_served_and_the_standings_print_is_sent_the
             page = await resp.text()
         assert resp.status == 200
         assert f'<html lang="{lang}">' in page and f"<title>{title} · livetb</title>" in page
-        assert '<script type="module" src="/static/crosstable.js">' in page
+        assert f'<script type="module" src="/static/{VERSION}/crosstable.js">' in page
     path = f"/t/{TID}?print=crosstable&lang=it"
     async with api.session.get(api.base + path, allow_redirects=False) as resp:
         assert resp.status == 302
@@ -98,5 +99,5 @@ async def test_the_crosstable_page_is_served_and_the_standings_print_is_sent_the
     async with api.session.get(f"{api.base}/t/nope/crosstable") as resp:
         assert resp.status == 404  # an unknown (or private) tournament: the page asks for a token
     for module in ["crosstable.js", "cross-table.js"]:
-        async with api.session.get(f"{api.base}/static/{module}") as resp:
+        async with api.session.get(f"{api.base}/static/{VERSION}/{module}") as resp:
             assert resp.status == 200

@@ -6,10 +6,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
 
+from livetb.web.pages.shell import STATIC, VERSION, version_of
 from tests.web.conftest import TID, Api
 
 T = f"/api/tournaments/{TID}"
@@ -145,9 +147,10 @@ async def test_the_feed_refuses_an_unknown_parameter(api: Api) -> None:
 
 
 @pytest.mark.parametrize("path", ["/static/common.js", "/static/style.css", "/sw.js"])
-async def test_the_pages_files_are_asked_again_at_every_use(api: Api, path: str) -> None:
-    """No browser guesses a lifetime for them: after an upgrade no page runs an old module
-    beside a new one. Asked again, an unchanged file is a 304 with no body."""
+async def test_the_unversioned_files_are_asked_again_at_every_use(api: Api, path: str) -> None:
+    """No browser guesses a lifetime for them (a page kept from before an upgrade, an embedded
+    `<standings-table>`): no old module runs beside a new one. Asked again, an unchanged file
+    is a 304 with no body."""
     async with api.session.get(api.base + path) as resp:
         assert resp.status == 200
         assert resp.headers["Cache-Control"] == "no-cache"
@@ -155,3 +158,43 @@ async def test_the_pages_files_are_asked_again_at_every_use(api: Api, path: str)
     async with api.session.get(api.base + path, headers={"If-None-Match": etag}) as resp:
         assert resp.status == 304
         assert await resp.read() == b""
+
+
+async def test_a_page_names_its_files_by_version_and_they_are_kept_for_good(api: Api) -> None:
+    """A returning viewer asks for none of the page's files again; every file a page loads is
+    of its shell's version, since the modules import each other by relative URLs."""
+    await api.start(players=4)
+    async with api.session.get(f"{api.base}/t/{TID}") as resp:
+        page = await resp.text()
+    assert f'<script type="module" src="/static/{VERSION}/standings.js">' in page
+    assert f'<link rel="stylesheet" href="/static/{VERSION}/style.css">' in page
+    for name in ("standings.js", "common.js", "style.css"):
+        async with api.session.get(f"{api.base}/static/{VERSION}/{name}") as resp:
+            assert resp.status == 200
+            assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            assert await resp.read() == (STATIC / name).read_bytes()
+    # Another version is not here, and its 404 is not kept; nor is a name outside the files.
+    for path in ("/static/0123456789ab/common.js", f"/static/{VERSION}/../shell.py"):
+        async with api.session.get(api.base + path) as resp:
+            assert resp.status == 404
+            assert "immutable" not in resp.headers.get("Cache-Control", "")
+
+
+def test_the_version_follows_every_file(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text("export const a = 1;\n")
+    (tmp_path / "b.css").write_text("p { color: red }\n")
+    first = version_of(tmp_path)
+    assert first == version_of(tmp_path) and len(first) == 12
+    (tmp_path / "b.css").write_text("p { color: blue }\n")
+    second = version_of(tmp_path)
+    assert second != first
+    (tmp_path / "c.js").write_text("")
+    assert version_of(tmp_path) != second
+
+
+def test_the_modules_import_each_other_by_relative_urls() -> None:
+    """An absolute `/static/…` import would leave the shell's version: the mix the versioned
+    URLs exist to prevent."""
+    absolute = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["']/""")
+    for path in sorted(STATIC.glob("*.js")):
+        assert not absolute.search(path.read_text("utf-8")), path.name

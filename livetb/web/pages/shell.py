@@ -12,6 +12,7 @@ private tournament's page is served to anyone and asks for its token in the brow
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import html
 import json
 from collections.abc import Awaitable, Callable
@@ -37,6 +38,26 @@ STATIC = Path(str(resources.files("livetb.web.pages").joinpath("static")))
 _SHELL = (STATIC / "page.html").read_text("utf-8")
 
 
+def version_of(directory: Path) -> str:
+    """A digest of the files in `directory`, names and contents: a new one with any change."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in directory.iterdir() if p.is_file()):
+        digest.update(f"{path.name}\0{path.stat().st_size}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+# The pages' files are served under their version: `/static/<VERSION>/<file>`, kept by any
+# cache for good (`immutable`), so a returning viewer asks for none of them again. A page's
+# modules import each other by relative URLs, so every module a page runs is of the version
+# its shell names: after an upgrade a page never runs an old module beside a new one, even
+# one that a slow network made the service worker take from its cache.
+VERSION = version_of(STATIC)
+VERSIONED = f"/static/{VERSION}"
+_FILES = frozenset(p.name for p in STATIC.iterdir() if p.is_file())
+KEPT_FOR_GOOD = "public, max-age=31536000, immutable"
+
+
 def language(request: web.Request) -> str:
     return i18n.negotiate(request.query.get("lang"), request.headers.get("Accept-Language"))
 
@@ -50,6 +71,7 @@ def render(
     body = (
         _SHELL.replace("{{lang}}", lang)
         .replace("{{title}}", html.escape(i18n.text(lang, title_key)))
+        .replace("{{static}}", VERSIONED)
         .replace("{{page}}", page)
         .replace("{{catalog}}", catalog)
         .replace("{{config}}", config)
@@ -108,6 +130,15 @@ async def tournaments(request: web.Request) -> web.Response:
 GROUP_TIEBREAKS = [code for code, tb in TIEBREAKS.items() if tb.group]
 
 
+async def versioned(request: web.Request) -> web.FileResponse:
+    """A page's file at this version (the shell names it): the same bytes for as long as the
+    URL exists, so kept for good. Any other version is not here (a 404 from `/static`)."""
+    name = request.match_info["name"]
+    if name not in _FILES:
+        raise web.HTTPNotFound()
+    return web.FileResponse(STATIC / name, headers={"Cache-Control": KEPT_FOR_GOOD})
+
+
 async def service_worker(request: web.Request) -> web.FileResponse:
     """static/sw.js at the root, so that its scope covers every page (`/t/…`); asked again
     at every use like every static file (`livetb/web/http/headers.py`), so that a new version
@@ -158,5 +189,8 @@ def routes() -> list[web.AbstractRouteDef]:
         web.get("/t/{tid}/arbiter", tournament_page("arbiter", "arbiter.title")),
         web.get("/new", new_tournament),
         web.get("/sw.js", service_worker),
+        web.get(VERSIONED + "/{name}", versioned),
+        # Unversioned too, asked again at every use (`livetb/web/http/headers.py`): for a page
+        # kept from before an upgrade, and for a `<standings-table>` embedded elsewhere.
         web.static("/static", STATIC, append_version=False),
     ]
