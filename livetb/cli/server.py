@@ -18,6 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from livetb import i18n
 from livetb.cli.output import language
 from livetb.cli.parsers import DB_ENV, TOKEN_ENV
 from livetb.errors import LivetbError, UsageError
@@ -241,7 +242,8 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
 
 def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: str) -> int:
     """Serve `app` until SIGINT or SIGTERM, then stop gracefully (the decided writes are
-    committed). A signal during start-up stops it as quietly as one while it serves."""
+    committed); a second signal meanwhile stops at once. A signal during start-up stops it as
+    quietly as one while it serves."""
     from aiohttp import web
 
     assert isinstance(app, web.Application)
@@ -262,7 +264,9 @@ async def _serve_app(
     """aiohttp's `run_app` without its signal handlers: those raise `GracefulExit` inside a
     loop callback, and uvloop then keeps the callbacks queued after it for the next run, so a
     signal during start-up could stop the clean-up itself with a traceback. Here a signal only
-    sets an event."""
+    sets an event; a second one while the server stops ends the process at once (a store
+    that does not answer holds the last commit): what was committed stays, what was not is
+    not made, and its sender, who got no answer, sends it again with the same key."""
     from aiohttp import web
 
     from livetb.web.keys import CONFIG
@@ -271,9 +275,25 @@ async def _serve_app(
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     signals = (signal.SIGINT, signal.SIGTERM)
+    lang = language(args)
+
+    def at_once() -> None:
+        print(i18n.text(lang, "cli.serve.stopped_at_once"), file=sys.stderr, flush=True)
+        os._exit(130)
+
+    def stopping(signum: int) -> None:
+        stop.set()
+        # Told at a terminal's Ctrl-C once serving; a supervisor's SIGTERM (the workers'
+        # parent, systemd) and a stop during start-up, as quick as it gets, stay quiet.
+        if started and signum == signal.SIGINT:
+            print(i18n.text(lang, "cli.serve.stopping"), file=sys.stderr, flush=True)
+        for each in signals:
+            loop.add_signal_handler(each, at_once)
+
+    started = False
     for signum in signals:
         with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C interrupts instead
-            loop.add_signal_handler(signum, stop.set)
+            loop.add_signal_handler(signum, stopping, signum)
     runner = web.AppRunner(
         app,
         # aiohttp counts it from the connection's start: also the deadline for headers
@@ -287,6 +307,7 @@ async def _serve_app(
             site = web.TCPSite(runner, args.host, args.port, backlog=BACKLOG, reuse_port=reuse_port)
             await site.start()
             _listening(banner, out)
+            started = True
             await stop.wait()
     finally:
         await runner.cleanup()

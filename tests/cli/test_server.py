@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from pytest_aiohttp import AiohttpServer
 
+from livetb import i18n
 from livetb.client.watch import watch
 from livetb.tokens.sqlite import TokenStore
 from livetb.tokens.store import Grant
@@ -348,3 +349,50 @@ def test_a_stop_signal_during_start_up_ends_the_server_quietly_and_cleaned_up() 
         "cleaned up",
         "exit 0",
     ]
+
+
+# A server whose clean-up hangs (a store that no longer answers its last commit).
+HANGS_ON_STOP = """
+import argparse, asyncio, sys
+from aiohttp import web
+from livetb.cli.server import _run_app
+from livetb.web import Config
+from livetb.web.keys import CONFIG
+
+async def cleanup(app):
+    print("cleaning up", flush=True)
+    await asyncio.sleep(3600)
+
+app = web.Application()
+app[CONFIG] = Config()
+app.on_cleanup.append(cleanup)
+args = argparse.Namespace(host="127.0.0.1", port=0, lang=sys.argv[1])
+_run_app(app, args, sys.stdout, "listening")
+print("never here", flush=True)
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_second_ctrl_c_stops_a_server_whose_stop_hangs_at_once(lang: str) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HANGS_ON_STOP, lang],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline() == "listening\n"
+        proc.send_signal(signal.SIGINT)
+        assert proc.stdout.readline() == "cleaning up\n"  # the graceful stop, hanging
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)  # the clean-up sleeps for an hour
+        assert proc.returncode == 130
+        assert err.splitlines() == [
+            i18n.text(lang, "cli.serve.stopping"),
+            i18n.text(lang, "cli.serve.stopped_at_once"),
+        ]
+        assert out == ""
+    finally:
+        proc.kill()
+        proc.wait()
