@@ -266,7 +266,7 @@ async def _serve_app(
     signal during start-up could stop the clean-up itself with a traceback. Here a signal only
     sets an event; a second one while the server stops ends the process at once (a store
     that does not answer holds the last commit): what was committed stays, what was not is
-    not made, and its sender, who got no answer, sends it again with the same key."""
+    not made, and its sender got no answer (the console sends it again with the same key)."""
     from aiohttp import web
 
     from livetb.web.keys import CONFIG
