@@ -12,6 +12,7 @@ from typing import Any
 from tests.browser.conftest import Server
 
 PHONE = {"width": 390, "height": 844}
+SHOTS = Path("/tmp/shots/front")
 STATE = "document.documentElement.dataset.connection"
 # Counts the page's sockets that opened (a listener added before the page's own `onopen`).
 COUNT_OPENS = """
@@ -89,6 +90,7 @@ def test_a_resumed_page_is_live_only_once_the_missed_results_are_in(
         assert page.evaluate(STATE) == "reconnecting"
         assert page.locator(".live").get_attribute("data-state") != "live"
         assert page.locator("tr[data-start-no='4']").get_attribute("data-rank") == "2"
+        page.screenshot(path=SHOTS / "resume-held-390-en.png")
 
         link.release()
         page.wait_for_function(f"() => {STATE} === 'live'", timeout=60_000)
