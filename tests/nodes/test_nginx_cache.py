@@ -19,6 +19,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from livetb.web.pages.shell import STATIC, VERSION
 from tests.campaign.server import Server, free_port
 
 DOC = Path(__file__).parents[2] / "docs" / "operations.md"
@@ -185,3 +186,21 @@ async def test_a_private_tournament_read_with_its_token_is_never_served_to_the_p
             assert (status, cache) == (200, "BYPASS"), path
             status, _, _ = await call(session, "GET", api + path)
             assert status == 404, path  # as an unknown tournament: no copy of the token's read
+
+
+@pytest.mark.nodes
+async def test_a_pages_versioned_files_are_kept_by_the_documented_nginx(front: Front) -> None:
+    """A crowd's first page loads after an upgrade: each file asked of livetb once."""
+    async with aiohttp.ClientSession() as session:
+        for name in ("standings.js", "style.css"):
+            url = f"{front.base}/static/{VERSION}/{name}"
+            async with session.get(url) as resp:
+                assert (resp.status, resp.headers["X-Cache-Status"]) == (200, "MISS")
+                first = await resp.read()
+            async with session.get(url) as resp:
+                assert (resp.status, resp.headers["X-Cache-Status"]) == (200, "HIT")
+                assert await resp.read() == first == (STATIC / name).read_bytes()
+            # Without a version: asked again at every use, never kept.
+            for _ in range(2):
+                async with session.get(f"{front.base}/static/{name}") as resp:
+                    assert (resp.status, resp.headers["X-Cache-Status"]) == (200, "MISS")
