@@ -153,6 +153,25 @@ def open_page(
     return page
 
 
+WORKER_KEEPS = """async () => {
+    const cache = await caches.open('livetb-pages-1');
+    return (await cache.keys()).map((r) => new URL(r.url).pathname);
+}"""
+
+
+def worker_keeps(page: Any, condition: str, seconds: float = 60.0) -> list[str]:
+    """The paths the worker keeps, once `condition(paths)` holds (the worker works on its own
+    time: asked again every 0.1 s, a failure after `seconds`). `wait_for_function` would not
+    do: it takes the promise an async function returns for a true value."""
+    deadline = time.monotonic() + seconds
+    while True:
+        paths: list[str] = page.evaluate(WORKER_KEEPS)
+        if page.evaluate(condition, paths):
+            return paths
+        assert time.monotonic() < deadline, f"the worker keeps {paths}"
+        page.wait_for_timeout(100)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server, open_page
+from tests.browser.conftest import Server, open_page, worker_keeps
 
 PHONE = {"width": 390, "height": 844}
 FULL_HD = {"width": 1920, "height": 1080}
@@ -235,12 +235,7 @@ def test_a_card_reopened_offline_shows_the_last_card(browser: Any, tmp_path: Pat
         page.wait_for_selector("details[data-breakdown='BH']")
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
         page.wait_for_function("() => localStorage.getItem('livetb.card.away.2') !== null")
-        page.wait_for_function(
-            """async () => {
-                const cache = await caches.open('livetb-pages-1');
-                return (await cache.keys()).some((r) => r.url.endsWith('/player.js'));
-            }"""
-        )
+        worker_keeps(page, "(paths) => paths.some((p) => p.endsWith('/player.js'))")
         page.close()
 
         context.set_offline(True)

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import Server
+from livetb.web.pages.shell import VERSION
+from tests.browser.conftest import Server, worker_keeps
 
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path("/tmp/shots/front")
@@ -28,13 +29,7 @@ def test_a_page_reopened_offline_shows_the_last_standings(browser: Any, tmp_path
         # The worker has taken the page and its modules, the page its standings.
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
         page.wait_for_function("() => localStorage.getItem('livetb.last.away') !== null")
-        page.wait_for_function(
-            """async () => {
-                const cache = await caches.open('livetb-pages-1');
-                const urls = (await cache.keys()).map((r) => r.url);
-                return urls.some((url) => url.endsWith('/standings-table.js'));
-            }"""
-        )
+        worker_keeps(page, "(paths) => paths.some((p) => p.endsWith('/standings-table.js'))")
         page.close()
 
         # No network, and no server either: the page itself must come from the worker's cache.
@@ -59,6 +54,41 @@ def test_a_page_reopened_offline_shows_the_last_standings(browser: Any, tmp_path
         again.wait_for_selector("tr[data-start-no='1'][data-rank='1']", timeout=30_000)
         assert again.locator(".connection .saved").is_hidden()
         assert errors == []
+        context.close()
+    finally:
+        server.stop()
+
+
+def test_the_worker_lets_go_of_the_files_of_a_version_no_kept_page_names(
+    browser: Any, tmp_path: Path
+) -> None:
+    """After an upgrade the worker's cache holds two versions of the modules: the old ones go
+    once no kept page names them, and those a kept page still names stay (its offline
+    reopen needs them)."""
+    server = Server(tmp_path / "versions.sqlite").start()
+    try:
+        server.tournament("kept", ["PTS", "BH"], players=4)
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"{server.base}/t/kept")
+        page.wait_for_function(LIVE)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+        # What an earlier version left: files no page names, and a kept page with its own.
+        page.evaluate(
+            """async () => {
+                const cache = await caches.open('livetb-pages-1');
+                await cache.put('/static/aaaaaaaaaaaa/common.js', new Response('old'));
+                await cache.put('/static/aaaaaaaaaaaa/style.css', new Response('old'));
+                const shell = '<script type="module" src="/static/bbbbbbbbbbbb/player.js">';
+                await cache.put('/t/kept/player/2', new Response(shell));
+                await cache.put('/static/bbbbbbbbbbbb/player.js', new Response('older page'));
+            }"""
+        )
+        page.reload()  # the visit is kept again, and what no page names let go
+        gone = "(paths) => !paths.some((p) => p.startsWith('/static/aaaaaaaaaaaa/'))"
+        paths = worker_keeps(page, gone)
+        assert "/static/bbbbbbbbbbbb/player.js" in paths and "/t/kept/player/2" in paths
+        assert f"/static/{VERSION}/standings.js" in paths and "/t/kept" in paths
         context.close()
     finally:
         server.stop()

@@ -3,6 +3,8 @@
 // gets the page, which then shows the standings boot.js kept (localStorage) at once. The
 // network comes first: a cached copy is used only when it fails or takes longer than WAIT.
 // The API and the feed are never cached here: their answers are live, or absent.
+// A shell names its modules by version (/static/<version>/…): once a visit has been kept, the
+// files of a version that no kept shell names any more are let go (an upgrade's leftovers).
 const CACHE = "livetb-pages-1";
 const WAIT = 4000; // ms before a page or a module comes from the cache instead
 
@@ -24,14 +26,41 @@ function kept(url) {
 // loaded (boot.js), and those are fetched into the cache.
 self.addEventListener("message", (event) => {
   const urls = (event.data?.keep ?? []).filter(kept);
-  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(urls.map(async (url) => {
-    if (!(await cache.match(url))) {
-      try {
-        await cache.add(url);
-      } catch { /* away again: the next visit keeps it */ }
-    }
-  }))));
+  event.waitUntil(caches.open(CACHE).then(async (cache) => {
+    await Promise.all(urls.map(async (url) => {
+      if (!(await cache.match(url))) {
+        try {
+          await cache.add(url);
+        } catch { /* away again: the next visit keeps it */ }
+      }
+    }));
+    await letGo(cache);
+  }));
 });
+
+const VERSIONED = /^\/static\/([0-9a-f]{12})\//;
+
+/** The versioned files of `cache` whose version no kept shell names. The shells are read
+ *  only when more than one version is kept (after an upgrade). */
+async function letGo(cache) {
+  const files = new Map(); // version -> its requests
+  const shells = [];
+  for (const request of await cache.keys()) {
+    const { pathname } = new URL(request.url);
+    const version = VERSIONED.exec(pathname)?.[1];
+    if (version) files.set(version, [...(files.get(version) ?? []), request]);
+    else if (pathname.startsWith("/t/")) shells.push(request);
+  }
+  if (files.size < 2) return;
+  const named = new Set();
+  for (const shell of shells) {
+    const text = await (await cache.match(shell))?.text() ?? "";
+    for (const found of text.matchAll(/\/static\/([0-9a-f]{12})\//g)) named.add(found[1]);
+  }
+  for (const [version, requests] of files) {
+    if (!named.has(version)) await Promise.all(requests.map((r) => cache.delete(r)));
+  }
+}
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;
