@@ -1,12 +1,14 @@
 """What a page's browser spends drawing the results of a large field as they arrive.
 
     .venv/bin/python -m bench.render [--players 500] [--results 20] [--gap 0.25] [--runs 2]
+    .venv/bin/python -m bench.render --phone
 
 Starts `livetb serve` on a temporary store, pairs round 1 of a tournament of `--players`, opens
-the public standings page and the arbiters' console (1280×800, Debian's Chromium through
-Playwright), posts `--results` results `--gap` seconds apart and records Chromium's timeline
-(its tracing) from the first POST until 2.5 s after the last one (the last highlight fades
-out). Reports per page the renderer's paint, layout and style time, and the number of paints.
+the public standings page and the arbiters' console (1280×800; with `--phone` the standings
+page alone at 390×844, one line a row), in Debian's Chromium through Playwright, posts
+`--results` results `--gap` seconds apart and records Chromium's timeline (its tracing) from
+the first POST until 2.5 s after the last one (the last highlight fades out). Reports per page
+the renderer's paint, layout and style time, and the number of paints.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from tests.browser.conftest import ARGS, CHROMIUM, Server
 TIEBREAKS = ["PTS", "BH/C1", "BH", "WIN", "BWG"]
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 MEASURED = {"Paint": "paint", "Layout": "layout", "UpdateLayoutTree": "style"}
+DESKTOP, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
 
 
 def timeline(path: Path) -> dict[str, float]:
@@ -45,7 +48,7 @@ def measure(browser: Any, page_path: str, args: argparse.Namespace) -> dict[str,
     server = Server(Path(tempfile.mkdtemp()) / "bench.sqlite").start()
     try:
         token = server.tournament("bench", TIEBREAKS, args.players)
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.new_page(viewport=PHONE if args.phone else DESKTOP)
         page.goto(server.base + page_path.format(token=token))
         page.wait_for_selector("tbody tr >> nth=10")
         page.wait_for_timeout(1000)  # the first paint and the feed's snapshot are not measured
@@ -69,8 +72,11 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=20)
     parser.add_argument("--gap", type=float, default=0.25)
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--phone", action="store_true", help="the standings page at 390×844")
     args = parser.parse_args()
     pages = {"standings": "/t/bench", "console": "/t/bench/arbiter#token={token}"}
+    if args.phone:
+        del pages["console"]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for run in range(1, args.runs + 1):
