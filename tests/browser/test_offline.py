@@ -63,8 +63,8 @@ def test_the_worker_lets_go_of_the_files_of_a_version_no_kept_page_names(
     browser: Any, tmp_path: Path
 ) -> None:
     """After an upgrade the worker's cache holds two versions of the modules: the old ones go
-    once no kept page names them, and those a kept page still names stay (its offline
-    reopen needs them)."""
+    once no kept page names them, and those a kept page still names stay (its reopen needs
+    them, and they come from the cache first)."""
     server = Server(tmp_path / "versions.sqlite").start()
     try:
         server.tournament("kept", ["PTS", "BH"], players=4)
@@ -89,6 +89,14 @@ def test_the_worker_lets_go_of_the_files_of_a_version_no_kept_page_names(
         paths = worker_keeps(page, gone)
         assert "/static/bbbbbbbbbbbb/player.js" in paths and "/t/kept/player/2" in paths
         assert f"/static/{VERSION}/standings.js" in paths and "/t/kept" in paths
+        # A versioned file comes from the cache first: the kept page still runs where no
+        # server has its version any more; a version never kept is the server's 404.
+        fetched = """async (url) => {
+            const resp = await fetch(url);
+            return [resp.status, await resp.text()];
+        }"""
+        assert page.evaluate(fetched, "/static/bbbbbbbbbbbb/player.js") == [200, "older page"]
+        assert page.evaluate(fetched, "/static/cccccccccccc/player.js")[0] == 404
         context.close()
     finally:
         server.stop()

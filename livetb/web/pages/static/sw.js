@@ -1,12 +1,13 @@
 // The pages' service worker (served at /sw.js: its scope covers every page). It keeps the page
 // shells (/t/…) and the static modules, so that a phone that reopens a page without a network
-// gets the page, which then shows the standings boot.js kept (localStorage) at once. The
-// network comes first: a cached copy is used only when it fails or takes longer than WAIT.
-// The API and the feed are never cached here: their answers are live, or absent.
-// A shell names its modules by version (/static/<version>/…): once a visit has been kept, the
-// files of a version that no kept shell names any more are let go (an upgrade's leftovers).
+// gets the page, which then shows the standings boot.js kept (localStorage) at once. For a
+// shell the network comes first: a cached copy is used only when it fails or takes longer than
+// WAIT. A shell names its modules by version (/static/<version>/…), which never change: those
+// come from the cache first. Once a visit has been kept, the files of a version that no kept
+// shell names any more are let go (an upgrade's leftovers). The API and the feed are never
+// cached here: their answers are live, or absent.
 const CACHE = "livetb-pages-1";
-const WAIT = 4000; // ms before a page or a module comes from the cache instead
+const WAIT = 4000; // ms before a page (or an unversioned file) comes from the cache instead
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -65,8 +66,20 @@ async function letGo(cache) {
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" || !kept(request.url)) return;
-  event.respondWith(networkFirst(request));
+  const versioned = VERSIONED.test(new URL(request.url).pathname);
+  event.respondWith(versioned ? cacheFirst(request) : networkFirst(request));
 });
+
+/** A versioned file never changes: a kept copy is the file, with no network at all (and a
+ *  page kept from before an upgrade still runs, where no server has its version any more). */
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const resp = await fetch(request);
+  if (resp.ok) cache.put(request, resp.clone());
+  return resp;
+}
 
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
