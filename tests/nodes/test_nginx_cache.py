@@ -7,17 +7,19 @@ the live log under a delay) is ever served from it to anyone else."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shutil
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 
 from livetb.web.pages.shell import STATIC, VERSION
 from tests.campaign.server import Server, free_port
@@ -36,12 +38,13 @@ def documented_block() -> str:
     return found.group(1)
 
 
-def configured(block: str, root: Path, port: int, upstream: int) -> str:
+def configured(block: str, root: Path, port: int, upstreams: Sequence[int]) -> str:
     """The documented block made runnable here: its ports, its cache and temporary files in
     `root`, and the few lines an nginx.conf has around an `http` block."""
+    servers = " ".join(f"server 127.0.0.1:{upstream};" for upstream in upstreams)
     for documented, here in [
         ("listen 80;", f"listen 127.0.0.1:{port};"),
-        ("server 127.0.0.1:8080;", f"server 127.0.0.1:{upstream};"),
+        ("server 127.0.0.1:8080;", servers),
         ("/var/cache/nginx/livetb", str(root / "cache")),
     ]:
         assert block.count(documented) == 1, documented
@@ -71,13 +74,13 @@ def nginx(tmp_path: Path) -> Iterator[tuple[Path, int]]:
     yield tmp_path / "nginx", free_port()
 
 
-@pytest.fixture
-async def front(nginx: tuple[Path, int], tmp_path: Path) -> AsyncIterator[Front]:
+@contextlib.asynccontextmanager
+async def serving(nginx: tuple[Path, int], upstreams: Sequence[int]) -> AsyncIterator[str]:
+    """The documented nginx in front of `upstreams`, running: its base URL."""
     root, port = nginx
     root.mkdir()
-    node = await Server(tmp_path / "live.sqlite").start()
     conf = root / "nginx.conf"
-    conf.write_text(configured(documented_block(), root, port, node.port))
+    conf.write_text(configured(documented_block(), root, port, upstreams))
     proc = subprocess.Popen(
         [NGINX, "-p", str(root), "-c", str(conf), "-g", "daemon off;"],
         stderr=subprocess.PIPE,
@@ -93,10 +96,19 @@ async def front(nginx: tuple[Path, int], tmp_path: Path) -> AsyncIterator[Front]
                         break
                 except aiohttp.ClientError:
                     await asyncio.sleep(0.05)
-        yield Front(f"http://127.0.0.1:{port}", node.token(TID), node.token(CLOSED))
+        yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.fixture
+async def front(nginx: tuple[Path, int], tmp_path: Path) -> AsyncIterator[Front]:
+    node = await Server(tmp_path / "live.sqlite").start()
+    try:
+        async with serving(nginx, [node.port]) as base:
+            yield Front(base, node.token(TID), node.token(CLOSED))
+    finally:
         node.stop()
 
 
@@ -204,3 +216,32 @@ async def test_a_pages_versioned_files_are_kept_by_the_documented_nginx(front: F
             for _ in range(2):
                 async with session.get(f"{front.base}/static/{name}") as resp:
                     assert (resp.status, resp.headers["X-Cache-Status"]) == (200, "MISS")
+
+
+async def nothing_here(request: web.Request) -> web.Response:
+    raise web.HTTPNotFound()
+
+
+@pytest.mark.nodes
+async def test_mid_upgrade_a_pages_files_come_from_the_node_that_has_their_version(
+    nginx: tuple[Path, int], tmp_path: Path
+) -> None:
+    """Nodes upgraded one at a time: a shell from an upgraded node names files that a node
+    not upgraded yet answers 404 (here one that has no files at all, first in the upstream);
+    the documented nginx asks the next node, so every request gets its file."""
+    app = web.Application()
+    app.router.add_get("/{path:.*}", nothing_here)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    old = free_port()
+    await web.TCPSite(runner, "127.0.0.1", old).start()
+    node = await Server(tmp_path / "live.sqlite").start()
+    try:
+        async with serving(nginx, [old, node.port]) as base, aiohttp.ClientSession() as session:
+            for name in ("standings.js", "common.js", "feed.js", "style.css") * 2:
+                async with session.get(f"{base}/static/{VERSION}/{name}") as resp:
+                    assert resp.status == 200, name
+                    assert await resp.read() == (STATIC / name).read_bytes()
+    finally:
+        node.stop()
+        await runner.cleanup()
