@@ -236,6 +236,32 @@ test("a resume's missed deltas are shown as they come, and the page is live afte
   assert.equal(state(), "live");
 });
 
+test("a resume whose backlog takes longer than the offline delay says reconnecting, not offline", () => {
+  stop = follow("club", { heartbeat: 3 }, { state: (s) => states.push(s), delta: () => {} });
+  last().open();
+  last().say(snapshot(1, [row(1, 1, "0")]));
+  last().drop();
+  mock.timers.tick(2000);
+  last().open();
+  for (let seq = 2; seq <= 26; seq += 1) { // a frame a second: 25 s, a very slow phone
+    mock.timers.tick(1000);
+    last().say({ type: "delta", seq, after_round: 0, round_in_progress: 1 });
+    assert.equal(state(), "reconnecting", `at seq ${seq}`);
+  }
+  assert.equal(FakeSocket.made.length, 2); // the same socket throughout
+  last().say({ type: "ping" });
+  assert.equal(state(), "live");
+});
+
+test("the standings are kept from every delta, whoever listens", () => {
+  live(3); // a state handler alone
+  for (const seq of [2, 3]) last().say({ type: "delta", seq, after_round: 0, round_in_progress: 1 });
+  assert.equal(FakeSocket.made.length, 1); // no gap seen
+  last().drop();
+  mock.timers.tick(2000);
+  assert.match(last().url, /since=3$/);
+});
+
 test("a gap in the seqs resumes at once from the last seq held", () => {
   live(3);
   last().say({ type: "delta", seq: 3, after_round: 0, round_in_progress: 1 });

@@ -124,7 +124,8 @@ export class Standings {
  * server's ping interval (`heartbeat`, seconds: the page's settings carry the server's). A
  * silent socket (a frozen server, a dropped Wi-Fi that TCP has not noticed) is abandoned and
  * a new one opened; an attempt that hangs for CONNECT_MOST is abandoned too. "offline" after
- * OFFLINE_AFTER ms without a live socket, or at once when the browser knows it has no network.
+ * OFFLINE_AFTER ms not live and without an open socket (one still bringing what was missed is
+ * "reconnecting"), or at once when the browser knows it has no network.
  * A socket is live once the page shows what the server has: from its snapshot, or for a resume
  * from the ping the server writes after the missed deltas (on a slow phone they arrive a while
  * after the socket opens), and never while the page waits for a node behind it to catch up.
@@ -174,7 +175,8 @@ export function follow(tid, {
 
   function notLive() {
     if (current === "live") since = Date.now();
-    const away = !navigator.onLine || Date.now() - since > OFFLINE_AFTER;
+    // An open socket still bringing what was missed is no "offline", however long it takes.
+    const away = !navigator.onLine || (!opened && Date.now() - since > OFFLINE_AFTER);
     state(away ? "offline" : current === "connecting" && !model.doc ? "connecting" : "reconnecting");
   }
 
@@ -241,12 +243,14 @@ export function follow(tid, {
         if (msg.seq !== model.doc.seq + 1) { abandon(0); return; } // a gap: resume with since=
         behind = null;
         if (caughtUp) live(); // else a resume's missed delta: live at the ping after them
-        handlers.delta?.(model, model.delta(msg));
+        const change = model.delta(msg); // kept whether or not a handler looks
+        handlers.delta?.(model, change);
       } else if (msg.type === "prizes" && behind) {
         behind.prizeList(msg); // the list of the node that is behind
       } else if (msg.type === "prizes" && model.doc) {
         if (caughtUp) live();
-        handlers.delta?.(model, model.prizeList(msg));
+        const change = model.prizeList(msg);
+        handlers.delta?.(model, change);
       } else if (model.doc && !behind) {
         live(); // a ping: the server is there, and the page has what it has
       }
