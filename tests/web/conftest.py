@@ -125,7 +125,6 @@ async def recv_any(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any
 
 async def recv(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
     """The next feed message that is not a ping."""
-    while True:
-        msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        if msg["type"] != "ping":
-            return msg
+    while (msg := await recv_any(ws, timeout))["type"] == "ping":
+        pass
+    return msg

@@ -35,11 +35,11 @@ from livetb.web.pages.columns import asked_columns
 Handler = Callable[[web.Request], Awaitable[web.Response]]
 
 STATIC = Path(str(resources.files("livetb.web.pages").joinpath("static")))
-_SHELL = (STATIC / "page.html").read_text("utf-8")
 
 
 def version_of(directory: Path) -> str:
-    """A digest of the files in `directory`, names and contents: a new one with any change."""
+    """A digest of the files in `directory`, names and contents: a new one with any change
+    (12 hex digits: sw.js recognises a versioned path by them)."""
     digest = hashlib.sha256()
     for path in sorted(p for p in directory.iterdir() if p.is_file()):
         digest.update(f"{path.name}\0{path.stat().st_size}\0".encode())
@@ -56,6 +56,7 @@ VERSION = version_of(STATIC)
 VERSIONED = f"/static/{VERSION}"
 _FILES = frozenset(p.name for p in STATIC.iterdir() if p.is_file())
 KEPT_FOR_GOOD = "public, max-age=31536000, immutable"
+_SHELL = (STATIC / "page.html").read_text("utf-8").replace("{{static}}", VERSIONED)
 
 
 def language(request: web.Request) -> str:
@@ -71,7 +72,6 @@ def render(
     body = (
         _SHELL.replace("{{lang}}", lang)
         .replace("{{title}}", html.escape(i18n.text(lang, title_key)))
-        .replace("{{static}}", VERSIONED)
         .replace("{{page}}", page)
         .replace("{{catalog}}", catalog)
         .replace("{{config}}", config)

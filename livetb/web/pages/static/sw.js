@@ -39,7 +39,9 @@ self.addEventListener("message", (event) => {
   }));
 });
 
-const VERSIONED = /^\/static\/([0-9a-f]{12})\//;
+// A versioned path: /static/ and the 12 hex digits of the files' digest (shell.py).
+const VERSION_PATH = "/static/([0-9a-f]{12})/";
+const VERSIONED = new RegExp(`^${VERSION_PATH}`);
 
 /** The versioned files of `cache` whose version no kept shell names. The shells are read
  *  only when more than one version is kept (after an upgrade). */
@@ -49,14 +51,16 @@ async function letGo(cache) {
   for (const request of await cache.keys()) {
     const { pathname } = new URL(request.url);
     const version = VERSIONED.exec(pathname)?.[1];
-    if (version) files.set(version, [...(files.get(version) ?? []), request]);
-    else if (pathname.startsWith("/t/")) shells.push(request);
+    if (version) {
+      if (!files.has(version)) files.set(version, []);
+      files.get(version).push(request);
+    } else if (pathname.startsWith("/t/")) shells.push(request);
   }
   if (files.size < 2) return;
   const named = new Set();
   for (const shell of shells) {
     const text = await (await cache.match(shell))?.text() ?? "";
-    for (const found of text.matchAll(/\/static\/([0-9a-f]{12})\//g)) named.add(found[1]);
+    for (const found of text.matchAll(new RegExp(VERSION_PATH, "g"))) named.add(found[1]);
   }
   for (const [version, requests] of files) {
     if (!named.has(version)) await Promise.all(requests.map((r) => cache.delete(r)));
