@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
-from livetb.web.pages.shell import STATIC, VERSION, version_of
+from livetb.web.pages.assets import Assets
+from livetb.web.pages.shell import STATIC, VERSION
 from tests.web.conftest import TID, Api
 
 T = f"/api/tournaments/{TID}"
@@ -183,13 +184,13 @@ async def test_a_page_names_its_files_by_version_and_they_are_kept_for_good(api:
 def test_the_version_follows_every_file(tmp_path: Path) -> None:
     (tmp_path / "a.js").write_text("export const a = 1;\n")
     (tmp_path / "b.css").write_text("p { color: red }\n")
-    first = version_of(tmp_path)
-    assert first == version_of(tmp_path) and len(first) == 12
+    first = Assets(tmp_path).version
+    assert first == Assets(tmp_path).version and len(first) == 12
     (tmp_path / "b.css").write_text("p { color: blue }\n")
-    second = version_of(tmp_path)
+    second = Assets(tmp_path).version
     assert second != first
     (tmp_path / "c.js").write_text("")
-    assert version_of(tmp_path) != second
+    assert Assets(tmp_path).version != second
 
 
 def test_the_modules_import_each_other_by_relative_urls() -> None:

@@ -12,7 +12,6 @@ private tournament's page is served to anyone and asks for its token in the brow
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import html
 import json
 from collections.abc import Awaitable, Callable
@@ -29,7 +28,9 @@ from livetb.engine.editions import Edition, in_force
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
 from livetb.web.api.console import BERGER_PLAYERS
 from livetb.web.api.reads import public_creation
+from livetb.web.http.caching import REVALIDATE
 from livetb.web.keys import CONFIG, STORE
+from livetb.web.pages.assets import Assets
 from livetb.web.pages.columns import asked_columns
 
 Handler = Callable[[web.Request], Awaitable[web.Response]]
@@ -37,26 +38,17 @@ Handler = Callable[[web.Request], Awaitable[web.Response]]
 STATIC = Path(str(resources.files("livetb.web.pages").joinpath("static")))
 
 
-def version_of(directory: Path) -> str:
-    """A digest of the files in `directory`, names and contents: a new one with any change
-    (12 hex digits: sw.js recognises a versioned path by them)."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in directory.iterdir() if p.is_file()):
-        digest.update(f"{path.name}\0{path.stat().st_size}\0".encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
 # The pages' files are served under their version: `/static/<VERSION>/<file>`, kept by any
 # cache for good (`immutable`), so a returning viewer asks for none of them again. A page's
 # modules import each other by relative URLs, so every module a page runs is of the version
 # its shell names: after an upgrade a page never runs an old module beside a new one, even
-# one that a slow network made the service worker take from its cache.
-VERSION = version_of(STATIC)
+# one that a slow network made the service worker take from its cache. The files are the
+# ones this process read when it started (`assets.py`), whatever is on disk since.
+ASSETS = Assets(STATIC)
+VERSION = ASSETS.version
 VERSIONED = f"/static/{VERSION}"
-_FILES = frozenset(p.name for p in STATIC.iterdir() if p.is_file())
 KEPT_FOR_GOOD = "public, max-age=31536000, immutable"
-_SHELL = (STATIC / "page.html").read_text("utf-8").replace("{{static}}", VERSIONED)
+_SHELL = ASSETS.bodies["page.html"].decode("utf-8").replace("{{static}}", VERSIONED)
 
 
 def language(request: web.Request) -> str:
@@ -130,20 +122,23 @@ async def tournaments(request: web.Request) -> web.Response:
 GROUP_TIEBREAKS = [code for code, tb in TIEBREAKS.items() if tb.group]
 
 
-async def versioned(request: web.Request) -> web.FileResponse:
+async def versioned(request: web.Request) -> web.Response:
     """A page's file at this version (the shell names it): the same bytes for as long as the
-    URL exists, so kept for good. Any other version is not here (a 404 from `/static`)."""
-    name = request.match_info["name"]
-    if name not in _FILES:
-        raise web.HTTPNotFound()
-    return web.FileResponse(STATIC / name, headers={"Cache-Control": KEPT_FOR_GOOD})
+    URL exists, so kept for good. Any other version is not here (a 404)."""
+    return ASSETS.answer(request, request.match_info["name"], KEPT_FOR_GOOD)
 
 
-async def service_worker(request: web.Request) -> web.FileResponse:
+async def unversioned(request: web.Request) -> web.Response:
+    """A page's file without a version, asked again at every use: for a page kept from before
+    an upgrade, and for a `<standings-table>` embedded elsewhere."""
+    return ASSETS.answer(request, request.match_info["name"], REVALIDATE)
+
+
+async def service_worker(request: web.Request) -> web.Response:
     """static/sw.js at the root, so that its scope covers every page (`/t/…`); asked again
-    at every use like every static file (`livetb/web/http/headers.py`), so that a new version
-    is seen at the next visit."""
-    return web.FileResponse(STATIC / "sw.js")
+    at every use like every unversioned file, so that a new version is seen at the next
+    visit."""
+    return ASSETS.answer(request, "sw.js", REVALIDATE)
 
 
 def tiebreak_catalogue() -> dict[str, object]:
@@ -190,7 +185,5 @@ def routes() -> list[web.AbstractRouteDef]:
         web.get("/new", new_tournament),
         web.get("/sw.js", service_worker),
         web.get(VERSIONED + "/{name}", versioned),
-        # Unversioned too, asked again at every use (`livetb/web/http/headers.py`): for a page
-        # kept from before an upgrade, and for a `<standings-table>` embedded elsewhere.
-        web.static("/static", STATIC, append_version=False),
+        web.get("/static/{name}", unversioned),
     ]
