@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestServer
 
 from livetb.web.pages.assets import Assets, accepts_gzip
 from livetb.web.pages.shell import KEPT_FOR_GOOD, STATIC, VERSION
-from tests.web.conftest import Api
+from tests.web.conftest import TID, Api
 
 IMMUTABLE = KEPT_FOR_GOOD
 
@@ -115,6 +115,30 @@ async def test_a_phone_gets_the_files_gzipped_and_revalidates_them(
     async with raw.get(api.base + path, headers=headers) as resp:
         assert resp.status == 200
         assert gzip.decompress(await resp.read()) == plain
+
+
+async def test_a_page_shell_goes_gzipped_to_a_browser_that_accepts_it(
+    api: Api, raw: aiohttp.ClientSession
+) -> None:
+    """Most of a shell is its language's whole catalog: a phone loads a third of its bytes."""
+    await api.start(players=4)
+    url = f"{api.base}/t/{TID}?lang=it"
+    async with raw.get(url) as resp:
+        plain = await resp.read()
+        assert "Content-Encoding" not in resp.headers
+    async with raw.get(url, headers={"Accept-Encoding": "gzip"}) as resp:
+        assert resp.status == 200
+        assert resp.headers["Content-Encoding"] == "gzip"
+        assert resp.headers["Content-Type"] == "text/html; charset=utf-8"
+        assert resp.headers["Vary"] == "Accept-Language, Accept-Encoding"
+        assert resp.headers["Content-Language"] == "it"
+        zipped = await resp.read()
+    assert gzip.decompress(zipped) == plain
+    assert b'<html lang="it"' in plain
+    assert len(zipped) * 3 < len(plain)
+    async with raw.get(f"{api.base}/t/nothing", headers={"Accept-Encoding": "gzip"}) as resp:
+        assert resp.status == 404  # an unknown tournament's page too, with its status
+        assert b"<html" in gzip.decompress(await resp.read())
 
 
 async def test_the_files_keep_their_types(api: Api, raw: aiohttp.ClientSession) -> None:

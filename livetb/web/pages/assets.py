@@ -14,6 +14,7 @@ are also kept gzipped, for a phone on a poor connection: a fifth of the bytes, c
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import mimetypes
@@ -61,6 +62,13 @@ class Assets:
             headers.pop(hdrs.CONTENT_ENCODING, None)
             return web.Response(status=304, headers=headers)
         return web.Response(body=body, headers=headers, content_type=self._types[name])
+
+
+@functools.lru_cache(maxsize=64)
+def gzipped(text: str) -> bytes:
+    """A page shell gzipped (most of it is the language's catalog): compressed once per
+    distinct shell, however many viewers load it."""
+    return gzip.compress(text.encode("utf-8"), _LEVEL, mtime=0)
 
 
 def version_of(bodies: Mapping[str, bytes]) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import msgspec
-from aiohttp import web
+from aiohttp import hdrs, web
 
 from livetb import i18n
 from livetb.engine.catalogue import ALIASES, TIEBREAKS
@@ -30,7 +30,7 @@ from livetb.web.api.console import BERGER_PLAYERS
 from livetb.web.api.reads import public_creation
 from livetb.web.http.caching import REVALIDATE
 from livetb.web.keys import CONFIG, STORE
-from livetb.web.pages.assets import Assets
+from livetb.web.pages.assets import Assets, accepts_gzip, gzipped
 from livetb.web.pages.columns import asked_columns
 
 Handler = Callable[[web.Request], Awaitable[web.Response]]
@@ -68,10 +68,16 @@ def render(
         .replace("{{catalog}}", catalog)
         .replace("{{config}}", config)
     )
-    resp = web.Response(text=body, status=status, content_type="text/html", charset="utf-8")
-    resp.headers["Content-Language"] = lang
-    resp.headers["Vary"] = "Accept-Language"
-    return resp
+    headers = {hdrs.CONTENT_LANGUAGE: lang, hdrs.VARY: "Accept-Language, Accept-Encoding"}
+    if accepts_gzip(request.headers.get(hdrs.ACCEPT_ENCODING, "")):
+        headers[hdrs.CONTENT_ENCODING] = "gzip"
+        zipped = gzipped(body)
+        return web.Response(
+            body=zipped, status=status, headers=headers, content_type="text/html", charset="utf-8"
+        )
+    return web.Response(
+        text=body, status=status, headers=headers, content_type="text/html", charset="utf-8"
+    )
 
 
 def tournament_page(page: str, title_key: str) -> Handler:
