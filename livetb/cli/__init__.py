@@ -9,11 +9,13 @@ every command's arguments. A command imports only its own module.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import os
 import sys
 from collections.abc import Sequence
 
+from livetb import i18n
 from livetb.cli.parsers import build_parser
 from livetb.errors import LivetbError
 
@@ -46,13 +48,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = getattr(importlib.import_module(f"livetb.cli.{module}"), function)
         return int(command(args, out))
     except LivetbError as err:
-        print(f"livetb: {err}", file=sys.stderr)
+        print(i18n.text(_language(args), "cli.error", message=err), file=sys.stderr)
         return 2
     except BrokenPipeError:
         raise  # the reader left (`livetb replay … | head`): see run()
     except OSError as err:
-        print(f"livetb: {err.filename or ''}: {err.strerror}", file=sys.stderr)
+        said = i18n.text(
+            _language(args), "cli.os_error", file=err.filename or "", reason=err.strerror
+        )
+        print(said, file=sys.stderr)
         return 2
+
+
+def _language(args: argparse.Namespace) -> str:
+    """The command's language (`livetb.cli.output.language`), that module loaded only now."""
+    from livetb.cli.output import language
+
+    return language(args)
 
 
 def run() -> None:

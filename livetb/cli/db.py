@@ -8,6 +8,7 @@ import argparse
 import io
 import sys
 
+from livetb import i18n
 from livetb.backends import backend, open_store
 from livetb.cli.output import language
 from livetb.cli.progress import Advance, Tracked, bar
@@ -119,35 +120,40 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     """Recompute every tournament (or one) from zero and save fresh snapshots. An unreadable
     one is reported by id on stderr and the others still rebuilt; then exit 2."""
     failed = 0
+    lang = language(args)
     with existing_store(args.db) as store:
         ids = [pick_tournament(store, args.tournament)] if args.tournament else store.tournaments()
         for tid in ids:
+            label = i18n.text(lang, "cli.rebuild.progress", tournament=tid)
             try:
-                with bar(f"rebuilding {tid}", store.head(tid)) as advance:
+                with bar(label, store.head(tid)) as advance:
                     projection = stored.rebuild(Tracked(store, advance), tid)
             except TournamentUnreadable as err:
-                print(f"livetb: {err}", file=sys.stderr)
+                print(i18n.text(lang, "cli.error", message=err), file=sys.stderr)
                 failed += 1
                 continue
-            print(f"{tid}: rebuilt {projection.seq} events", file=out)
+            done = i18n.text(lang, "cli.rebuild.done", tournament=tid, events=projection.seq)
+            print(done, file=out)
             if args.format == "json":
                 write(projection, "json", out)
     if failed:
-        print(f"livetb: {failed} of {len(ids)} tournament(s) could not be rebuilt", file=sys.stderr)
+        said = i18n.text(lang, "cli.rebuild.failed", failed=failed, total=len(ids))
+        print(said, file=sys.stderr)
     return 2 if failed else 0
 
 
 def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     """Print only the new tournament's id: scripts capture it."""
-    with bar(f"reading {args.file}", 3) as advance:
-        return _import(args, out, advance)
+    lang = language(args)
+    with bar(i18n.text(lang, "cli.import.reading", file=args.file), 3) as advance:
+        return _import(args, out, advance, lang)
 
 
-def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> int:
+def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance, lang: str) -> int:
     imported = with_round_count(load_trf(args.file), args.rounds, args.file)
-    advance(description="converting to events")
+    advance(description=i18n.text(lang, "cli.import.converting"))
     for warning in imported.warnings:
-        print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+        print(i18n.text(lang, "cli.warning", file=args.file, warning=warning), file=sys.stderr)
     rosters = team_rosters(imported, args.file)
     tiebreaks = None
     listed = preset(args, team=bool(rosters))
@@ -163,7 +169,7 @@ def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance) -> i
         announced=imported.announced_byes,
     )
     stored.readable(events)  # as strict as every later reader: the log is append-only
-    advance(description=f"storing {len(events)} events")
+    advance(description=i18n.text(lang, "cli.import.storing", count=len(events)))
     with open_store(args.db) as store:
         tournament_id = new_tournament_id()
         while store.head(tournament_id):
@@ -180,12 +186,12 @@ def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     if args.speed < 0:
         raise UsageError(f"--speed {args.speed}: must be 0 (no waiting) or more")
     echo = args.speed > 0 if args.echo is None else args.echo
+    lang = language(args)
     with existing_store(args.db) as store:
         target = args.into or new_tournament_id()
         count = 0
-        with bar(
-            f"replaying {args.tournament} into {target}", store.head(args.tournament)
-        ) as advance:
+        label = i18n.text(lang, "cli.replay.progress", tournament=args.tournament, target=target)
+        with bar(label, store.head(args.tournament)) as advance:
             for rec in replay(store, args.tournament, target, speed=args.speed):
                 count += 1
                 advance()
@@ -193,5 +199,8 @@ def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
                     print(f"{rec.tournament_id} {rec.seq} {encode(rec.event).decode()}", file=out)
                     out.flush()
     if not echo:
-        print(f"{target}: {count} events replayed from {args.tournament}", file=out)
+        done = i18n.text(
+            lang, "cli.replay.done", target=target, count=count, tournament=args.tournament
+        )
+        print(done, file=out)
     return 0

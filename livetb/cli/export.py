@@ -6,7 +6,9 @@ import argparse
 import io
 from pathlib import Path
 
+from livetb import i18n
 from livetb.cli.db import existing_store, pick_tournament
+from livetb.cli.output import language
 from livetb.cli.progress import Tracked, bar
 from livetb.errors import UsageError
 from livetb.interchange.export import export
@@ -16,7 +18,8 @@ from livetb.projections.categories import UnknownCategory
 def export_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     with existing_store(args.db) as store:
         tid = pick_tournament(store, args.tournament)
-        with bar(f"exporting {tid} as {args.format}", store.head(tid)) as advance:
+        label = i18n.text(language(args), "cli.export.progress", tournament=tid, format=args.format)
+        with bar(label, store.head(tid)) as advance:
             try:
                 exported = export(
                     Tracked(store, advance), tid, args.format, args.category, args.rating_change

@@ -9,7 +9,9 @@ import sys
 import time
 from pathlib import Path
 
+from livetb import i18n
 from livetb.cli.db import existing_store, pick_tournament
+from livetb.cli.output import language
 from livetb.errors import LivetbError, UsageError
 
 
@@ -22,26 +24,30 @@ def pgn_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     if args.round is not None and args.round < 1:
         raise UsageError(f"--round {args.round}: rounds start at 1")
     reported: set[str] = set()
+    lang = language(args)
     with existing_store(args.db) as store:
         tid = pick_tournament(store, args.tournament)
         service = TournamentService(store)
         while True:
             state = service.catch_up(tid).state
-            games = pgn.read_games(fetch(args.source))
+            games = pgn.read_games(fetch(args.source, lang))
             made = pgn.plan(state, games, round_=args.round, corrections=args.corrections)
             for command in made.commands:
                 verb = "corrected" if isinstance(command, pgn.CorrectResult) else "recorded"
-                line = f"round {command.round} board {command.board}: {command.result}"
+                board = {"round": command.round, "board": command.board, "result": command.result}
                 try:
                     service.execute(tid, command, actor="pgn")
                 except LivetbError as err:
-                    _once(reported, f"refused {line}: {err}", out)
+                    said = i18n.text(lang, "cli.pgn.refused_result", **board, reason=err)
+                    _once(reported, said, out)
                     continue
-                print(f"{verb} {line}", file=out, flush=True)
+                print(i18n.text(lang, f"cli.pgn.{verb}", **board), file=out, flush=True)
             for item in made.refused:
-                _once(reported, f"refused {item.game}: {item.reason}", out)
+                said = i18n.text(lang, "cli.pgn.refused", game=item.game, reason=item.reason)
+                _once(reported, said, out)
             for item in made.unmatched:
-                _once(reported, f"unmatched {item.game}: {item.reason}", out)
+                said = i18n.text(lang, "cli.pgn.unmatched", game=item.game, reason=item.reason)
+                _once(reported, said, out)
             if args.follow is None or _round_complete(service.catch_up(tid).state, args.round):
                 return 0
             time.sleep(args.follow)
@@ -62,9 +68,9 @@ def _round_complete(state: object, rnd: int | None) -> bool:
     return paired is not None and paired.complete
 
 
-def fetch(source: str) -> str:
+def fetch(source: str, lang: str) -> str:
     """The PGN's text: a URL read with the standard library, else a file (UTF-8, or Latin-1
-    where it is not)."""
+    where it is not, said in `lang`)."""
     data: bytes  # what `urlopen` returns is untyped (Any) in typeshed
     if source.startswith(("http://", "https://")):
         import urllib.error
@@ -82,5 +88,5 @@ def fetch(source: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        print(f"livetb: warning: {source}: not UTF-8; read as Latin-1", file=sys.stderr)
+        print(i18n.text(lang, "cli.pgn.latin1", source=source), file=sys.stderr)
         return data.decode("latin-1")

@@ -72,27 +72,21 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
     tid = getattr(args, "tournament", None)
     if tid is not None and not _TOURNAMENT_ID.fullmatch(tid):
         raise UsageError(f"--tournament {tid!r}: 1 to 64 letters, digits, '.', '_' or '-'")
+    lang = language(args)
     with open_tokens(args.db) as tokens:
         if args.action == "revoke":
             if not tokens.revoke(args.token):
                 raise UsageError("no such live token in this store")
-            print("revoked", file=out)
+            print(i18n.text(lang, "cli.token.revoked"), file=out)
             return 0
         if args.organiser:
-            print(
-                "livetb: note: an organiser token: it creates tournaments at "
-                "/new#token=TOKEN on the server over this store",
-                file=sys.stderr,
-            )
+            print(i18n.text(lang, "cli.token.organiser_note"), file=sys.stderr)
             print(tokens.create_organiser(label=args.label), file=out)
             return 0
         with open_store(args.db) as store:
             if store.head(args.tournament) == 0:
-                print(
-                    f"livetb: note: tournament {args.tournament} has no events yet; "
-                    "the token can create it (PUT /api/tournaments/ID)",
-                    file=sys.stderr,
-                )
+                note = i18n.text(lang, "cli.token.no_events", tournament=args.tournament)
+                print(note, file=sys.stderr)
         print(tokens.create(args.tournament, label=args.label), file=out)
     return 0
 
@@ -124,7 +118,7 @@ def _serve(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.web import Config, create_app
 
     app = create_app(Config(db_path=args.db))
-    banner = f"livetb: serving {shown(args.db)} on {url} (Ctrl-C stops)"
+    banner = i18n.text(language(args), "cli.serve.banner", store=shown(args.db), url=url)
     return _run_app(app, args, out, banner)
 
 
@@ -137,12 +131,7 @@ def _first_organiser(args: argparse.Namespace, out: io.TextIOBase) -> None:
         organiser = tokens.create_first_organiser()
     if organiser is not None:
         page = f"{_browser_base(args.host, args.port)}/new#token={organiser}"
-        print(
-            "livetb: this store's organiser token, shown once (keep it: it creates "
-            f"tournaments; `livetb token create --organiser` makes another):\n  {page}",
-            file=out,
-            flush=True,
-        )
+        print(i18n.text(language(args), "cli.serve.organiser", page=page), file=out, flush=True)
 
 
 def _browser_base(host: str, port: int) -> str:
@@ -164,14 +153,17 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
     # The store reaches the workers in their environment: a URL's password stays out of the
     # process list.
     argv = ["serve", "--host", args.host, "--port", str(args.port), "--reuse-port"]
-    banner = f"livetb: serving {shown(args.db)} on {url} with {args.workers} workers (Ctrl-C stops)"
+    lang = language(args)
+    banner = i18n.text(
+        lang, "cli.serve.workers_banner", store=shown(args.db), url=url, workers=args.workers
+    )
     backend(args.db).checked(args.db)  # a malformed URL: refused now, not waited on
 
     def probe() -> str | None:
         return _store_away(args, out)
 
     try:
-        return supervise(argv, args.workers, out, banner, {DB_ENV: args.db}, probe)
+        return supervise(argv, args.workers, out, banner, {DB_ENV: args.db}, probe, lang)
     except WorkersFailed as err:
         raise UsageError(str(err)) from None
 
@@ -209,33 +201,42 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
     app = create_app(Config(db_path=db))
 
     url = _browser_base(args.host, args.port)
+    lang = language(args)
+    names = ("standings", "card", "overlay", "screen", "terminal", "json", "console", "home")
+    label = {name: i18n.text(lang, f"cli.demo.{name}") + ":" for name in names}
+    width = max(map(len, label.values())) + 1  # the addresses in one column
+
+    def link(name: str, address: str) -> str:
+        return f"  {label[name].ljust(width)}{address}"
 
     def links(made: sample.Demo) -> list[str]:
         tid = made.tournament_id
         return [
-            f"  standings:        {url}/t/{tid}",
-            f"  a player's card:  {url}/t/{tid}/player/1",
-            f"  OBS overlay:      {url}/t/{tid}/overlay?top=10",
-            f"  venue screen:     {url}/t/{tid}/screen",
-            f"  in a terminal:    livetb watch {url} --tournament {tid}",
-            f"  JSON:             {url}/api/tournaments/{tid}/standings",
-            f"  arbiter console:  {url}{made.console}",
+            link("standings", f"{url}/t/{tid}"),
+            link("card", f"{url}/t/{tid}/player/1"),
+            link("overlay", f"{url}/t/{tid}/overlay?top=10"),
+            link("screen", f"{url}/t/{tid}/screen"),
+            link("terminal", f"livetb watch {url} --tournament {tid}"),
+            link("json", f"{url}/api/tournaments/{tid}/standings"),
+            link("console", f"{url}{made.console}"),
         ]
 
     def started(made: sample.Demo) -> None:
-        lines = [f"livetb demo: a new tournament, {made.tournament_id}", *links(made)]
+        lines = [i18n.text(lang, "cli.demo.new", tournament=made.tournament_id), *links(made)]
         print("\n".join(lines), file=out, flush=True)
 
     generator = (args.players, args.rounds, args.seed)
     app.cleanup_ctx.append(sample.replay_ctx(made, args.interval, generator, started))
+    said = i18n.text(
+        lang,
+        "cli.demo.banner",
+        players=args.players,
+        rounds=args.rounds,
+        interval=i18n.number(lang, f"{args.interval:g}"),
+        store=shown(db),
+    )
     banner = "\n".join(
-        [
-            f"livetb demo: {args.players} players, {args.rounds} rounds, one result every "
-            f"{args.interval:g} s (event store {shown(db)}); a new tournament starts when one ends",
-            *links(made),
-            f"  every tournament: {url}/",
-            "Ctrl-C stops.",
-        ]
+        [said, *links(made), link("home", f"{url}/"), i18n.text(lang, "cli.demo.stop")]
     )
     return _run_app(app, args, out, banner)
 

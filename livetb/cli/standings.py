@@ -9,6 +9,7 @@ import io
 import os
 import sys
 
+from livetb import i18n
 from livetb.cli.output import language
 from livetb.cli.parsers import DB_ENV
 from livetb.cli.tables import preset, table, write
@@ -33,7 +34,8 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
             raise UsageError(f"{flag}: only with --db (a TRF file holds one tournament, no log)")
     imported = with_round_count(load_trf(args.file), args.rounds, args.file)
     for warning in imported.warnings:
-        print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+        said = i18n.text(language(args), "cli.warning", file=args.file, warning=warning)
+        print(said, file=sys.stderr)
     live = (args.after_round, args.explain, args.draw_lots) == (None, None, None)
     if args.rating_change:  # read off the log the file stands for, as the live server does
         if not live or args.as_final:

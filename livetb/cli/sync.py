@@ -66,7 +66,7 @@ def sync_file(
     source = Path(args.file).name
     imported = parse_trf(data, source=str(args.file))
     for warning in imported.warnings:
-        print(f"livetb: warning: {args.file}: {warning}", file=sys.stderr)
+        print(i18n.text(lang, "cli.warning", file=args.file, warning=warning), file=sys.stderr)
     with open_store(args.db) as store:
         head = store.head(args.tournament)
         records = list(store.read(args.tournament))
@@ -108,7 +108,8 @@ def _summary(args: argparse.Namespace, outcome: Outcome, lang: str) -> str:
 
 
 def _conflict(err: SyncConflict, lang: str) -> int:
-    print(f"livetb: {i18n.text(lang, 'sync.conflicts', count=len(err.conflicts))}", file=sys.stderr)
+    conflicts = i18n.text(lang, "sync.conflicts", count=len(err.conflicts))
+    print(i18n.text(lang, "cli.error", message=conflicts), file=sys.stderr)
     for c in err.conflicts:
         print(f"  {c.words(lang)}", file=sys.stderr)
     return CONFLICT
@@ -196,14 +197,14 @@ def _watched_sync(
                 # The program is still writing it; or another writer appended meanwhile.
                 time.sleep(RETRY_AFTER)
                 continue
-            _refused(args, follow, data, head, lang, f"livetb: {err}")
+            _refused(args, follow, data, head, lang, i18n.text(lang, "cli.error", message=err))
             return
         except SyncConflict as err:
             _conflict(err, lang)
             _refused(args, follow, data, head, lang, None)
             return
         except LivetbError as err:
-            _refused(args, follow, data, head, lang, f"livetb: {err}")
+            _refused(args, follow, data, head, lang, i18n.text(lang, "cli.error", message=err))
             return
         was_refused = follow.refused
         follow.synced, follow.refused, follow.refused_at = data, False, None

@@ -135,18 +135,22 @@ def _complete_rounds(
     if running is None:
         return t, args
     n = sum(p.entry(running).code is Code.PENDING for p in t.participants) // 2
-    games = f"{n} game{'s' if n != 1 else ''} without a result"
+
+    def games(lang: str) -> str:
+        return i18n.text(lang, f"cli.standings.games_{'one' if n == 1 else 'other'}", count=n)
+
     if args.after_round is None:
-        print(
-            f"livetb: note: round {running} is being played ({games}); "
-            f"this table is after round {running - 1}",
-            file=sys.stderr,
+        lang = language(args)
+        note = i18n.text(
+            lang, "cli.standings.running", round=running, games=games(lang), previous=running - 1
         )
+        print(note, file=sys.stderr)
         args = argparse.Namespace(**vars(args) | {"after_round": running - 1})
     elif args.after_round >= running:
+        # in English, as every usage error
         raise UsageError(
             f"--after-round {args.after_round}: round {running} is still being played "
-            f"({games}); rounds 0..{running - 1} are complete"
+            f"({games(i18n.DEFAULT)}); rounds 0..{running - 1} are complete"
         )
     cut = [msgspec.structs.replace(p, entries=p.entries[: running - 1]) for p in t.participants]
     return msgspec.structs.replace(t, participants=tuple(cut)), args

@@ -25,6 +25,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
+from livetb import i18n
+
 READY_FD = "LIVETB_READY_FD"  # a worker's environment: the pipe it writes a byte to once listening
 STOP_GRACE = 10.0  # seconds a worker has to drain its writes before it is killed
 RESTART_FIRST, RESTART_MOST = 0.5, 5.0  # seconds between attempts while the store is away
@@ -41,9 +43,10 @@ class WorkersFailed(Exception):
 class _Outage:
     """Whether the store is away, said once when it goes and once when it answers again."""
 
-    def __init__(self, probe: Probe, out: io.TextIOBase) -> None:
+    def __init__(self, probe: Probe, out: io.TextIOBase, lang: str) -> None:
         self.probe = probe
         self.out = out
+        self.lang = lang
         self.since: float | None = None  # None: the store answers
         self.backoff = RESTART_FIRST
 
@@ -51,16 +54,13 @@ class _Outage:
         reason = self.probe()
         if reason is None:
             if self.since is not None:
-                print("livetb: the store answers again; starting workers", file=self.out)
+                print(i18n.text(self.lang, "cli.workers.store_back"), file=self.out)
                 self.since, self.backoff = None, RESTART_FIRST
             return False
         if self.since is None:
             self.since = time.monotonic()
-            print(
-                f"livetb: waiting for the store, asking it again with backoff: {reason}",
-                file=self.out,
-                flush=True,
-            )
+            away = i18n.text(self.lang, "cli.workers.store_away", reason=reason)
+            print(away, file=self.out, flush=True)
         return True
 
     def next_attempt(self) -> float:
@@ -77,9 +77,11 @@ def supervise(
     banner: str,
     env: dict[str, str],
     probe: Probe,
+    lang: str,
 ) -> int:
     """Run `workers` copies of `python -m livetb <argv>` (with `env` added to this process's
-    environment) until a signal stops this process; `probe` tells whether the store answers."""
+    environment) until a signal stops this process; `probe` tells whether the store answers.
+    What it says is in `lang`."""
     command = [sys.executable, "-m", "livetb", *argv]
     environment = os.environ | env
     stopping = False
@@ -95,7 +97,7 @@ def supervise(
     started: dict[subprocess.Popen[bytes], _Ready] = {}
     due: list[float] = []  # when to start each worker that could not start
     served = False  # a worker has listened: the port and the settings are good
-    outage = _Outage(probe, out)
+    outage = _Outage(probe, out, lang)
 
     def start() -> None:
         ready = _Ready()
@@ -132,14 +134,16 @@ def supervise(
                 # listening: it could not start (its error is above), for the store or for its
                 # settings.
                 if code < 0 or listened:
-                    print(f"livetb: worker {proc.pid} exited ({code}); starting another", file=out)
+                    replaced = i18n.text(lang, "cli.workers.replaced", pid=proc.pid, code=code)
+                    print(replaced, file=out)
                     start()
                     continue
                 away = outage.since is not None
+                failed = i18n.text(lang, "cli.workers.failed_start", pid=proc.pid, code=code)
                 if not outage.store_away() and not served:  # neither would another start
-                    raise WorkersFailed(f"worker {proc.pid} exited at start (status {code})")
+                    raise WorkersFailed(failed)
                 if not away:  # once per outage
-                    print(f"livetb: worker {proc.pid} exited at start (status {code})", file=out)
+                    print(i18n.text(lang, "cli.error", message=failed), file=out)
                 due.append(outage.next_attempt())
             for at in [at for at in due if at <= now and not stopping]:
                 due.remove(at)

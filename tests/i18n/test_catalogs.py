@@ -3,6 +3,7 @@ language is chosen by ?lang=, then Accept-Language, then English."""
 
 from __future__ import annotations
 
+import ast
 import re
 import string
 from pathlib import Path
@@ -85,8 +86,145 @@ def test_the_cli_speaks_italian_when_asked(capsys: pytest.CaptureFixture[str]) -
     assert '"values":["8.0","68.0","76.0"' in capsys.readouterr().out  # JSON stays JSON
 
 
+def test_the_cli_messages_speak_italian_with_livetb_lang(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.cli.test_cli import SWISS, run
+
+    monkeypatch.setenv("LIVETB_LANG", "it")
+    db = str(tmp_path / "t.sqlite")
+    code, out, err = run("import", str(SWISS), "--db", db, "--unrated-rating", "1400")
+    assert code == 0, err
+    tid = out.strip()  # an id stays an id
+    code, out, _ = run("rebuild", "--db", db)
+    assert code == 0 and out.startswith(f"{tid}: ricostruito da ") and out.endswith(" eventi\n")
+    code, out, _ = run("replay", "--db", db, "--tournament", tid, "--speed", "0")
+    assert code == 0 and out.endswith(f" eventi riprodotti da {tid}\n")
+    code, token, err = run("token", "create", "--db", db, "--tournament", "t-new")
+    assert err == (
+        "livetb: nota: il torneo t-new non ha ancora eventi; il token può crearlo "
+        "(PUT /api/tournaments/ID)\n"
+    )
+    assert run("token", "revoke", "--db", db, token.strip())[1] == "revocato\n"
+    monkeypatch.delenv("LIVETB_LANG")
+    token = run("token", "create", "--db", db, "--tournament", "t-new")[1]
+    assert run("token", "revoke", "--db", db, token.strip())[1] == "revoked\n"
+
+
+def test_the_running_round_note_follows_lang(tmp_path: Path) -> None:
+    from tests.trf.test_real_world import MID_ROUND, run, write
+
+    path = str(write(tmp_path, MID_ROUND))
+    code, _, err = run("standings", path, "--explain", "1", "--lang", "it")
+    assert code == 0
+    assert err == (
+        "livetb: nota: il turno 3 è in corso (1 partita senza risultato); "
+        "questa classifica è dopo il turno 2\n"
+    )
+    assert (
+        "(1 game without a result); this table is after round 2"
+        in run("standings", path, "--explain", "1")[2]
+    )
+
+
+def test_the_workers_supervisor_speaks_the_language_given() -> None:
+    import io
+
+    from livetb.cli.workers import _Outage
+
+    answers = iter(["postgresql://db: connection refused", None])
+    out = io.StringIO()
+    outage = _Outage(lambda: next(answers), out, "it")
+    assert outage.store_away() and not outage.store_away()
+    assert out.getvalue() == (
+        "livetb: in attesa dell'archivio, nuovi tentativi a intervalli crescenti: "
+        "postgresql://db: connection refused\n"
+        "livetb: l'archivio risponde di nuovo; avvio dei processi\n"
+    )
+
+
+def test_a_latin1_pgn_is_said_in_the_language_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from livetb.cli.pgn import fetch
+
+    path = tmp_path / "games.pgn"
+    path.write_bytes('[White "Müller"]'.encode("latin-1"))
+    assert fetch(str(path), "it") == '[White "Müller"]'
+    assert capsys.readouterr().err == (
+        f"livetb: attenzione: {path}: non è UTF-8; letto come Latin-1\n"
+    )
+
+
 def test_the_cli_language_comes_from_the_flag_then_livetb_lang() -> None:
     assert i18n.cli_language("it", {}) == "it"
     assert i18n.cli_language(None, {"LIVETB_LANG": "it"}) == "it"
     assert i18n.cli_language("en", {"LIVETB_LANG": "it"}) == "en"
     assert i18n.cli_language(None, {"LANG": "it_IT.UTF-8"}) == "en"
+
+
+# Calls whose text reaches the user: `print`, a progress bar's label, a stream's `.write`.
+_SHOWN_BY_NAME = {"print", "bar"}
+_WORD = re.compile(r"[^\W\d_]{3,}")  # a run of three or more letters: a word, not a separator
+CLI = Path(i18n.__file__).parent.parent / "cli"
+
+
+def _literal_words(node: ast.expr) -> list[str]:
+    """The words of the string literals that make up `node`, fields left out: the text of an
+    f-string's `{}` is computed (a catalog message, a number), its literal parts are not."""
+    match node:
+        case ast.Constant(value=str(text)):
+            return _WORD.findall(text)
+        case ast.JoinedStr(values=parts):
+            return [w for part in parts for w in _literal_words(part)]
+        case ast.BinOp(left=left, right=right):
+            return _literal_words(left) + _literal_words(right)
+        case ast.IfExp(body=body, orelse=orelse):
+            return _literal_words(body) + _literal_words(orelse)
+        case ast.List(elts=items) | ast.Tuple(elts=items):
+            return [w for item in items for w in _literal_words(item)]
+    return []
+
+
+def _shown_literals(tree: ast.AST) -> list[tuple[int, list[str]]]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        by_name = isinstance(func, ast.Name) and func.id in _SHOWN_BY_NAME
+        written = isinstance(func, ast.Attribute) and func.attr == "write"
+        shown = list(node.args) if by_name or written else []
+        shown += [k.value for k in node.keywords if k.arg == "description"]  # a bar's label
+        words = [w for arg in shown for w in _literal_words(arg)]
+        if words:
+            found.append((node.lineno, words))
+    return found
+
+
+def test_the_cli_prints_no_words_outside_the_catalogs() -> None:
+    """Every sentence the CLI shows is a catalog message (`i18n.text`), so that `--lang` and
+    $LIVETB_LANG reach all of it; machine output (JSON, TRF, CSV, ids) carries no literal words."""
+    found = {
+        f"{path.name}:{line}": words
+        for path in sorted(CLI.glob("*.py"))
+        for line, words in _shown_literals(ast.parse(path.read_text("utf-8")))
+    }
+    assert found == {}
+
+
+def test_the_literal_check_sees_words_in_strings_and_f_strings() -> None:
+    code = """
+print("revoked", file=out)
+print(f"livetb: worker {pid} exited ({code})", file=out)
+out.write("\\n".join(lines) + "\\n")
+print(f"{rec.tournament_id} {rec.seq} {data}", file=out)
+write(projection, "json", out)
+print(i18n.text(lang, "cli.token.revoked"), file=out)
+advance(description=f"storing {n} events")
+"""
+    assert _shown_literals(ast.parse(code)) == [
+        (2, ["revoked"]),
+        (3, ["livetb", "worker", "exited"]),
+        (8, ["storing", "events"]),
+    ]
