@@ -11,12 +11,15 @@ workers and before starting one again that could not start. A worker says when i
 (a byte on the pipe named by `READY_FD`); one that exits before it does could not start,
 however long it took on a loaded machine: while the store answers, that is its settings (the
 port taken), and before any worker has served, the lot stops with the worker's own error,
-since another would fail alike. One that exits after is replaced.
+since another would fail alike. One that exits after is replaced, from the package the others
+run: once the package on disk is another (upgraded in place under them), every worker restarts
+on it, so that no page is served by one version and its files by another.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import os
 import signal
@@ -24,6 +27,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from livetb import i18n
 
@@ -106,6 +110,28 @@ def supervise(
         started[worker] = ready
         ready.started()
 
+    def start_again() -> bool:
+        """A worker in place of one that exited, from the package the others run. Once the
+        package on disk is another (upgraded in place under them), every worker restarts on
+        it instead: a new worker beside old ones would serve pages naming files the old ones
+        do not have. True when every worker was restarted."""
+        nonlocal package
+        now = installed()
+        if now == package:
+            start()
+            return False
+        print(i18n.text(lang, "cli.workers.upgraded"), file=out, flush=True)
+        _stop_all(list(started))
+        for ready in started.values():
+            ready.close()
+        started.clear()
+        due.clear()
+        package = now
+        for _ in range(workers):
+            start()
+        return True
+
+    package = installed()  # what the workers start from
     try:
         wake = time.monotonic()
         while not stopping and (time.monotonic() < wake or outage.store_away()):
@@ -136,7 +162,8 @@ def supervise(
                 if code < 0 or listened:
                     replaced = i18n.text(lang, "cli.workers.replaced", pid=proc.pid, code=code)
                     print(replaced, file=out)
-                    start()
+                    if start_again():
+                        break
                     continue
                 away = outage.since is not None
                 failed = i18n.text(lang, "cli.workers.failed_start", pid=proc.pid, code=code)
@@ -149,8 +176,8 @@ def supervise(
                 due.remove(at)
                 if outage.since is not None and outage.store_away():
                     due.append(outage.next_attempt())  # not a worker that would fail too
-                else:
-                    start()
+                elif start_again():
+                    break
     finally:
         _stop_all(list(started))
         for ready in started.values():
@@ -191,6 +218,18 @@ def tell_listening() -> None:
             os.close(int(fd))
         except OSError:
             pass  # the supervisor has gone: nobody to tell
+
+
+def installed() -> str:
+    """A digest of the package as it is on disk now, every file but bytecode: another one once
+    it is upgraded in place (`pip install -U`, a `git pull` of an editable install)."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            digest.update(f"{path.relative_to(root)}\0{path.stat().st_size}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -93,6 +95,64 @@ async def test_workers_share_a_port_replace_a_dead_one_and_stop_together(tmp_pat
     assert f"worker {victim} exited" in out
     assert "Traceback" not in err
     await asyncio.sleep(0)
+
+
+def test_a_package_upgraded_in_place_restarts_every_worker_on_it(tmp_path: Path) -> None:
+    """`pip install -U` under running workers, then a worker dies: its replacement would run
+    the new version beside old ones, and a page it serves would name files they answer 404.
+    Every worker restarts on the new package instead, and every file the new shell names is
+    served whichever worker the kernel picks."""
+    import livetb
+
+    package = tmp_path / "site" / "livetb"
+    shutil.copytree(
+        Path(livetb.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    db, port = str(tmp_path / "w.sqlite"), free_port()
+    env = os.environ | {"PYTHONPATH": str(tmp_path / "site")}
+    supervisor = subprocess.Popen(
+        [*LIVETB, "serve", "--db", db, "--port", str(port), "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip (`-m` reads the working directory first: not this checkout's package)
+    node = Server(db, port)
+    try:
+        wait_for(lambda: answers(node.base) and len(children(supervisor.pid)) == 2)
+        first = children(supervisor.pid)
+        old = shell_version(node.base)
+        common = package / "web" / "pages" / "static" / "common.js"
+        common.write_text(common.read_text("utf-8") + "\n// the next release\n", "utf-8")
+        subprocess.run(["kill", "-KILL", str(min(first))], check=True)
+
+        def upgraded() -> bool:
+            now = children(supervisor.pid)
+            return len(now) == 2 and not now & first and answers(node.base)
+
+        wait_for(upgraded)
+        new = shell_version(node.base)
+        assert new != old
+        for _ in range(16):  # new connections, spread over both workers by the kernel
+            url = f"{node.base}/static/{new}/common.js"
+            with urllib.request.urlopen(url, timeout=GENEROUS) as resp:
+                assert resp.read().endswith(b"// the next release\n")
+            with urllib.request.urlopen(node.base + "/", timeout=GENEROUS) as resp:
+                assert f"/static/{new}/".encode() in resp.read()
+    finally:
+        supervisor.send_signal(signal.SIGTERM)
+        out, err = supervisor.communicate(timeout=60)
+    assert supervisor.returncode == 0, err
+    assert "every worker restarts on it" in out
+    assert "Traceback" not in err
+
+
+def shell_version(base: str) -> str:
+    """The version of the files a page shell names."""
+    with urllib.request.urlopen(base + "/", timeout=GENEROUS) as resp:
+        found = re.search(rb"/static/([0-9a-f]{12})/", resp.read())
+    assert found is not None
+    return found.group(1).decode()
+
+
+GENEROUS = 60.0  # seconds: only a stuck worker takes this long
 
 
 def test_workers_that_cannot_start_stop_the_lot_with_their_error(tmp_path: Path) -> None:
