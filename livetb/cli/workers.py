@@ -110,6 +110,8 @@ def supervise(
         started[worker] = ready
         ready.started()
 
+    package = installed()  # what the workers start from
+
     def start_again() -> bool:
         """A worker in place of one that exited, from the package the others run. Once the
         package on disk is another (upgraded in place under them), every worker restarts on
@@ -131,7 +133,6 @@ def supervise(
             start()
         return True
 
-    package = installed()  # what the workers start from
     try:
         wake = time.monotonic()
         while not stopping and (time.monotonic() < wake or outage.store_away()):
