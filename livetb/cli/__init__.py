@@ -48,7 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = getattr(importlib.import_module(f"livetb.cli.{module}"), function)
         return int(command(args, out))
     except LivetbError as err:
-        print(i18n.text(_language(args), "cli.error", message=err), file=sys.stderr)
+        lang = _language(args)
+        print(i18n.text(lang, "cli.error", message=err.words(lang)), file=sys.stderr)
         return 2
     except BrokenPipeError:
         raise  # the reader left (`livetb replay … | head`): see run()

@@ -129,7 +129,7 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
                 with bar(label, store.head(tid)) as advance:
                     projection = stored.rebuild(Tracked(store, advance), tid)
             except TournamentUnreadable as err:
-                print(i18n.text(lang, "cli.error", message=err), file=sys.stderr)
+                print(i18n.text(lang, "cli.error", message=err.words(lang)), file=sys.stderr)
                 failed += 1
                 continue
             done = i18n.text(lang, "cli.rebuild.done", tournament=tid, events=projection.seq)

@@ -197,14 +197,16 @@ def _watched_sync(
                 # The program is still writing it; or another writer appended meanwhile.
                 time.sleep(RETRY_AFTER)
                 continue
-            _refused(args, follow, data, head, lang, i18n.text(lang, "cli.error", message=err))
+            said = i18n.text(lang, "cli.error", message=err.words(lang))
+            _refused(args, follow, data, head, lang, said)
             return
         except SyncConflict as err:
             _conflict(err, lang)
             _refused(args, follow, data, head, lang, None)
             return
         except LivetbError as err:
-            _refused(args, follow, data, head, lang, i18n.text(lang, "cli.error", message=err))
+            said = i18n.text(lang, "cli.error", message=err.words(lang))
+            _refused(args, follow, data, head, lang, said)
             return
         was_refused = follow.refused
         follow.synced, follow.refused, follow.refused_at = data, False, None

@@ -8,6 +8,8 @@ from typing import Protocol
 
 import msgspec
 
+from livetb import i18n
+
 
 class LivetbError(Exception):
     """Base of every error a user can cause; never a bug."""
@@ -17,6 +19,11 @@ class LivetbError(Exception):
     @property
     def message(self) -> str:
         return str(self)
+
+    def words(self, lang: str) -> str:
+        """The message in `lang`: the catalog's words where this error has them, else the
+        English message."""
+        return self.message
 
     def as_dict(self) -> dict[str, object]:
         """The JSON body an interface reports: code, message and the error's own context."""
@@ -117,38 +124,55 @@ class RoundsDiffer(LivetbError):
     code = "rounds_differ"
 
 
+class Worded(Protocol):
+    """One item of a refusal that the catalogs word (a reason, a difference, a board)."""
+
+    def words(self, lang: str) -> str: ...
+
+
 class SyncStale(LivetbError):
     """The file shows less than a file synced before: an older save."""
 
     code = "sync_stale"
 
-    def __init__(self, source: str, reasons: Sequence[str]) -> None:
-        self.reasons = tuple(reasons)
-        super().__init__(
-            f"{source} is older than what the log took from files: {'; '.join(reasons)} "
-            "(nothing written; a forced sync takes it: --force, force=1)"
-        )
+    def __init__(self, source: str, reasons: Sequence[Worded]) -> None:
+        self.source = source
+        self.why = tuple(reasons)
+        self.reasons = tuple(r.words("en") for r in self.why)
+        super().__init__(self.words("en"))
+
+    def words(self, lang: str) -> str:
+        reasons = "; ".join(r.words(lang) for r in self.why)
+        return i18n.text(lang, "sync.stale", file=self.source, reasons=reasons)
 
     def as_dict(self) -> dict[str, object]:
-        return {**super().as_dict(), "reasons": list(self.reasons)}
+        # `why`: each reason for a page to word in its language (`sync.why.<kind>`).
+        why = [msgspec.to_builtins(r) for r in self.why]
+        return {**super().as_dict(), "reasons": list(self.reasons), "why": why}
 
 
 class SyncForeign(LivetbError):
     """The file is another tournament's."""
 
     code = "sync_foreign"
+    SHOWN = 10  # differences named in the message (every one is in `differences`)
 
-    def __init__(self, source: str, differences: Sequence[str]) -> None:
-        self.differences = tuple(differences)
-        shown = "; ".join(differences[:10])
-        more = f"; and {len(differences) - 10} more" if len(differences) > 10 else ""
-        super().__init__(
-            f"{source} is another tournament's file: {shown}{more} "
-            "(nothing written; a forced sync takes it: --force, force=1)"
-        )
+    def __init__(self, source: str, differences: Sequence[Worded]) -> None:
+        self.source = source
+        self.why = tuple(differences)
+        self.differences = tuple(d.words("en") for d in self.why)
+        super().__init__(self.words("en"))
+
+    def words(self, lang: str) -> str:
+        shown = "; ".join(d.words(lang) for d in self.why[: self.SHOWN])
+        more = len(self.why) - self.SHOWN
+        if more > 0:
+            shown += i18n.text(lang, "sync.foreign_more", count=more)
+        return i18n.text(lang, "sync.foreign", file=self.source, differences=shown)
 
     def as_dict(self) -> dict[str, object]:
-        return {**super().as_dict(), "differences": list(self.differences)}
+        why = [msgspec.to_builtins(d) for d in self.why]
+        return {**super().as_dict(), "differences": list(self.differences), "why": why}
 
 
 class UsageError(LivetbError):
@@ -179,18 +203,12 @@ class SyncMismatch(LivetbError):
     code = "sync_mismatch"
 
 
-class Conflict(Protocol):
-    """A board whose result in the log the file contradicts (`livetb/interchange/sync.py`)."""
-
-    def words(self, lang: str) -> str: ...
-
-
 class SyncConflict(LivetbError):
     """The file contradicts results entered in the log: nothing written."""
 
     code = "sync_conflict"
 
-    def __init__(self, conflicts: Sequence[Conflict]) -> None:
+    def __init__(self, conflicts: Sequence[Worded]) -> None:
         self.conflicts = tuple(conflicts)
         boards = "; ".join(c.words("en") for c in self.conflicts)
         super().__init__(

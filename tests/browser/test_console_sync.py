@@ -108,12 +108,12 @@ def opened(server: Server, browser: Any) -> Iterator[Any]:
     """The console's Sync tab on (tid, token) at a viewport; page errors collected."""
     pages: list[Any] = []
 
-    def open_(tid: str, token: str, viewport: dict[str, int] = LAPTOP) -> Any:
+    def open_(tid: str, token: str, viewport: dict[str, int] = LAPTOP, lang: str = "en") -> Any:
         page = browser.new_page(viewport=viewport)
         page.errors = []
         page.on("pageerror", lambda err: page.errors.append(str(err)))
         pages.append(page)
-        page.goto(f"{server.base}/t/{tid}/arbiter#token={token}")
+        page.goto(f"{server.base}/t/{tid}/arbiter?lang={lang}#token={token}")
         page.wait_for_selector("[data-board='1']")
         return page
 
@@ -489,7 +489,8 @@ def test_an_older_file_is_explained_and_may_be_synced_anyway(
         "round-1-paired.trf looks older than the files synced before: nothing was written."
     )
     assert page.locator("#sync-status").get_attribute("data-tone") == "error"
-    assert page.locator("#sync-why .reason").inner_text() != ""  # the server's why
+    reasons = page.locator("#sync-why ul.reasons li").all_inner_texts()
+    assert reasons == ["round 1: 0 results, upload.trf had 14"], reasons
     assert page.evaluate("document.activeElement.id") == "sync-force"
     assert page.locator("#sync-force").inner_text() == "Sync this file anyway"
     assert page.locator("#sync-apply").count() == 0
@@ -501,6 +502,36 @@ def test_an_older_file_is_explained_and_may_be_synced_anyway(
         "round-1-paired.trf: nothing to add, the log already says what the file says."
     )
     assert len(events(server, tid)) == before
+    assert page.errors == []
+
+
+def test_an_italian_console_gives_the_reasons_in_italian(
+    server: Server, opened: Any, files: dict[str, Path], tmp_path: Path
+) -> None:
+    """The server words a refusal in English; the console words each reason in its own
+    language from the refusal's `why` (a foreign file, then an older one)."""
+    tid, token = round_one(server, files)
+    assert post_trf(server, tid, token, files["round 1 whole"].read_text()) == 200
+    other = tmp_path / "altro.trf"
+    text = files["round 1 whole"].read_text()
+    other.write_text(
+        text.replace("012 Generated individual swiss #1003", "012 Semilampo di Primavera")
+    )
+    page = opened(tid, token, PHONE, "it")
+    sync_tab(page)
+    page.set_input_files("#sync-file", str(other))
+    page.wait_for_selector("#sync-force")
+    assert status(page) == "altro.trf sembra il file di un altro torneo: non è stato scritto nulla."
+    differences = page.locator("#sync-why ul.differences li").all_inner_texts()
+    assert differences == [
+        "si chiama «Semilampo di Primavera», upload.trf sincronizzato prima era "
+        "«Generated individual swiss #1003»"
+    ]
+    page.set_input_files("#sync-file", str(files["round 1 paired"]))
+    page.wait_for_selector("#sync-why ul.reasons")
+    reasons = page.locator("#sync-why ul.reasons li").all_inner_texts()
+    assert reasons == ["turno 1: 0 risultati, upload.trf ne aveva 14"]
+    shot(page, "stale-it-390.png")
     assert page.errors == []
 
 

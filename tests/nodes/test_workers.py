@@ -112,7 +112,11 @@ def test_a_package_upgraded_in_place_restarts_every_worker_on_it(tmp_path: Path)
     env = os.environ | {"PYTHONPATH": str(tmp_path / "site")}
     supervisor = subprocess.Popen(
         [*LIVETB, "serve", "--db", db, "--port", str(port), "--workers", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
     )  # fmt: skip (`-m` reads the working directory first: not this checkout's package)
     node = Server(db, port)
     try:

@@ -133,14 +133,15 @@ export function syncPanel(ctx) {
    * sync it anyway (previewed again first, like any file). */
   function offerForce(s, body) {
     const stale = body.code === "sync_stale";
-    const differences = body.differences ?? [];
+    // Each reason in the page's language; a correction's results as the pairings show them.
+    const why = (body.why ?? []).map((w) => t(`sync.why.${w.kind}`, w.kind === "corrected"
+      ? { ...w.params, old: resultText(w.params.old), new: resultText(w.params.new) } : w.params));
     const anyway = el("button", { type: "button", id: "sync-force", "aria-describedby": "sync-why",
       onclick: () => look({ ...s, force: true }) }, t("console.sync.force"));
     staged = { ...s, events: null };
     preview.replaceChildren(
       el("div", { id: "sync-why" },
-        body.message ? el("p", { class: "reason" }, body.message) : null,
-        differences.length ? el("ul", { class: "differences" }, differences.map((d) => el("li", {}, d))) : null),
+        why.length ? el("ul", { class: stale ? "reasons" : "differences" }, why.map((w) => el("li", {}, w))) : null),
       el("p", { class: "hint" }, t(stale ? "console.sync.force_stale" : "console.sync.force_foreign")),
       el("div", { class: "actions" }, anyway, cancel));
     preview.hidden = false;
