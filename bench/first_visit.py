@@ -110,7 +110,8 @@ def main() -> None:
     for _ in range(args.runs):
         for name, checkout in sides:
             for kind, (size, requests, served) in measure(checkout, args.players).items():
-                print(f"| {name} | {kind} | {size / 1000:.1f} | {requests} | {served} |", flush=True)
+                line = f"| {name} | {kind} | {size / 1000:.1f} | {requests} | {served} |"
+                print(line, flush=True)
 
 
 if __name__ == "__main__":
