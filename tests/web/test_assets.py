@@ -141,6 +141,35 @@ async def test_a_page_shell_goes_gzipped_to_a_browser_that_accepts_it(
         assert b"<html" in gzip.decompress(await resp.read())
 
 
+async def test_each_distinct_shell_is_compressed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crowd loading one page costs one compression; the least recently served of more
+    than `KEPT` shells is let go."""
+    from livetb.web.pages import assets
+
+    compressed: list[str] = []
+    real = assets._compress
+
+    def counted(text: str) -> bytes:
+        compressed.append(text)
+        return real(text)
+
+    monkeypatch.setattr(assets, "_compress", counted)
+    shells = assets.Shells()
+    first = await shells.gzipped("<html>a</html>")
+    assert gzip.decompress(first) == b"<html>a</html>"
+    assert await shells.gzipped("<html>a</html>") is first
+    assert compressed == ["<html>a</html>"]
+    for k in range(shells.KEPT - 1):
+        await shells.gzipped(f"<html>{k}</html>")
+    await shells.gzipped("<html>a</html>")  # served again: the most recent now
+    await shells.gzipped("<html>one more</html>")  # one over: the least recent goes
+    assert len(compressed) == shells.KEPT + 1
+    await shells.gzipped("<html>a</html>")
+    assert len(compressed) == shells.KEPT + 1
+    await shells.gzipped("<html>0</html>")
+    assert compressed[-1] == "<html>0</html>"
+
+
 async def test_the_files_keep_their_types(api: Api, raw: aiohttp.ClientSession) -> None:
     for name, kind in (("common.js", "text/javascript"), ("style.css", "text/css")):
         for path in (f"/static/{VERSION}/{name}", f"/static/{name}"):

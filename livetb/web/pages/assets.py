@@ -14,7 +14,7 @@ are also kept gzipped, for a phone on a poor connection: a fifth of the bytes, c
 
 from __future__ import annotations
 
-import functools
+import asyncio
 import gzip
 import hashlib
 import mimetypes
@@ -24,7 +24,7 @@ from pathlib import Path
 from aiohttp import hdrs, web
 
 _TEXT = frozenset({".js", ".css", ".html", ".json", ".svg", ".txt"})
-_LEVEL = 9  # once per file at start-up, so the smallest
+_LEVEL = 9  # each file and shell compressed once: the smallest
 
 
 class Assets:
@@ -64,10 +64,28 @@ class Assets:
         return web.Response(body=body, headers=headers, content_type=self._types[name])
 
 
-@functools.lru_cache(maxsize=64)
-def gzipped(text: str) -> bytes:
-    """A page shell gzipped (most of it is the language's catalog): compressed once per
-    distinct shell, however many viewers load it."""
+class Shells:
+    """Page shells gzipped, each distinct one compressed once (most of a shell is its
+    language's catalog, the same for every viewer of a page), in a worker thread: a shell
+    takes a few milliseconds to compress, more than a slice of the event loop. The last
+    `KEPT` shells are kept (pages x languages x the tournaments being watched)."""
+
+    KEPT = 64
+
+    def __init__(self) -> None:
+        self._zipped: dict[str, bytes] = {}
+
+    async def gzipped(self, text: str) -> bytes:
+        zipped = self._zipped.pop(text, None)
+        if zipped is None:
+            zipped = await asyncio.to_thread(_compress, text)
+            if len(self._zipped) >= self.KEPT:
+                del self._zipped[next(iter(self._zipped))]  # the least recently served
+        self._zipped[text] = zipped
+        return zipped
+
+
+def _compress(text: str) -> bytes:
     return gzip.compress(text.encode("utf-8"), _LEVEL, mtime=0)
 
 

@@ -12,6 +12,7 @@ private tournament's page is served to anyone and asks for its token in the brow
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import json
 from collections.abc import Awaitable, Callable
@@ -30,7 +31,7 @@ from livetb.web.api.console import BERGER_PLAYERS
 from livetb.web.api.reads import public_creation
 from livetb.web.http.caching import REVALIDATE
 from livetb.web.keys import CONFIG, STORE
-from livetb.web.pages.assets import Assets, accepts_gzip, gzipped
+from livetb.web.pages.assets import Assets, Shells, accepts_gzip
 from livetb.web.pages.columns import asked_columns
 
 Handler = Callable[[web.Request], Awaitable[web.Response]]
@@ -55,29 +56,37 @@ def language(request: web.Request) -> str:
     return i18n.negotiate(request.query.get("lang"), request.headers.get("Accept-Language"))
 
 
-def render(
+async def render(
     request: web.Request, page: str, title_key: str, status: int = 200, **settings: object
 ) -> web.Response:
     lang = language(request)
-    catalog = json.dumps(i18n.catalog(lang), ensure_ascii=False).replace("</", "<\\/")
     config = json.dumps({"page": page, "lang": lang, **settings}).replace("</", "<\\/")
     body = (
         _SHELL.replace("{{lang}}", lang)
         .replace("{{title}}", html.escape(i18n.text(lang, title_key)))
         .replace("{{page}}", page)
-        .replace("{{catalog}}", catalog)
+        .replace("{{catalog}}", _catalog_json(lang))
         .replace("{{config}}", config)
     )
     headers = {hdrs.CONTENT_LANGUAGE: lang, hdrs.VARY: "Accept-Language, Accept-Encoding"}
     if accepts_gzip(request.headers.get(hdrs.ACCEPT_ENCODING, "")):
         headers[hdrs.CONTENT_ENCODING] = "gzip"
-        zipped = gzipped(body)
+        zipped = await SHELLS.gzipped(body)
         return web.Response(
             body=zipped, status=status, headers=headers, content_type="text/html", charset="utf-8"
         )
     return web.Response(
         text=body, status=status, headers=headers, content_type="text/html", charset="utf-8"
     )
+
+
+@functools.cache
+def _catalog_json(lang: str) -> str:
+    """The language's whole catalog as the shell's JSON, written once."""
+    return json.dumps(i18n.catalog(lang), ensure_ascii=False).replace("</", "<\\/")
+
+
+SHELLS = Shells()
 
 
 def tournament_page(page: str, title_key: str) -> Handler:
@@ -111,18 +120,18 @@ def tournament_page(page: str, title_key: str) -> Handler:
         if "no" in request.match_info:
             text = request.match_info["no"]
             if not text.isdigit() or not 1 <= int(text) <= 99999:
-                return render(
+                return await render(
                     request, "error", "error.player_not_found", 404,
                     message="error.player_not_found",
                 )  # fmt: skip
             settings["start_no"] = int(text)
-        return render(request, page, title_key, status, **settings)
+        return await render(request, page, title_key, status, **settings)
 
     return handle
 
 
 async def tournaments(request: web.Request) -> web.Response:
-    return render(request, "list", "list.title")
+    return await render(request, "list", "list.title")
 
 
 GROUP_TIEBREAKS = [code for code, tb in TIEBREAKS.items() if tb.group]
@@ -173,7 +182,7 @@ def editions() -> list[dict[str, str]]:
 
 
 async def new_tournament(request: web.Request) -> web.Response:
-    return render(
+    return await render(
         request, "setup", "setup.title", tiebreaks=tiebreak_catalogue(), editions=editions()
     )
 
