@@ -30,11 +30,14 @@ def pick_tournament(store: EventStore, wanted: str | None) -> str:
     ids = store.tournaments()
     if wanted is not None:
         if wanted not in ids:
-            raise UsageError(f"--tournament {wanted}: not in this store ({', '.join(ids)})")
+            raise UsageError.of(
+                "cli.usage.not_in_store", tournament=wanted, tournaments=", ".join(ids)
+            )
         return wanted
+    if not ids:
+        raise UsageError.of("cli.usage.no_tournament")
     if len(ids) != 1:
-        listed = ", ".join(ids) or "none"
-        raise UsageError(f"name one with --tournament; the store holds: {listed}")
+        raise UsageError.of("cli.usage.which_tournament", tournaments=", ".join(ids))
     return ids[0]
 
 
@@ -42,7 +45,7 @@ def existing_store(target: str) -> EventStore:
     """The store `target` names; a SQLite path must name an existing file (a URL's schema is
     created on open, empty)."""
     if not backend(target).exists(target):
-        raise UsageError(f"--db {target}: no such event store")
+        raise UsageError.of("cli.usage.no_store", store=target)
     return open_store(target)
 
 
@@ -65,18 +68,12 @@ def standings_from_db(args: argparse.Namespace, out: io.TextIOBase) -> int:
         tid = pick_tournament(store, args.tournament)
         if any(getattr(args, name) not in (None, False) for name in COMPUTED):
             if args.category is not None or args.rating_change:
-                raise UsageError(
-                    "--category, --rating-change: the live standings only, not a table "
-                    "computed with --tiebreaks, --after-round, --edition or --explain"
-                )
+                raise UsageError.of("cli.usage.live_only")
             state = fold_at(store, tid, args.at_seq)
             return computed(state, args, out)
         projection = stored.load(store, tid, args.at_seq)
     if args.draw_lots is not None:
-        raise UsageError(
-            "--draw-lots: the live standings break ties by the log's own lots (LotsDrawn); "
-            "add --tiebreaks or --after-round to compute a table and draw on it"
-        )
+        raise UsageError.of("cli.usage.draw_lots_live")
     write(projection, args.format, out, language(args), args.category, args.rating_change)
     return 0
 
@@ -184,7 +181,7 @@ def replay_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     """One line per re-appended event, `<new id> <seq> <event as JSON>`, when paced (or with
     --echo); with --speed 0 only the new id and the count (--echo prints the events too)."""
     if args.speed < 0:
-        raise UsageError(f"--speed {args.speed}: must be 0 (no waiting) or more")
+        raise UsageError.of("cli.usage.speed", speed=args.speed)
     echo = args.speed > 0 if args.echo is None else args.echo
     lang = language(args)
     with existing_store(args.db) as store:

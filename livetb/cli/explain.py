@@ -28,7 +28,7 @@ def explain(ctx: Context, specs: tuple[Spec, ...], no: int, out: io.TextIOBase, 
     """Per tie-break: every round's contribution, the cut rounds and why, and each round's
     unplayed-rounds category."""
     if no not in ctx.by_no:
-        raise UsageError(f"--explain {no}: no participant with that start number")
+        raise UsageError.of("cli.usage.explain_player", no=no)
     say = _Say(lang, out)
     p = ctx.by_no[no]
     say.line("cli.explain.head", no=no, name=p.name, round=ctx.upto, edition=ctx.edition)
@@ -60,7 +60,7 @@ def explain_team(
 ) -> int:
     """Team `no`: each round's match (MP, GP, boards), then each tie-break's contributions."""
     if no not in view.start_nos:
-        raise UsageError(f"--explain {no}: no team with that number")
+        raise UsageError.of("cli.usage.explain_team", no=no)
     say = _Say(lang, out)
     team = view.event.team(no)
     say.line(

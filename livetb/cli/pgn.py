@@ -20,9 +20,9 @@ def pgn_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.interchange import pgn
 
     if args.follow is not None and args.follow <= 0:
-        raise UsageError(f"--follow {args.follow:g}: seconds between readings, more than 0")
+        raise UsageError.of("cli.usage.follow", seconds=args.follow)
     if args.round is not None and args.round < 1:
-        raise UsageError(f"--round {args.round}: rounds start at 1")
+        raise UsageError.of("cli.usage.round", round=args.round)
     reported: set[str] = set()
     lang = language(args)
     with existing_store(args.db) as store:
@@ -80,9 +80,13 @@ def fetch(source: str, lang: str) -> str:
             with urllib.request.urlopen(source, timeout=30) as resp:
                 data = resp.read()
         except urllib.error.HTTPError as err:
-            raise UsageError(f"{source}: the server answered {err.code} {err.reason}") from None
+            raise UsageError.of(
+                "cli.usage.http_status", source=source, status=err.code, reason=err.reason
+            ) from None
         except urllib.error.URLError as err:
-            raise UsageError(f"{source}: {err.reason}") from None
+            raise UsageError.of(
+                "cli.usage.unreachable", source=source, reason=str(err.reason)
+            ) from None
     else:
         data = Path(source).read_bytes()
     try:

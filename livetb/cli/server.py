@@ -68,15 +68,15 @@ def token(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.backends import backend, open_store, open_tokens
 
     if args.action == "revoke" and not backend(args.db).exists(args.db):
-        raise UsageError(f"--db {args.db}: no such event store")
+        raise UsageError.of("cli.usage.no_store", store=args.db)
     tid = getattr(args, "tournament", None)
     if tid is not None and not _TOURNAMENT_ID.fullmatch(tid):
-        raise UsageError(f"--tournament {tid!r}: 1 to 64 letters, digits, '.', '_' or '-'")
+        raise UsageError.of("cli.usage.tournament_id", tournament=tid)
     lang = language(args)
     with open_tokens(args.db) as tokens:
         if args.action == "revoke":
             if not tokens.revoke(args.token):
-                raise UsageError("no such live token in this store")
+                raise UsageError.of("cli.usage.no_live_token")
             print(i18n.text(lang, "cli.token.revoked"), file=out)
             return 0
         if args.organiser:
@@ -147,9 +147,9 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
     from livetb.events.target import shown
 
     if not 2 <= args.workers <= 64:
-        raise UsageError(f"--workers {args.workers}: 1 to 64")
+        raise UsageError.of("cli.usage.workers", workers=args.workers)
     if not 1 <= args.port <= 65535:
-        raise UsageError(f"--port {args.port}: the workers share one fixed port, 1-65535")
+        raise UsageError.of("cli.usage.workers_port", port=args.port)
     # The store reaches the workers in their environment: a URL's password stays out of the
     # process list.
     argv = ["serve", "--host", args.host, "--port", str(args.port), "--reuse-port"]
@@ -165,7 +165,7 @@ def _serve_workers(args: argparse.Namespace, out: io.TextIOBase, url: str) -> in
     try:
         return supervise(argv, args.workers, out, banner, {DB_ENV: args.db}, probe, lang)
     except WorkersFailed as err:
-        raise UsageError(str(err)) from None
+        raise UsageError.of("cli.usage.workers_failed", reason=str(err)) from None
 
 
 def _store_away(args: argparse.Namespace, out: io.TextIOBase) -> str | None:
@@ -193,7 +193,7 @@ def demo(args: argparse.Namespace, out: io.TextIOBase) -> int:
     from livetb.web import Config, create_app
 
     if args.players < 2 or not 1 <= args.rounds < args.players:
-        raise UsageError("--players 2 or more, --rounds 1 to players - 1")
+        raise UsageError.of("cli.usage.demo_size")
     db = args.db or str(Path(tempfile.mkdtemp(prefix="livetb-demo-")) / "demo.sqlite")
     if args.port is None:
         args.port = _free_port(args.host)
@@ -253,7 +253,10 @@ def _run_app(app: object, args: argparse.Namespace, out: io.TextIOBase, banner: 
         with asyncio.Runner(loop_factory=_event_loop) as runner:
             runner.run(_serve_app(app, args, out, banner))
     except OSError as err:
-        raise UsageError(f"{args.host}:{args.port}: {err.strerror or err}") from None
+        reason = err.strerror or str(err)
+        raise UsageError.of(
+            "cli.usage.cannot_listen", host=args.host, port=args.port, reason=reason
+        ) from None
     except KeyboardInterrupt:  # Ctrl-C where the loop cannot take signals (Windows)
         pass
     return 0
@@ -368,19 +371,21 @@ def watch(args: argparse.Namespace, out: io.TextIOBase) -> int:
         asyncio.run(view)
     except InvalidStatus as err:
         status = err.response.status_code
-        raise UsageError(refusal(args.url, args.tournament, status, token)) from None
+        raise refusal(args.url, args.tournament, status, token) from None
     except InvalidURI as err:
-        raise UsageError(f"{args.url}: {err}") from None
+        raise UsageError.of("cli.usage.bad_url", url=args.url, reason=str(err)) from None
     return 0
 
 
-def refusal(url: str, tournament: str, status: int, token: str | None) -> str:
-    """One line saying why the server refused the feed. A private tournament answers as an
-    unknown one does (404) without one of its tokens, so a 404 says what to do about both."""
+def refusal(url: str, tournament: str, status: int, token: str | None) -> UsageError:
+    """Why the server refused the feed. A private tournament answers as an unknown one does
+    (404) without one of its tokens, so a 404 says what to do about both."""
     if status != 404:
-        return f"{url}: the server refused the feed ({status})"
+        return UsageError.of("cli.usage.feed_refused", url=url, status=status)
     if token is None:
-        why = f"does not exist, or is private: give one of its tokens with --token or ${TOKEN_ENV}"
-    else:
-        why = "does not exist, or is private and the token given is not one of its (revoked?)"
-    return f"{url}: tournament {tournament} {why} ({status})"
+        return UsageError.of(
+            "cli.usage.feed_unknown", url=url, tournament=tournament, env=TOKEN_ENV, status=status
+        )
+    return UsageError.of(
+        "cli.usage.feed_unknown_token", url=url, tournament=tournament, status=status
+    )

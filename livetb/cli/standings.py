@@ -22,16 +22,16 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     if args.file is None and args.db is None:
         args.db = os.environ.get(DB_ENV) or None  # a FILE given wins over the environment
     if (args.file is None) == (args.db is None):
-        raise UsageError("give either a TRF file or --db")
+        raise UsageError.of("cli.usage.file_or_db")
     if args.db is not None:
         from livetb.cli.db import standings_from_db
 
         return standings_from_db(args, out)
     if args.category is not None:
-        raise UsageError("--category: a TRF file defines no categories (they live in the log)")
+        raise UsageError.of("cli.usage.trf_categories")
     for flag, value in (("--tournament", args.tournament), ("--at-seq", args.at_seq)):
         if value is not None:
-            raise UsageError(f"{flag}: only with --db (a TRF file holds one tournament, no log)")
+            raise UsageError.of("cli.usage.db_only", flag=flag)
     imported = with_round_count(load_trf(args.file), args.rounds, args.file)
     for warning in imported.warnings:
         said = i18n.text(language(args), "cli.warning", file=args.file, warning=warning)
@@ -39,10 +39,7 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
     live = (args.after_round, args.explain, args.draw_lots) == (None, None, None)
     if args.rating_change:  # read off the log the file stands for, as the live server does
         if not live or args.as_final:
-            raise UsageError(
-                "--rating-change: the live standings only, not with --after-round, --explain, "
-                "--draw-lots or --as-final"
-            )
+            raise UsageError.of("cli.usage.rating_change_live")
         return live_table(imported, args, out)
     if live and not args.as_final and imported.tournament.running_round:
         return live_table(imported, args, out)

@@ -41,9 +41,9 @@ def preset(args: argparse.Namespace, team: bool = False) -> str | None:
         tiebreaks: str | None = args.tiebreaks  # argparse's attributes are untyped
         return tiebreaks
     if args.tiebreaks:
-        raise UsageError(f"--system {args.system} is a tie-break list: give it or --tiebreaks")
+        raise UsageError.of("cli.usage.system_list", system=args.system)
     if team:
-        raise UsageError(f"--system {args.system}: individual events only")
+        raise UsageError.of("cli.usage.system_individual", system=args.system)
     return SYSTEMS[args.system]
 
 
@@ -61,7 +61,7 @@ def write(
     try:
         document_view(data, projection.state, category, rating_change)
     except UnknownCategory as err:
-        raise UsageError(f"--category: {err}") from None
+        raise UsageError.of("cli.usage.category", reason=str(err)) from None
     if fmt == "json":
         out.write(msgspec.json.encode(data).decode() + "\n")
         return
@@ -103,13 +103,13 @@ def table(
         from livetb.cli.team import team_standings
 
         if args.unrated_rating is not None:
-            raise UsageError("--unrated-rating: team tie-breaks use no ratings")
+            raise UsageError.of("cli.usage.team_rating")
         preset(args, team=True)
         return team_standings(args, team_event, out)
     in_file = max((len(p.entries) for p in t.participants), default=0)
     upto = t.played_rounds if args.after_round is None else args.after_round
     if not 0 <= upto <= in_file:
-        raise UsageError(f"--after-round {upto}: the tournament has rounds 0..{in_file}")
+        raise UsageError.of("cli.usage.after_round", round=upto, last=in_file)
     specs = parse_list(preset(args) or default_tiebreaks(t))
     ctx = Context(
         t,
@@ -147,10 +147,12 @@ def _complete_rounds(
         print(note, file=sys.stderr)
         args = argparse.Namespace(**vars(args) | {"after_round": running - 1})
     elif args.after_round >= running:
-        # in English, as every usage error
-        raise UsageError(
-            f"--after-round {args.after_round}: round {running} is still being played "
-            f"({games(i18n.DEFAULT)}); rounds 0..{running - 1} are complete"
+        raise UsageError.of(
+            "cli.usage.round_running",
+            after=args.after_round,
+            round=running,
+            games=games,  # worded in the reader's language with the rest
+            last=running - 1,
         )
     cut = [msgspec.structs.replace(p, entries=p.entries[: running - 1]) for p in t.participants]
     return msgspec.structs.replace(t, participants=tuple(cut)), args

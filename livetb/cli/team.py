@@ -29,7 +29,7 @@ def team_standings(args: argparse.Namespace, event: TeamEvent, out: io.TextIOBas
     in_file = max((len(team.matches) for team in event.teams), default=0)
     upto = t.played_rounds if args.after_round is None else args.after_round
     if not 0 <= upto <= in_file:
-        raise UsageError(f"--after-round {upto}: the tournament has rounds 0..{in_file}")
+        raise UsageError.of("cli.usage.after_round", round=upto, last=in_file)
     specs = parse_list(args.tiebreaks or default_team_tiebreaks(event), teams=True)
     view = TeamView(
         event,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol, Self, TypeAlias
 
 import msgspec
 
@@ -175,10 +175,41 @@ class SyncForeign(LivetbError):
         return {**super().as_dict(), "differences": list(self.differences), "why": why}
 
 
+# A value in a usage message: shown as it is, or a function of the language that words it
+# (a nested catalog message), so that the whole message follows the reader's language.
+UsageParam: TypeAlias = str | int | float | Callable[[str], str]
+
+
 class UsageError(LivetbError):
-    """A command-line argument that names nothing usable or does not fit the tournament."""
+    """A command-line argument that names nothing usable or does not fit the tournament.
+
+    `UsageError.of(key, **params)` takes its words from the catalogs (`cli.usage.*`): the
+    message is the English one, `words(lang)` the reader's."""
 
     code = "usage"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        key: str | None = None,
+        params: Mapping[str, UsageParam] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = dict(params or {})
+
+    @classmethod
+    def of(cls, key: str, **params: UsageParam) -> Self:
+        return cls(_worded(i18n.DEFAULT, key, params), key=key, params=params)
+
+    def words(self, lang: str) -> str:
+        return self.message if self.key is None else _worded(lang, self.key, self.params)
+
+
+def _worded(lang: str, key: str, params: Mapping[str, UsageParam]) -> str:
+    shown = {name: v(lang) if callable(v) else v for name, v in params.items()}
+    return i18n.text(lang, key, **shown)
 
 
 class NotFound(LivetbError):

@@ -163,8 +163,9 @@ def test_the_cli_language_comes_from_the_flag_then_livetb_lang() -> None:
     assert i18n.cli_language(None, {"LANG": "it_IT.UTF-8"}) == "en"
 
 
-# Calls whose text reaches the user: `print`, a progress bar's label, a stream's `.write`.
-_SHOWN_BY_NAME = {"print", "bar"}
+# Calls whose text reaches the user: `print`, a progress bar's label, a stream's `.write`, a
+# usage error's message (worded from the catalogs with `UsageError.of`).
+_SHOWN_BY_NAME = {"print", "bar", "UsageError"}
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a run of three or more letters: a word, not a separator
 CLI = Path(i18n.__file__).parent.parent / "cli"
 
@@ -222,9 +223,15 @@ print(f"{rec.tournament_id} {rec.seq} {data}", file=out)
 write(projection, "json", out)
 print(i18n.text(lang, "cli.token.revoked"), file=out)
 advance(description=f"storing {n} events")
+raise UsageError(f"--db {target}: no such event store")
+raise UsageError("give either a TRF file " + "or --db") from None
+raise UsageError.of("cli.usage.no_store", store=target)
+raise UsageError(str(err))
 """
     assert _shown_literals(ast.parse(code)) == [
         (2, ["revoked"]),
         (3, ["livetb", "worker", "exited"]),
         (8, ["storing", "events"]),
+        (9, ["such", "event", "store"]),
+        (10, ["give", "either", "TRF", "file"]),
     ]
