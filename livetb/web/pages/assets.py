@@ -42,15 +42,18 @@ class Assets:
         }
         self._types = {name: _type_of(name) for name in self.bodies}
 
-    def answer(self, request: web.Request, name: str, cache_control: str) -> web.Response:
+    def answer(
+        self, request: web.Request, name: str, cache_control: str | None = None
+    ) -> web.Response:
         """File `name` as `request` accepts it (gzipped when it may be), a 304 when the
-        request already holds it; a 404 for a name that is not one of the files."""
+        request already holds it; a 404 for a name that is not one of the files. Without a
+        `cache_control`, the one every static answer gets (`livetb/web/http/headers.py`)."""
         body = self.bodies.get(name)
         if body is None:
             raise web.HTTPNotFound()
         tag = self.tags[name]
         zipped = self._zipped.get(name)
-        headers = {hdrs.CACHE_CONTROL: cache_control}
+        headers = {hdrs.CACHE_CONTROL: cache_control} if cache_control else {}
         if zipped is not None:
             headers[hdrs.VARY] = hdrs.ACCEPT_ENCODING
             if accepts_gzip(request.headers.get(hdrs.ACCEPT_ENCODING, "")):

@@ -29,7 +29,6 @@ from livetb.engine.editions import Edition, in_force
 from livetb.events.schema import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
 from livetb.web.api.console import BERGER_PLAYERS
 from livetb.web.api.reads import public_creation
-from livetb.web.http.caching import REVALIDATE
 from livetb.web.keys import CONFIG, STORE
 from livetb.web.pages.assets import Assets, Shells, accepts_gzip
 from livetb.web.pages.columns import asked_columns
@@ -146,14 +145,14 @@ async def versioned(request: web.Request) -> web.Response:
 async def unversioned(request: web.Request) -> web.Response:
     """A page's file without a version, asked again at every use: for a page kept from before
     an upgrade, and for a `<standings-table>` embedded elsewhere."""
-    return ASSETS.answer(request, request.match_info["name"], REVALIDATE)
+    return ASSETS.answer(request, request.match_info["name"])
 
 
 async def service_worker(request: web.Request) -> web.Response:
     """static/sw.js at the root, so that its scope covers every page (`/t/…`); asked again
     at every use like every unversioned file, so that a new version is seen at the next
     visit."""
-    return ASSETS.answer(request, "sw.js", REVALIDATE)
+    return ASSETS.answer(request, "sw.js")
 
 
 def tiebreak_catalogue() -> dict[str, object]:
