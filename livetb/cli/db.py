@@ -150,7 +150,8 @@ def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance, lang
     imported = with_round_count(load_trf(args.file), args.rounds, args.file)
     advance(description=i18n.text(lang, "cli.import.converting"))
     for warning in imported.warnings:
-        print(i18n.text(lang, "cli.warning", file=args.file, warning=warning), file=sys.stderr)
+        said = i18n.text(lang, "cli.warning", file=args.file, warning=warning.words(lang))
+        print(said, file=sys.stderr)
     rosters = team_rosters(imported, args.file)
     tiebreaks = None
     listed = preset(args, team=bool(rosters))

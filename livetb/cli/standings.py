@@ -33,8 +33,9 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
         if value is not None:
             raise UsageError.of("cli.usage.db_only", flag=flag)
     imported = with_round_count(load_trf(args.file), args.rounds, args.file)
+    lang = language(args)
     for warning in imported.warnings:
-        said = i18n.text(language(args), "cli.warning", file=args.file, warning=warning)
+        said = i18n.text(lang, "cli.warning", file=args.file, warning=warning.words(lang))
         print(said, file=sys.stderr)
     live = (args.after_round, args.explain, args.draw_lots) == (None, None, None)
     if args.rating_change:  # read off the log the file stands for, as the live server does

@@ -66,7 +66,8 @@ def sync_file(
     source = Path(args.file).name
     imported = parse_trf(data, source=str(args.file))
     for warning in imported.warnings:
-        print(i18n.text(lang, "cli.warning", file=args.file, warning=warning), file=sys.stderr)
+        said = i18n.text(lang, "cli.warning", file=args.file, warning=warning.words(lang))
+        print(said, file=sys.stderr)
     with open_store(args.db) as store:
         head = store.head(args.tournament)
         records = list(store.read(args.tournament))

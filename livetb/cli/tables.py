@@ -21,7 +21,7 @@ from livetb.engine.model import Code, Tournament
 from livetb.engine.spec import parse_list
 from livetb.engine.standings import rank
 from livetb.engine.teams import TeamEvent
-from livetb.errors import UsageError
+from livetb.errors import Said, UsageError
 from livetb.projections.categories import UnknownCategory, document_view
 from livetb.projections.document import to_json
 from livetb.projections.standings import StandingsProjection
@@ -136,13 +136,16 @@ def _complete_rounds(
         return t, args
     n = sum(p.entry(running).code is Code.PENDING for p in t.participants) // 2
 
-    def games(lang: str) -> str:
-        return i18n.text(lang, f"cli.standings.games_{'one' if n == 1 else 'other'}", count=n)
+    games = Said(f"cli.standings.games_{'one' if n == 1 else 'other'}", count=n)
 
     if args.after_round is None:
         lang = language(args)
         note = i18n.text(
-            lang, "cli.standings.running", round=running, games=games(lang), previous=running - 1
+            lang,
+            "cli.standings.running",
+            round=running,
+            games=games.words(lang),
+            previous=running - 1,
         )
         print(note, file=sys.stderr)
         args = argparse.Namespace(**vars(args) | {"after_round": running - 1})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol, Self, TypeAlias
 
 import msgspec
@@ -30,23 +30,104 @@ class LivetbError(Exception):
         return {"code": self.code, "message": self.message}
 
 
+# A catalog message's value: a plain string or number (what a page fills in from JSON), or
+# another message worded in the same language.
+Param: TypeAlias = "str | int | float | Said"
+
+
+class Said:
+    """A catalog message not yet worded: its key and values. `words(lang)` fills it in;
+    `as_dict` is what a page words it from (`t(key, params)`)."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: Param) -> None:
+        self.key = key
+        self.params = params
+
+    def words(self, lang: str) -> str:
+        shown = {k: v.words(lang) if isinstance(v, Said) else v for k, v in self.params.items()}
+        return i18n.text(lang, self.key, **shown)
+
+    def as_dict(self) -> dict[str, object]:
+        params = {k: v.as_dict() if isinstance(v, Said) else v for k, v in self.params.items()}
+        return {"key": self.key, "params": params}
+
+    def __repr__(self) -> str:
+        return f"Said({self.key!r}, {self.params!r})"
+
+
 class TrfIssue(msgspec.Struct, frozen=True):
-    """One located problem in a TRF file (TRF.md 10.1)."""
+    """One located problem in a TRF file (TRF.md 10.1).
+
+    `where`, `found` and `expected` are English; `*_key` and `*_params` are the catalog's
+    form of the same words (`trf.where.*`, `trf.found.*`, `trf.expected.*`), so that a page
+    or the CLI words them in its reader's language. `found_key` is None when `found` is the
+    file's own text. `TrfIssue.of` builds both from the catalog."""
 
     line: int
     columns: tuple[int, int] | None
     where: str  # record tag and field, e.g. "001 #3, round 1 result"
     found: str
     expected: str
+    where_key: str | None = None
+    where_params: dict[str, Param] = {}
+    found_key: str | None = None
+    found_params: dict[str, Param] = {}
+    expected_key: str | None = None
+    expected_params: dict[str, Param] = {}
+
+    @classmethod
+    def of(
+        cls,
+        line: int,
+        columns: tuple[int, int] | None,
+        where: Said,
+        found: str | Said,
+        expected: Said,
+    ) -> TrfIssue:
+        found_key: str | None = None
+        found_params: dict[str, Param] = {}
+        if isinstance(found, Said):
+            found_key, found_params = found.key, found.params
+            found = found.words(i18n.DEFAULT)
+        return cls(
+            line,
+            columns,
+            where.words(i18n.DEFAULT),
+            found,
+            expected.words(i18n.DEFAULT),
+            where_key=where.key,
+            where_params=where.params,
+            found_key=found_key,
+            found_params=found_params,
+            expected_key=expected.key,
+            expected_params=expected.params,
+        )
+
+    def words(self, lang: str) -> str:
+        """The issue in `lang`: "line 17, columns 5-8 (where): found 'x'; expected …"."""
+        where = _said(lang, self.where_key, self.where_params, self.where)
+        found = _said(lang, self.found_key, self.found_params, self.found)
+        expected = _said(lang, self.expected_key, self.expected_params, self.expected)
+        said = {"line": self.line, "where": where, "found": repr(found), "expected": expected}
+        if self.columns is None:
+            return i18n.text(lang, "trf.issue", **said)
+        a, b = self.columns
+        if a == b:
+            return i18n.text(lang, "trf.issue_column", column=a, **said)
+        return i18n.text(lang, "trf.issue_columns", first=a, last=b, **said)
 
     def __str__(self) -> str:
-        cols = ""
-        if self.columns is not None:
-            a, b = self.columns
-            cols = f", column {a}" if a == b else f", columns {a}-{b}"
-        return (
-            f"line {self.line}{cols} ({self.where}): found {self.found!r}; expected {self.expected}"
-        )
+        return self.words(i18n.DEFAULT)
+
+    def __hash__(self) -> int:
+        # The params are dicts (JSON objects for the pages): hashed by the English they say.
+        return hash((self.line, self.columns, self.where, self.found, self.expected))
+
+
+def _said(lang: str, key: str | None, params: Mapping[str, Param], english: str) -> str:
+    return english if key is None else i18n.text(lang, key, **params)
 
 
 class TrfError(LivetbError):
@@ -57,11 +138,16 @@ class TrfError(LivetbError):
     def __init__(self, source: str, issues: list[TrfIssue]) -> None:
         self.source = source
         self.issues = issues
-        lines = "\n".join(f"{source}: {issue}" for issue in issues)
-        super().__init__(f"{source}: {len(issues)} problem(s), nothing imported\n{lines}")
+        super().__init__(self.words(i18n.DEFAULT))
+
+    def words(self, lang: str) -> str:
+        head = i18n.text(lang, "trf.invalid", file=self.source, count=len(self.issues))
+        lines = "\n".join(f"{self.source}: {issue.words(lang)}" for issue in self.issues)
+        return f"{head}\n{lines}"
 
     def as_dict(self) -> dict[str, object]:
-        # Located, so a page can mark the line and columns without parsing the message.
+        # Located, so a page can mark the line and columns without parsing the message; the
+        # keys and params let it word each issue in its own language.
         return {**super().as_dict(), "issues": msgspec.to_builtins(self.issues)}
 
 
@@ -125,43 +211,54 @@ class RoundsDiffer(LivetbError):
 
 
 class Worded(Protocol):
-    """One item of a refusal that the catalogs word (a reason, a difference, a board)."""
+    """A board of a refusal that the catalogs word (`livetb/interchange/sync.py`)."""
 
     def words(self, lang: str) -> str: ...
 
 
-class SyncStale(LivetbError):
+class _Refused(LivetbError):
+    """A file a sync refuses, with why (`why`: each reason for a page to word in its language,
+    `sync.why.*`; `field`: the same reasons in English, the API's older form)."""
+
+    field = "reasons"
+
+    def __init__(self, source: str, why: Sequence[Said]) -> None:
+        self.source = source
+        self.why = tuple(why)
+        super().__init__(self.words(i18n.DEFAULT))
+
+    def english(self) -> tuple[str, ...]:
+        return tuple(r.words(i18n.DEFAULT) for r in self.why)
+
+    def as_dict(self) -> dict[str, object]:
+        why = [r.as_dict() for r in self.why]
+        return {**super().as_dict(), self.field: list(self.english()), "why": why}
+
+
+class SyncStale(_Refused):
     """The file shows less than a file synced before: an older save."""
 
     code = "sync_stale"
 
-    def __init__(self, source: str, reasons: Sequence[Worded]) -> None:
-        self.source = source
-        self.why = tuple(reasons)
-        self.reasons = tuple(r.words("en") for r in self.why)
-        super().__init__(self.words("en"))
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return self.english()
 
     def words(self, lang: str) -> str:
         reasons = "; ".join(r.words(lang) for r in self.why)
         return i18n.text(lang, "sync.stale", file=self.source, reasons=reasons)
 
-    def as_dict(self) -> dict[str, object]:
-        # `why`: each reason for a page to word in its language (`sync.why.<kind>`).
-        why = [msgspec.to_builtins(r) for r in self.why]
-        return {**super().as_dict(), "reasons": list(self.reasons), "why": why}
 
-
-class SyncForeign(LivetbError):
+class SyncForeign(_Refused):
     """The file is another tournament's."""
 
     code = "sync_foreign"
+    field = "differences"
     SHOWN = 10  # differences named in the message (every one is in `differences`)
 
-    def __init__(self, source: str, differences: Sequence[Worded]) -> None:
-        self.source = source
-        self.why = tuple(differences)
-        self.differences = tuple(d.words("en") for d in self.why)
-        super().__init__(self.words("en"))
+    @property
+    def differences(self) -> tuple[str, ...]:
+        return self.english()
 
     def words(self, lang: str) -> str:
         shown = "; ".join(d.words(lang) for d in self.why[: self.SHOWN])
@@ -169,15 +266,6 @@ class SyncForeign(LivetbError):
         if more > 0:
             shown += i18n.text(lang, "sync.foreign_more", count=more)
         return i18n.text(lang, "sync.foreign", file=self.source, differences=shown)
-
-    def as_dict(self) -> dict[str, object]:
-        why = [msgspec.to_builtins(d) for d in self.why]
-        return {**super().as_dict(), "differences": list(self.differences), "why": why}
-
-
-# A value in a usage message: shown as it is, or a function of the language that words it
-# (a nested catalog message), so that the whole message follows the reader's language.
-UsageParam: TypeAlias = str | int | float | Callable[[str], str]
 
 
 class UsageError(LivetbError):
@@ -188,28 +276,17 @@ class UsageError(LivetbError):
 
     code = "usage"
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        key: str | None = None,
-        params: Mapping[str, UsageParam] | None = None,
-    ) -> None:
+    def __init__(self, message: str, said: Said | None = None) -> None:
         super().__init__(message)
-        self.key = key
-        self.params = dict(params or {})
+        self.said = said
 
     @classmethod
-    def of(cls, key: str, **params: UsageParam) -> Self:
-        return cls(_worded(i18n.DEFAULT, key, params), key=key, params=params)
+    def of(cls, key: str, **params: Param) -> Self:
+        said = Said(key, **params)
+        return cls(said.words(i18n.DEFAULT), said)
 
     def words(self, lang: str) -> str:
-        return self.message if self.key is None else _worded(lang, self.key, self.params)
-
-
-def _worded(lang: str, key: str, params: Mapping[str, UsageParam]) -> str:
-    shown = {name: v(lang) if callable(v) else v for name, v in params.items()}
-    return i18n.text(lang, key, **shown)
+        return self.message if self.said is None else self.said.words(lang)
 
 
 class NotFound(LivetbError):

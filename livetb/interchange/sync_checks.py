@@ -20,11 +20,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 
-import msgspec
-
-from livetb import i18n
 from livetb.engine.model import Code, Participant, Tournament
-from livetb.errors import RoundsDiffer, RoundsRequired
+from livetb.errors import RoundsDiffer, RoundsRequired, Said
 from livetb.events.schema import (
     FileSynced,
     GameResult,
@@ -100,17 +97,6 @@ def same_showing(a: FileSynced | None, b: FileSynced) -> bool:
     return a is not None and (a.name, a.rounds, a.results) == (b.name, b.rounds, b.results)
 
 
-class Why(msgspec.Struct, frozen=True):
-    """One reason a file is refused (older, or another tournament's), in the catalogs' words:
-    `sync.why.<kind>` filled with `params`."""
-
-    kind: str
-    params: dict[str, str | int]
-
-    def words(self, lang: str) -> str:
-        return i18n.text(lang, f"sync.why.{self.kind}", **self.params)
-
-
 def stale_reasons(
     state: TournamentState,
     records: Sequence[Recorded],
@@ -118,40 +104,45 @@ def stale_reasons(
     results: Mapping[tuple[int, int, int], GameResult],
     names: Mapping[int, str],
     people: Sequence[Participant],
-) -> list[Why]:
+) -> list[Said]:
     """Why the file is older than what the log took from files (none: it is not)."""
-    reasons: list[Why] = []
+    reasons: list[Said] = []
     last = state.synced
     if last is not None:
         if mine.rounds < last.rounds:
-            params: dict[str, str | int] = {
-                "rounds": mine.rounds,
-                "source": last.source,
-                "before": last.rounds,
-            }
-            reasons.append(Why("fewer_rounds", params))
+            reasons.append(
+                Said(
+                    "sync.why.fewer_rounds",
+                    rounds=mine.rounds,
+                    source=last.source,
+                    before=last.rounds,
+                )
+            )
         for rnd, (now, before) in enumerate(zip(mine.results, last.results, strict=False), 1):
             if now < before:
-                params = {"round": rnd, "now": now, "source": last.source, "before": before}
-                reasons.append(Why("fewer_results", params))
+                said = Said(
+                    "sync.why.fewer_results", round=rnd, now=now, source=last.source, before=before
+                )
+                reasons.append(said)
     theirs = {p.start_no for p in people}
     for rec in records:
         e = rec.event
         if isinstance(e, ParticipantRegistered) and by_sync(rec.actor) and e.start_no not in theirs:
-            reasons.append(Why("missing_entrant", {"start_no": e.start_no, "name": e.name}))
+            reasons.append(Said("sync.why.missing_entrant", start_no=e.start_no, name=e.name))
     for (rnd, board), (old, new, reason) in sync_corrections(records).items():
         game = state.rounds[rnd].games[board]
         if results.get((rnd, game.white, game.black)) == old:
-            params = {
-                "round": rnd,
-                "board": board,
-                "white": names.get(game.white, "?"),
-                "black": names.get(game.black, "?"),
-                "old": f"{old}",
-                "new": f"{new}",
-                "reason": reason,
-            }
-            reasons.append(Why("corrected", params))
+            corrected = Said(
+                "sync.why.corrected",
+                round=rnd,
+                board=board,
+                white=names.get(game.white, "?"),
+                black=names.get(game.black, "?"),
+                old=f"{old}",
+                new=f"{new}",
+                reason=reason,
+            )
+            reasons.append(corrected)
     return reasons
 
 
@@ -183,19 +174,19 @@ def by_sync(actor: str | None) -> bool:
 
 def foreign_differences(
     state: TournamentState, t: Tournament, people: Sequence[Participant]
-) -> list[Why]:
+) -> list[Said]:
     """How the file is another tournament's (none: it is this one's)."""
-    differences: list[Why] = []
+    differences: list[Said] = []
     last = state.synced
     if last is not None and last.name and t.name and _plain(last.name) != _plain(t.name):
-        named: dict[str, str | int] = {"name": t.name, "source": last.source, "before": last.name}
-        differences.append(Why("other_name", named))
+        named = Said("sync.why.other_name", name=t.name, source=last.source, before=last.name)
+        differences.append(named)
     theirs = {p.start_no: p for p in people}
     for no, known in sorted(state.participants.items()):
         p = theirs.get(no)  # one missing is a late entry the file predates, or the console's
         if p is not None and not same_person(known, p):
-            who: dict[str, str | int] = {"start_no": no, "log": _who(known), "file": _who(p)}
-            differences.append(Why("other_person", who))
+            who = Said("sync.why.other_person", start_no=no, log=_who(known), file=_who(p))
+            differences.append(who)
     return differences
 
 

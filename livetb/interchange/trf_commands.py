@@ -9,7 +9,7 @@ import re
 from decimal import Decimal
 
 from livetb.engine.model import Code, Colour, Tournament
-from livetb.errors import InvalidInput, TrfError, TrfIssue
+from livetb.errors import InvalidInput, Said, TrfError, TrfIssue
 from livetb.events.commands import PairRound, RegisterParticipant, RegisterParticipants
 from livetb.events.schema import Board
 from livetb.interchange.engine_pairs import looks_like_engine_output, pairing_from_engine
@@ -147,7 +147,13 @@ def participants_from_trf(data: bytes, source: str = "players.trf") -> RegisterP
     kept = [raw[:_BEFORE_POINTS] if raw.startswith("001") else "" for raw in lines]
     # The parser takes a blank name; a registration needs one: reported with the parser's own.
     nameless = [
-        TrfIssue(n, (15, 47), f"001 #{raw[4:8].strip()}, name", "", "the player's name")
+        TrfIssue.of(
+            n,
+            (15, 47),
+            Said("trf.where.player_name", no=raw[4:8].strip()),
+            "",
+            Said("trf.expected.name"),
+        )
         for n, raw in enumerate(kept, start=1)
         if raw and not raw[14:47].strip()
     ]

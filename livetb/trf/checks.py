@@ -13,6 +13,7 @@ from livetb.engine.model import (
     Participant,
     Scoring,
 )
+from livetb.errors import Said
 from livetb.trf.records import _DIGITS, TeamRecord, _cols, _Header, _Line, _number, _Player, _Report
 
 # --- consistency between records (TRF.md 4.4) ------------------------------------------------
@@ -24,27 +25,29 @@ def _index_start_numbers(players: list[_Player], report: _Report) -> dict[int, _
         no = player.participant.start_no
         if no in index:
             first = index[no]
-            expected = f"a unique starting rank (line {first.line} has {no} too)"
-            report.error(player.line, (5, 8), f"001 #{no}", str(no), expected)
+            expected = Said("trf.expected.unique_start_rank", line=first.line, no=no)
+            report.error(player.line, (5, 8), Said("trf.where.player", no=no), str(no), expected)
             first.sound = player.sound = False
         else:
             index[no] = player
     missing = sorted(set(range(1, max(index, default=0) + 1)) - set(index))
     if missing:
         after = next(p for p in players if p.participant.start_no > missing[0])
-        found = "missing " + ", ".join(map(str, missing))
-        report.warn(after.line, (5, 8), "001 numbering", found, "starting ranks without gaps")
+        found = Said("trf.found.missing", numbers=", ".join(map(str, missing)))
+        where, expected = Said("trf.where.numbering"), Said("trf.expected.no_gaps")
+        report.warn(after.line, (5, 8), where, found, expected)
     return index
 
 
-_IN_FILE = "the starting rank of a player in the file"
+_IN_FILE = Said("trf.expected.in_file")
 
 
 def _check_opponents(players: list[_Player], index: dict[int, _Player], report: _Report) -> None:
     for player in players:
         for rnd, entry in enumerate(player.participant.entries, start=1):
             if entry.opponent is not None and entry.opponent not in index:
-                where = f"001 #{player.participant.start_no}, round {rnd} opponent"
+                no = player.participant.start_no
+                where = Said("trf.where.player_round_opponent", no=no, round=rnd)
                 columns = (82 + 10 * rnd, 85 + 10 * rnd)
                 report.error(player.line, columns, where, str(entry.opponent), _IN_FILE)
 
@@ -58,8 +61,8 @@ def _check_rounds(header: _Header, players: list[_Player], report: _Report) -> N
         extra = [r for r, b in enumerate(player.blocks, start=1) if r > declared and b]
         if extra:
             rnd = extra[0]
-            where = f"001 #{player.participant.start_no}, round {rnd}"
-            expected = f"no round beyond the {declared} declared (142/XXR)"
+            where = Said("trf.where.player_round", no=player.participant.start_no, round=rnd)
+            expected = Said("trf.expected.within_rounds", rounds=declared)
             report.error(
                 player.line, (82 + 10 * rnd, 89 + 10 * rnd), where, player.blocks[rnd - 1], expected
             )
@@ -93,7 +96,8 @@ def _check_reciprocity(players: list[_Player], index: dict[int, _Player], report
                 continue
             back = other.participant.entry(rnd)
             if back.opponent != me:
-                expected = f"#{entry.opponent}'s round {rnd} block to name #{me}"
+                them = other.participant.start_no
+                expected = Said("trf.expected.reciprocal", opponent=them, round=rnd, no=me)
                 _pair_error(player, other, rnd, (82, 85), expected, report)
             elif me < other.participant.start_no and _check_pair(player, other, rnd, report):
                 same.append((rnd, me, other.participant.start_no))
@@ -116,9 +120,10 @@ def _check_pair(player: _Player, other: _Player, rnd: int, report: _Report) -> b
         _same_colours(player, other, rnd, report)
         return True
     if same:
-        _pair_error(player, other, rnd, (87, 87), "opposite colours (w and b)", report)
+        expected = Said("trf.expected.opposite_colours")
+        _pair_error(player, other, rnd, (87, 87), expected, report)
     if (mine.code, theirs.code) not in _PAIRS:
-        expected = "results that pair up: 1/0, =/=, 0/0, W/L, D/D, +/-, -/- or X/X"
+        expected = Said("trf.expected.paired_results")
         _pair_error(player, other, rnd, (89, 89), expected, report)
     return False
 
@@ -128,14 +133,12 @@ def _same_colours(player: _Player, other: _Player, rnd: int, report: _Report) ->
     (FIDE's reference parser reads it): nothing is scored yet, so the file is read, White
     being the lower start number; a result on such a board stays an error (`_check_pair`)."""
     me, them = player.participant.start_no, other.participant.start_no
-    mine, theirs = _block_text(player, rnd), _block_text(other, rnd)
-    found = f"#{me} '{mine}' on line {player.line}, #{them} '{theirs}' on line {other.line}"
-    expected = (
-        f"opposite colours (w and b); round {rnd} is not played yet, so #{me} (the lower start "
-        f"number) is read as White and #{them} as Black: colours are fixed when a result comes"
-    )
+    found = _pair_found(player, other, rnd)
+    expected = Said("trf.expected.same_colours", round=rnd, white=me, black=them)
     columns = (87 + 10 * rnd, 87 + 10 * rnd)
-    report.warn(player.line, columns, f"001 #{me}, round {rnd}", found, expected)
+    report.warn(
+        player.line, columns, Said("trf.where.player_round", no=me, round=rnd), found, expected
+    )
 
 
 def _pair_error(
@@ -143,15 +146,26 @@ def _pair_error(
     other: _Player,
     rnd: int,
     offsets: tuple[int, int],
-    expected: str,
+    expected: Said,
     report: _Report,
 ) -> None:
     """An error naming both lines and the round; `offsets` are round 0's columns."""
-    me, them = player.participant.start_no, other.participant.start_no
-    mine, theirs = _block_text(player, rnd), _block_text(other, rnd)
-    found = f"#{me} '{mine}' on line {player.line}, #{them} '{theirs}' on line {other.line}"
+    where = Said("trf.where.player_round", no=player.participant.start_no, round=rnd)
     columns = (offsets[0] + 10 * rnd, offsets[1] + 10 * rnd)
-    report.error(player.line, columns, f"001 #{me}, round {rnd}", found, expected)
+    report.error(player.line, columns, where, _pair_found(player, other, rnd), expected)
+
+
+def _pair_found(player: _Player, other: _Player, rnd: int) -> Said:
+    """Both blocks of a pairing, each with its line."""
+    return Said(
+        "trf.found.pair",
+        no=player.participant.start_no,
+        block=_block_text(player, rnd),
+        line=player.line,
+        other=other.participant.start_no,
+        other_block=_block_text(other, rnd),
+        other_line=other.line,
+    )
 
 
 def _block_text(player: _Player, rnd: int) -> str:
@@ -175,17 +189,19 @@ def _check_pabs(players: list[_Player], teams: tuple[TeamRecord, ...], report: _
         # a player outside every team counts alone (negative: never a team number)
         holders = {team_of.get(p.participant.start_no, -p.participant.start_no) for p in pabs}
         if len(holders) > 1:
-            found = "U for " + ", ".join(f"#{p.participant.start_no}" for p in pabs)
-            expected = "one pairing-allocated bye per round; each U is read as one"
+            listed = ", ".join(f"#{p.participant.start_no}" for p in pabs)
+            found = Said("trf.found.pabs", players=listed)
+            expected = Said("trf.expected.one_pab")
             columns = (82 + 10 * rnd, 89 + 10 * rnd)
-            report.warn(pabs[-1].line, columns, f"round {rnd}", found, expected)
+            report.warn(pabs[-1].line, columns, Said("trf.where.round", round=rnd), found, expected)
 
 
+# each with the catalog's "points that fit …" for it
 _ALTERNATIVE_SCORING = {
-    "a pairing-allocated bye worth a draw": Scoring(pab=Decimal("0.5")),
-    "a pairing-allocated bye worth nothing": Scoring(pab=Decimal("0")),
-    "3/1/0 scoring": Scoring(win=Decimal("3"), draw=Decimal("1")),
-    "2/1/0 scoring": Scoring(win=Decimal("2"), draw=Decimal("1")),
+    "trf.found.fits_pab_draw": Scoring(pab=Decimal("0.5")),
+    "trf.found.fits_pab_zero": Scoring(pab=Decimal("0")),
+    "trf.found.fits_310": Scoring(win=Decimal("3"), draw=Decimal("1")),
+    "trf.found.fits_210": Scoring(win=Decimal("2"), draw=Decimal("1")),
 }
 
 
@@ -206,17 +222,18 @@ def _check_points(
             if not _mismatches(players, alt, played)
         ]
         if len(fits) == 1:
-            expected = "points under the default 1/½/0 scoring; a 162 line if another is meant"
-            found = f"points that fit {fits[0]}"
-            report.warn(wrong[0].line, (81, 84), "scoring (no 162 line)", found, expected)
+            expected = Said("trf.expected.default_scoring")
+            where = Said("trf.where.scoring_undeclared")
+            report.warn(wrong[0].line, (81, 84), where, Said(fits[0]), expected)
             return _ALTERNATIVE_SCORING[fits[0]]
     # A pairing program's file (`pending_round`) may give the points before the round: only the
     # pairings are read from it, so a mismatch is a warning there.
     flag = report.error if report.pending_round is None else report.warn
     for player in wrong:
         p = player.participant
-        expected = f"{_total(p, scoring)}, the sum of the results under the scoring system"
-        flag(player.line, (81, 84), f"001 #{p.start_no}, points", str(p.declared_points), expected)
+        expected = Said("trf.expected.points_sum", points=str(_total(p, scoring)))
+        where = Said("trf.where.player_points", no=p.start_no)
+        flag(player.line, (81, 84), where, str(p.declared_points), expected)
     return scoring
 
 
@@ -229,14 +246,10 @@ def _points_left_empty(players: list[_Player], scoring: Scoring, report: _Report
         return False
     if all(_total(p.participant, scoring) == 0 for p in sound):
         return False  # nothing scored yet: 0.0 is right
-    found = "blank" if all(d is None for d in declared) else "0.0 or blank"
-    report.warn(
-        sound[0].line,
-        (81, 84),
-        "001 points",
-        f"{found} for every player",
-        "each player's points; the scores are computed from the results",
-    )
+    blank = all(d is None for d in declared)
+    found = Said("trf.found.blank_points") if blank else Said("trf.found.zero_points")
+    where, expected = Said("trf.where.points"), Said("trf.expected.points_computed")
+    report.warn(sound[0].line, (81, 84), where, found, expected)
     return True
 
 
@@ -285,18 +298,20 @@ def _check_byes(
     4.8), so the 240 line is what says the round's bye; a written block must agree with it."""
     announced: list[tuple[int, int, Code]] = []
     known = index.keys() if teams is None else {t.number for t in teams}
-    unknown = _IN_FILE if teams is None else "a team number from the team records"
+    unknown = _IN_FILE if teams is None else Said("trf.expected.team_number")
+    bye = Said("trf.where.bye")
     for line in lines:
         if line.damaged:
             continue
         kind = line.text[4:5].upper()
         code = {"F": Code.FULL_BYE, "H": Code.HALF_BYE, "Z": Code.ZERO_BYE}.get(kind)
-        rnd = _number(line.number, line.text, (7, 9), "240 round", report)
+        rnd = _number(line.number, line.text, (7, 9), Said("trf.where.round_of", tag="240"), report)
         if code is None:
-            report.error(line.number, (5, 5), "240 bye type", kind, "F, H or Z")
-        for column, no in _id_cells(line, 11, 4, "240 bye", report):
+            where, expected = Said("trf.where.bye_type"), Said("trf.expected.bye_type")
+            report.error(line.number, (5, 5), where, kind, expected)
+        for column, no in _id_cells(line, 11, 4, bye, report):
             if no not in known:
-                report.error(line.number, (column, column + 3), "240 bye", str(no), unknown)
+                report.error(line.number, (column, column + 3), bye, str(no), unknown)
             elif teams is None and code is not None and rnd:
                 player = index[no]
                 if rnd > played:
@@ -322,15 +337,14 @@ def _check_bye(
     entry = entries[rnd - 1]
     if entry.opponent is None and scoring.points(entry.code) == scoring.points(code):
         return
-    found = f"{code.value} for #{player.participant.start_no} in round {rnd}"
-    expected = (
-        f"the 001 block on line {player.line}, '{_block_text(player, rnd)}': bye score disagrees"
-    )
-    report.error(line.number, columns, "240 bye", found, expected)
+    found = Said("trf.found.bye_for", code=code.value, no=player.participant.start_no, round=rnd)
+    block = _block_text(player, rnd)
+    expected = Said("trf.expected.bye_disagrees", line=player.line, block=block)
+    report.error(line.number, columns, Said("trf.where.bye"), found, expected)
 
 
 def _id_cells(
-    line: _Line, first: int, width: int, where: str, report: _Report
+    line: _Line, first: int, width: int, where: Said, report: _Report
 ) -> list[tuple[int, int]]:
     """Numbers in cells of `width` columns, one blank apart, from column `first`: (column, id)."""
     cells = []
@@ -338,7 +352,7 @@ def _id_cells(
     for column in range(first, len(text) + 1, width + 1):
         separator = _cols(text, column + width, column + width)
         if separator.strip():
-            expected = "a blank between numbers (the line is misaligned)"
+            expected = Said("trf.expected.cell_separator")
             report.error(line.number, (column + width, column + width), where, separator, expected)
         raw = _cols(text, column, column + width - 1).strip()
         if not raw or (_DIGITS.fullmatch(raw) and int(raw) == 0):
@@ -346,5 +360,7 @@ def _id_cells(
         if _DIGITS.fullmatch(raw):
             cells.append((column, int(raw)))
         else:
-            report.error(line.number, (column, column + width - 1), where, raw, "a number")
+            report.error(
+                line.number, (column, column + width - 1), where, raw, Said("trf.expected.number")
+            )
     return cells

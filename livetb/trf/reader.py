@@ -30,7 +30,7 @@ from livetb.engine.model import (
     Tournament,
 )
 from livetb.engine.spec import parse_spec
-from livetb.errors import TiebreakSpecError, TrfError
+from livetb.errors import Said, TiebreakSpecError, TrfError
 from livetb.trf.checks import (
     _check_byes,
     _check_opponents,
@@ -95,7 +95,8 @@ def parse_trf(
     if pending_round is None:
         report.running_round = max(map(_last_paired, by_tag["001"]), default=0)
     if not by_tag["001"]:
-        report.error(1, None, "001 records", "no 001 line", "at least one player record")
+        where, expected = Said("trf.where.records", tag="001"), Said("trf.expected.players")
+        report.error(1, None, where, Said("trf.found.no_players"), expected)
     header = _read_header(by_tag, report)
     players = _read_players(by_tag["001"], report)
     index = _index_start_numbers(players, report)
@@ -173,8 +174,9 @@ def _last(lines: list[_Line], report: _Report) -> _Line | None:
     """The last of a header tag's lines; a repeat is a warning (TRF.md 3.1)."""
     for earlier, later in itertools.pairwise(lines):
         if later.tag != "112":
-            expected = f"one {later.tag} line (also on line {earlier.number}); the last one wins"
-            report.warn(later.number, None, f"{later.tag} header", later.value, expected)
+            expected = Said("trf.expected.one_header", tag=later.tag, line=earlier.number)
+            where = Said("trf.where.header", tag=later.tag)
+            report.warn(later.number, None, where, later.value, expected)
     return lines[-1] if lines else None
 
 
@@ -196,18 +198,18 @@ def _start_date(line: _Line | None, report: _Report) -> dt.date | None:
     if line is None or not line.value:
         return None
     date, ambiguous = _parse_date(line.value)
+    where = Said("trf.where.start_date")
     if date is None:
-        expected = (
-            "a date such as 2020/05/29, 29.05.2020, 29/05/2020 or May 29, 2020; "
-            "start date left unknown, so the edition is the newest"
-        )
-        report.warn(line.number, line.value_columns, "042 start date", line.value, expected)
+        expected = Said("trf.expected.date")
+        report.warn(line.number, line.value_columns, where, line.value, expected)
     elif ambiguous is not None and edition_for(ambiguous) is not edition_for(date):
-        expected = (
-            f"an unambiguous date; read day first as {date.isoformat()} (edition "
-            f"{edition_for(date).value}), not {ambiguous.isoformat()}"
+        expected = Said(
+            "trf.expected.unambiguous_date",
+            date=date.isoformat(),
+            edition=edition_for(date).value,
+            other=ambiguous.isoformat(),
         )
-        report.warn(line.number, line.value_columns, "042 start date", line.value, expected)
+        report.warn(line.number, line.value_columns, where, line.value, expected)
     return date
 
 
@@ -245,16 +247,17 @@ def _declared_rounds(r142: _Line | None, xxr: _Line | None, report: _Report) -> 
     rounds = {line.tag: _round_count(line, report) for line in (r142, xxr) if line is not None}
     first, second = rounds.get("142"), rounds.get("XXR")
     if xxr is not None and first is not None and second is not None and first != second:
-        expected = f"{first}, as on the 142 line"
-        report.error(xxr.number, xxr.value_columns, "XXR number of rounds", xxr.value, expected)
+        where = Said("trf.where.rounds", tag="XXR")
+        expected = Said("trf.expected.as_142", rounds=first)
+        report.error(xxr.number, xxr.value_columns, where, xxr.value, expected)
     return first or second
 
 
 def _round_count(line: _Line, report: _Report) -> int | None:
     if _DIGITS.fullmatch(line.value) and int(line.value) > 0:
         return int(line.value)
-    where = f"{line.tag} number of rounds"
-    report.error(line.number, line.value_columns, where, line.value, "a positive whole number")
+    where, expected = Said("trf.where.rounds", tag=line.tag), Said("trf.expected.positive")
+    report.error(line.number, line.value_columns, where, line.value, expected)
     return None
 
 
@@ -267,7 +270,8 @@ def _initial_colour(line: _Line | None, xxc: list[_Line], report: _Report) -> Co
         value = line.value.upper()
         if value in ("W", "B"):
             return "w" if value == "W" else "b"
-        report.error(line.number, line.value_columns, "152 initial colour", line.value, "W or B")
+        where, expected = Said("trf.where.initial_colour"), Said("trf.expected.w_or_b")
+        report.error(line.number, line.value_columns, where, line.value, expected)
         return None
     colours = [_XXC_COLOURS[t] for x in xxc for t in x.value.lower().split() if t in _XXC_COLOURS]
     return colours[-1] if colours else None
@@ -301,8 +305,8 @@ def _tiebreaks(t202: _Line | None, t212: _Line | None, report: _Report) -> tuple
         try:
             parse_spec(item, teams=True)
         except TiebreakSpecError as err:
-            where = f"{line.tag} tie-breaks"
-            expected = f"a tie-break livetb computes ({err})"
+            where = Said("trf.where.tiebreaks", tag=line.tag)
+            expected = Said("trf.expected.tiebreak", reason=str(err))
             report.error(line.number, (first, first + len(item) - 1), where, item, expected)
         items.append(item)
     return tuple(items) if line is t212 else ("PTS", *items)
@@ -384,11 +388,11 @@ def _read_player(line: _Line, report: _Report) -> _Player | None:
     start_no = _start_number(line.number, text, report)
     if start_no is None:
         return None
-    where = f"001 #{start_no}"
+    where = Said("trf.where.player", no=start_no)
     separator = next((c for c in _SEPARATORS if text[c - 1] != " "), None)
     if separator is not None:
         found = text[separator - 1]
-        expected = "a blank separator (the line is misaligned)"
+        expected = Said("trf.expected.separator")
         report.error(line.number, (separator, separator), where, found, expected)
     # once a line is misaligned or damaged, its field errors would only repeat that
     quiet = line.damaged or separator is not None
@@ -403,50 +407,58 @@ def _start_number(number: int, text: str, report: _Report) -> int | None:
     raw = _cols(text, 5, 8)
     if _DIGITS.fullmatch(raw.strip()) and int(raw) > 0:
         return int(raw)
-    report.error(number, (5, 8), "001 starting rank", raw, "a number from 1 to 9999")
+    where = Said("trf.where.start_rank")
+    expected = Said("trf.expected.number_range", low=1, high=9999)
+    report.error(number, (5, 8), where, raw, expected)
     return None
 
 
 def _participant(
     number: int, text: str, start_no: int, blocks: int, report: _Report
 ) -> Participant:
-    where = f"001 #{start_no}"
     points = _cols(text, 81, 84).strip()
     if points and not _POINTS.fullmatch(points):
-        report.error(number, (81, 84), f"{where}, points", points, "a number such as 11.5")
+        where = Said("trf.where.player_points", no=start_no)
+        expected = Said("trf.expected.number_such_as", example="11.5")
+        report.error(number, (81, 84), where, points, expected)
         points = ""
+    rating = Said("trf.where.player_rating", no=start_no)
+    rank = Said("trf.where.player_rank", no=start_no)
     return Participant(
         start_no=start_no,
         name=_cols(text, 15, 47).strip(),
-        rating=_number(number, text, (49, 52), f"{where}, rating", report) or None,
-        title=_title(number, text, where, report),
+        rating=_number(number, text, (49, 52), rating, report) or None,
+        title=_title(number, text, start_no, report),
         federation=_cols(text, 54, 56).strip(),
-        fide_id=_fide_id(number, text, where, report),
-        sex=_sex(number, text, where, report),
+        fide_id=_fide_id(number, text, start_no, report),
+        sex=_sex(number, text, start_no, report),
         birth_date=_cols(text, 70, 79).strip(),
         entries=tuple(_block(number, text, r, start_no, report) for r in range(1, blocks + 1)),
         declared_points=Decimal(points.replace(",", ".")) if points else None,
-        declared_rank=_number(number, text, (86, 89), f"{where}, rank", report),
+        declared_rank=_number(number, text, (86, 89), rank, report),
     )
 
 
-def _fide_id(number: int, text: str, where: str, report: _Report) -> str:
-    valid = _number(number, text, (58, 68), f"{where}, FIDE ID", report) is not None
+def _fide_id(number: int, text: str, start_no: int, report: _Report) -> str:
+    where = Said("trf.where.player_fide_id", no=start_no)
+    valid = _number(number, text, (58, 68), where, report) is not None
     return _cols(text, 58, 68).strip() if valid else ""
 
 
-def _title(number: int, text: str, where: str, report: _Report) -> str:
+def _title(number: int, text: str, start_no: int, report: _Report) -> str:
     raw = _cols(text, 11, 13).strip()
     if raw and raw.lower() not in _TITLES:
-        report.warn(number, (11, 13), f"{where}, title", raw, "a FIDE title such as GM or g")
+        where, expected = Said("trf.where.player_title", no=start_no), Said("trf.expected.title")
+        report.warn(number, (11, 13), where, raw, expected)
         return raw
     return _TITLES.get(raw.lower(), "")
 
 
-def _sex(number: int, text: str, where: str, report: _Report) -> str:
+def _sex(number: int, text: str, start_no: int, report: _Report) -> str:
     raw = text[9]
     if raw.lower() not in _SEXES:
-        report.warn(number, (10, 10), f"{where}, sex", raw, "m, w (or f) or blank")
+        where, expected = Said("trf.where.player_sex", no=start_no), Said("trf.expected.sex")
+        report.warn(number, (10, 10), where, raw, expected)
         return ""
     return _SEXES[raw.lower()]
 
@@ -460,7 +472,6 @@ _LEGACY_BYES = {
     Code.DRAW: Code.HALF_BYE,
     Code.FORFEIT_LOSS: Code.ZERO_BYE,
 }
-_RESULT_LIST = "one of 1 = 0 W D L + - H F U Z or blank"
 
 
 # A well-formed game or bye block, matched whole (columns 80+10r to 89+10r): most blocks of
@@ -479,49 +490,51 @@ def _block(number: int, text: str, rnd: int, start_no: int, report: _Report) -> 
             return Entry(_RESULTS[game[3]], listed, _COLOURS[game[2]])
     elif (bye := _BYE_BLOCK.fullmatch(text, first - 1, first + 9)) is not None:
         return Entry(_RESULTS[bye[1]])
-    where = f"001 #{start_no}, round {rnd}"
+    at = {"no": start_no, "round": rnd}
     separator = next((c for c in (first, first + 1, first + 6, first + 8) if text[c - 1] != " "), 0)
     if separator:
-        found, expected = text[separator - 1], "a blank separator (the line is misaligned)"
-        report.error(number, (separator, separator), f"{where} block", found, expected)
+        found, expected = text[separator - 1], Said("trf.expected.separator")
+        where = Said("trf.where.player_round_block", **at)
+        report.error(number, (separator, separator), where, found, expected)
         return NOT_PAIRED
     errors = len(report.errors)
-    opponent = _number(number, text, (first + 2, first + 5), f"{where} opponent", report) or None
-    colour = _colour(number, text[first + 6], first + 7, f"{where} colour", report)
+    opponent_at = Said("trf.where.player_round_opponent", **at)
+    opponent = _number(number, text, (first + 2, first + 5), opponent_at, report) or None
+    colour_at = Said("trf.where.player_round_colour", **at)
+    colour = _colour(number, text[first + 6], first + 7, colour_at, report)
+    result_at = Said("trf.where.player_round_result", **at)
     if opponent is not None and text[first + 8] == " " and len(report.errors) == errors:
         if colour is not None and rnd in (report.pending_round, report.running_round):
             return Entry(Code.PENDING, opponent, colour)  # a pairing not played yet
-        _unplayed_pairing(number, text, rnd, colour, where, report)
+        _unplayed_pairing(number, text, rnd, colour, result_at, report)
         return NOT_PAIRED
-    code = _result(number, text[first + 8], first + 9, f"{where} result", report)
+    code = _result(number, text[first + 8], first + 9, result_at, report)
     if code is None or len(report.errors) > errors:
         return NOT_PAIRED
+    where = Said("trf.where.player_round", **at)
     block = _Block(number, (first + 2, first + 9), where, _cols(text, first + 2, first + 9).strip())
     if opponent is None:
         return _bye_entry(block, code, colour, report)
     if opponent == start_no:
-        expected = "another player's starting rank (not the player's own)"
-        report.error(number, (first + 2, first + 5), f"{where} opponent", str(opponent), expected)
+        expected = Said("trf.expected.own_opponent")
+        report.error(number, (first + 2, first + 5), opponent_at, str(opponent), expected)
     return _game_entry(block, code, colour, opponent, report)
 
 
 def _unplayed_pairing(
-    number: int, text: str, rnd: int, colour: Colour | None, where: str, report: _Report
+    number: int, text: str, rnd: int, colour: Colour | None, where: Said, report: _Report
 ) -> None:
     """An opponent with no result: say what the block reads as and where it would be read."""
     first = 80 + 10 * rnd
     block = _cols(text, first + 2, first + 9).strip()
     if colour is None:
-        found = f"{block} (an opponent, no colour, no result)"
-        expected = "a colour w or b and a result (1 = 0 + - W D L), or 0000 for a bye"
+        found = Said("trf.found.no_colour_no_result", block=block)
+        expected = Said("trf.expected.colour_and_result")
     else:
-        running = report.pending_round or report.running_round
-        found = f"{block} (a game paired in round {rnd}, no result)"
-        expected = (
-            f"a result (one of 1 = 0 + - W D L); a game without one is read only in round "
-            f"{running}, the last round paired (the round being played)"
-        )
-    report.error(number, (first + 2, first + 9), f"{where} result", found, expected)
+        running = report.pending_round or report.running_round or 0
+        found = Said("trf.found.no_result", block=block, round=rnd)
+        expected = Said("trf.expected.result_running", round=running)
+    report.error(number, (first + 2, first + 9), where, found, expected)
 
 
 class _Block(msgspec.Struct, frozen=True):
@@ -529,43 +542,43 @@ class _Block(msgspec.Struct, frozen=True):
 
     line: int
     columns: tuple[int, int]
-    where: str
+    where: Said
     text: str
 
-    def error(self, report: _Report, expected: str) -> None:
+    def error(self, report: _Report, expected: Said) -> None:
         report.error(self.line, self.columns, self.where, self.text, expected)
 
-    def warn(self, report: _Report, expected: str) -> None:
+    def warn(self, report: _Report, expected: Said) -> None:
         report.warn(self.line, self.columns, self.where, self.text, expected)
 
 
 _COLOURS: dict[str, Colour | None] = {"w": "w", "W": "w", "b": "b", "B": "b", "-": None, " ": None}
 
 
-def _colour(number: int, raw: str, column: int, where: str, report: _Report) -> Colour | None:
+def _colour(number: int, raw: str, column: int, where: Said, report: _Report) -> Colour | None:
     if raw not in _COLOURS:
-        report.error(number, (column, column), where, raw, "w, b, - or blank")
+        report.error(number, (column, column), where, raw, Said("trf.expected.colour"))
     return _COLOURS.get(raw)
 
 
-def _result(number: int, raw: str, column: int, where: str, report: _Report) -> Code | None:
+def _result(number: int, raw: str, column: int, where: Said, report: _Report) -> Code | None:
     if raw.upper() in ("X", "?"):
-        report.warn(number, (column, column), where, raw, "a known result; read as unknown (X)")
+        report.warn(number, (column, column), where, raw, Said("trf.expected.known_result"))
         return Code.UNKNOWN
     code = _RESULTS.get(raw.upper())
     if code is None:
-        report.error(number, (column, column), where, raw, _RESULT_LIST)
+        report.error(number, (column, column), where, raw, Said("trf.expected.result"))
     return code
 
 
 def _bye_entry(block: _Block, code: Code, colour: Colour | None, report: _Report) -> Entry:
     if code in _LEGACY_BYES:
-        block.warn(report, f"'0000 - {_LEGACY_BYES[code].value}'; read as that (legacy form)")
+        block.warn(report, Said("trf.expected.legacy_bye", code=_LEGACY_BYES[code].value))
         code = _LEGACY_BYES[code]
     elif code not in _BYES:
-        block.error(report, "an opponent for a game result")
+        block.error(report, Said("trf.expected.opponent_for_result"))
     if colour is not None:
-        block.error(report, "colour '-' or blank when there is no opponent")
+        block.error(report, Said("trf.expected.no_colour_for_bye"))
     return Entry(code)
 
 
@@ -573,9 +586,9 @@ def _game_entry(
     block: _Block, code: Code, colour: Colour | None, opponent: int, report: _Report
 ) -> Entry:
     if code in _BYES:
-        block.error(report, "opponent 0000 or blank for a bye code")
+        block.error(report, Said("trf.expected.no_opponent_for_bye"))
     elif colour is None and code in (Code.FORFEIT_WIN, Code.FORFEIT_LOSS):
-        block.warn(report, "a colour w or b; scheduled colour unknown")
+        block.warn(report, Said("trf.expected.forfeit_colour"))
     elif colour is None:
-        block.error(report, "a colour w or b for a game")
+        block.error(report, Said("trf.expected.game_colour"))
     return Entry(code, opponent, colour)

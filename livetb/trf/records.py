@@ -23,7 +23,7 @@ from livetb.engine.model import (
 from livetb.engine.teams import (
     TeamEvent,
 )
-from livetb.errors import TrfIssue
+from livetb.errors import Said, TrfIssue
 
 
 class TeamRecord(msgspec.Struct, frozen=True):
@@ -54,8 +54,14 @@ class TrfImport(msgspec.Struct, frozen=True):
 # --- issues ------------------------------------------------------------------------------------
 
 
+Columns = tuple[int, int] | None  # first and last, 1-based; None: the whole line
+Found = str | Said  # the file's own text, or what the reader says of it
+
+
 class _Report:
-    """Issues found so far: errors reject the file, warnings travel with the result."""
+    """Issues found so far: errors reject the file, warnings travel with the result. `where`
+    and `expected` are catalog messages (`trf.where.*`, `trf.expected.*`); `found` is the
+    file's text, or a catalog message (`trf.found.*`) when it says something about it."""
 
     def __init__(self, pending_round: int | None = None) -> None:
         self.errors: list[TrfIssue] = []
@@ -63,15 +69,11 @@ class _Report:
         self.pending_round = pending_round  # its games may have no result yet
         self.running_round: int | None = None  # the file's last round, when not named
 
-    def error(
-        self, line: int, columns: tuple[int, int] | None, where: str, found: str, expected: str
-    ) -> None:
-        self.errors.append(TrfIssue(line, columns, where, found, expected))
+    def error(self, line: int, columns: Columns, where: Said, found: Found, expected: Said) -> None:
+        self.errors.append(TrfIssue.of(line, columns, where, found, expected))
 
-    def warn(
-        self, line: int, columns: tuple[int, int] | None, where: str, found: str, expected: str
-    ) -> None:
-        self.warnings.append(TrfIssue(line, columns, where, found, expected))
+    def warn(self, line: int, columns: Columns, where: Said, found: Found, expected: Said) -> None:
+        self.warnings.append(TrfIssue.of(line, columns, where, found, expected))
 
 
 def _in_order(issues: list[TrfIssue]) -> list[TrfIssue]:
@@ -98,8 +100,9 @@ def _decode(data: bytes, report: _Report) -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:  # odd length or a lone surrogate: refuse in words
-            found = f"a UTF-16 byte-order mark, then invalid UTF-16 at byte {exc.start}"
-            report.error(1, None, "file encoding", found, "UTF-16 text after the mark, or UTF-8")
+            found = Said("trf.found.bad_utf16", byte=exc.start)
+            where, expected = Said("trf.where.encoding"), Said("trf.expected.utf16")
+            report.error(1, None, where, found, expected)
             return ""
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
@@ -107,8 +110,9 @@ def _decode(data: bytes, report: _Report) -> str:
     except UnicodeDecodeError as exc:
         text = data.decode("latin-1").translate(_CP1252)
         line = len(_LINE_END.split(text[: exc.start]))
-        found = f"byte 0x{data[exc.start]:02X}"
-        report.warn(line, None, "file encoding", found, "UTF-8; the file was read as cp1252")
+        found = Said("trf.found.byte", byte=f"{data[exc.start]:02X}")
+        expected = Said("trf.expected.read_as_cp1252")
+        report.warn(line, None, Said("trf.where.encoding"), found, expected)
         return text
 
 
@@ -151,8 +155,8 @@ def _split_records(text: str, report: _Report) -> list[_Line]:
         damaged = "\t" in raw and _is_fixed_column(raw[:3])
         if damaged:
             col = raw.index("\t") + 1
-            expected = "blanks (tabs are not expanded in fixed-column records)"
-            report.error(number, (col, col), f"{raw[:3]} record", "\t", expected)
+            where, expected = Said("trf.where.record", tag=raw[:3]), Said("trf.expected.no_tabs")
+            report.error(number, (col, col), where, "\t", expected)
             raw = raw.replace("\t", " ")  # keeps every later column where it was
         lines.append(_Line(number, raw, damaged))
     return lines
@@ -164,16 +168,21 @@ _SCORING_TAGS = frozenset({"XXS"} | {f"BB{code}" for code in "WDLZFU"})  # TRF.m
 _RECORD_TAGS = frozenset({"001", "013", "240", "300", "310", "320", "330", "XXC"} | _SCORING_TAGS)
 _SILENT_TAGS = frozenset({"801", "802"})  # informative summaries, never a source (TRF.md 6.10)
 # Records for pairing programs that no standings depend on: a file for JaVaFo has an XXA line
-# per player, so each kind is said once, with its count, not once a line.
+# per player, so each kind is said once, with its count, not once a line. Each kind is two
+# catalog messages: one record, and several on lines first-last.
+_ACCELERATION = ("trf.found.acceleration", "trf.found.acceleration_lines")
+_PROHIBITED = ("trf.found.prohibited", "trf.found.prohibited_lines")
 _PAIRING_ONLY = {
-    "XXA": "acceleration",
-    "250": "acceleration",
-    "XXP": "prohibited pairings",
-    "260": "prohibited pairings",
-    "XXZ": "players left out of the next pairing",
+    "XXA": _ACCELERATION,
+    "250": _ACCELERATION,
+    "XXP": _PROHIBITED,
+    "260": _PROHIBITED,
+    "XXZ": ("trf.found.left_out", "trf.found.left_out_lines"),
 }
-_NATIONAL = "national ratings"  # the records tagged with the federation 172 names (TRF.md 5)
-_NOT_APPLIED = {"299": "point assignments"}  # they would change points: say they are not
+# the records tagged with the federation 172 names (TRF.md 5)
+_NATIONAL = ("trf.found.national", "trf.found.national_lines")
+# they would change points: say they are not
+_NOT_APPLIED = {"299": ("trf.found.point_assignments", "trf.found.point_assignments_lines")}
 
 
 def _group(lines: list[_Line], report: _Report) -> defaultdict[str, list[_Line]]:
@@ -183,8 +192,8 @@ def _group(lines: list[_Line], report: _Report) -> defaultdict[str, list[_Line]]
     for line in lines:
         tag = line.tag
         if tag == "XXW":
-            expected = "4-digit start numbers (the XXW wide layout is not supported)"
-            report.error(line.number, (1, 3), "XXW record", line.text.strip(), expected)
+            where, expected = Said("trf.where.record", tag=tag), Said("trf.expected.no_xxw")
+            report.error(line.number, (1, 3), where, line.text.strip(), expected)
         elif tag not in _HEADER_TAGS | _RECORD_TAGS | _SILENT_TAGS:
             unread.setdefault(tag, []).append(line)
         by_tag[tag].append(line)
@@ -195,20 +204,19 @@ def _group(lines: list[_Line], report: _Report) -> defaultdict[str, list[_Line]]
 
 def _unread(tag: str, lines: list[_Line], national: str, report: _Report) -> None:
     """One warning for all the lines of a tag the reader does not read, at the first one."""
-    first, count = lines[0].number, len(lines)
-    where = f"{tag} records"
-    span = f"{count} {tag} records on lines {first}-{lines[-1].number}" if count > 1 else ""
+    first, last, count = lines[0].number, lines[-1].number, len(lines)
+    where = Said("trf.where.records", tag=tag)
+    span: dict[str, str | int] = {"tag": tag, "count": count, "first": first, "last": last}
     kind = _PAIRING_ONLY.get(tag) or (_NATIONAL if tag == national else None)
-    if kind is not None:
-        found = f"{span or f'one {tag} record'} ({kind})"
-        report.warn(first, (1, 3), where, found, "nothing: ignored, they change no standings")
-    elif tag in _NOT_APPLIED:
-        found = f"{span or f'one {tag} record'} ({_NOT_APPLIED[tag]})"
-        expected = "nothing: not applied, the points come from the round results only"
+    if kind is not None or tag in _NOT_APPLIED:
+        one, several = kind or _NOT_APPLIED[tag]
+        found = Said(several, **span) if count > 1 else Said(one, tag=tag)
+        expected = Said("trf.expected.ignored" if kind else "trf.expected.not_applied")
         report.warn(first, (1, 3), where, found, expected)
     else:
-        found = f"{tag} ({span})" if span else tag
-        report.warn(first, (1, 3), "record tag", found, "a known record tag; skipped")
+        unknown = Said("trf.found.tag_lines", **span) if count > 1 else tag
+        where, expected = Said("trf.where.record_tag"), Said("trf.expected.known_tag")
+        report.warn(first, (1, 3), where, unknown, expected)
 
 
 class _Header(msgspec.Struct, frozen=True):
@@ -241,11 +249,11 @@ _SCORE_CELL = re.compile(r"T?([WDLAPX])\s*(-?\d+(?:[.,]\d+)?)", re.ASCII)
 _SCORE_FIELDS = {"W": "win", "D": "draw", "L": "loss", "A": "absent", "P": "pab", "X": "unknown"}
 
 
-_GAME_CELLS = ("162 scoring", "cells of a code W D L A P X and a number, such as 'W 1.0'")
+_GAME_CELLS = (Said("trf.where.scoring", tag="162"), Said("trf.expected.score_cells"))
 
 
 def _check_gap(
-    line: _Line, start: int, end: int, report: _Report, cells: tuple[str, str] = _GAME_CELLS
+    line: _Line, start: int, end: int, report: _Report, cells: tuple[Said, Said] = _GAME_CELLS
 ) -> None:
     """Text between the score cells: anything but blanks is a code or number we cannot read."""
     gap = line.text[start:end]
@@ -257,7 +265,7 @@ def _check_gap(
 
 
 def _number(
-    number: int, text: str, columns: tuple[int, int], where: str, report: _Report
+    number: int, text: str, columns: tuple[int, int], where: Said, report: _Report
 ) -> int | None:
     """An optional right-aligned number; blank gives None."""
     raw = _cols(text, *columns).strip()
@@ -265,5 +273,5 @@ def _number(
         return None
     if _DIGITS.fullmatch(raw):
         return int(raw)
-    report.error(number, columns, where, raw, "digits or blanks")
+    report.error(number, columns, where, raw, Said("trf.expected.digits"))
     return None

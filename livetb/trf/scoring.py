@@ -14,6 +14,7 @@ from decimal import Decimal
 import msgspec
 
 from livetb.engine.model import DEFAULT_SCORING, Code, Scoring
+from livetb.errors import Said
 from livetb.trf.records import _Line, _Report
 
 # XXS codes by the `Scoring` field that holds their value, in the order TRF.md 7.4 lists them
@@ -39,7 +40,7 @@ _XXS_DEFAULTS = {
     **dict.fromkeys(("WL", "BL", "FL", "ZPB"), Decimal("0")),
 }
 _XXS_TOKEN = re.compile(r"([A-Za-z]+)=(-?\d+(?:[.,]\d+)?)", re.ASCII)
-_XXS_EXPECTED = "CODE=VALUE pairs, CODE one of W D " + " ".join(_XXS_FIELDS)
+_XXS_EXPECTED = Said("trf.expected.xxs", codes=" ".join(("W", "D", *_XXS_FIELDS)))
 
 # bbpPairings: win, draw, loss, zero-point bye, forfeit loss, PAB (BBW sets the PAB too)
 _BB_FIELDS = {"BBW": "win", "BBD": "draw", "BBL": "loss", "BBZ": "absent", "BBF": "absent"}
@@ -63,8 +64,8 @@ def declared_scoring(
     (first_line, first), *others = found
     for line, scoring in others:
         if not _same_points(first, scoring):
-            where = f"{line.tag} scoring"
-            expected = f"the same points as the {first_line.tag} line on line {first_line.number}"
+            where = Said("trf.where.scoring", tag=line.tag)
+            expected = Said("trf.expected.same_scoring", tag=first_line.tag, line=first_line.number)
             report.error(line.number, line.value_columns, where, _table(scoring), expected)
     return first
 
@@ -78,7 +79,8 @@ def _xxs(lines: list[_Line], report: _Report) -> Scoring:
             token = _XXS_TOKEN.fullmatch(m[0])
             code = token[1].upper() if token else ""
             if token is None or (code not in _XXS_FIELDS and code not in _XXS_SHORTCUTS):
-                report.error(line.number, columns, "XXS scoring", m[0], _XXS_EXPECTED)
+                where = Said("trf.where.scoring", tag="XXS")
+                report.error(line.number, columns, where, m[0], _XXS_EXPECTED)
                 continue
             value = Decimal(token[2].replace(",", "."))
             for one in _XXS_SHORTCUTS.get(code, (code,)):
@@ -90,8 +92,9 @@ def _xxs(lines: list[_Line], report: _Report) -> Scoring:
     for codes in by_field.values():
         if len(set(codes.values())) > 1:
             found = ", ".join(f"{code}={value}" for code, value in codes.items())
-            expected = f"one value for {', '.join(codes)} (livetb scores them alike)"
-            report.error(line.number, line.value_columns, "XXS scoring", found, expected)
+            expected = Said("trf.expected.one_value", codes=", ".join(codes))
+            where = Said("trf.where.scoring", tag="XXS")
+            report.error(line.number, line.value_columns, where, found, expected)
     fields: dict[str, Decimal | None] = {f: next(iter(c.values())) for f, c in by_field.items()}
     if fields["pab"] == fields["win"]:
         fields["pab"] = None  # the same points as `Scoring`'s "worth a win"
@@ -103,16 +106,16 @@ def _bb(lines: list[_Line], report: _Report) -> Scoring:
     fields: dict[str, Decimal] = {}
     at: dict[str, _Line] = {}
     for line in lines:
-        where = f"{line.tag} scoring"
+        where = Said("trf.where.scoring", tag=line.tag)
         if not _NUMBER.fullmatch(line.value):
-            report.error(line.number, line.value_columns, where, line.value, "a number such as 1.0")
+            expected = Said("trf.expected.number_such_as", example="1.0")
+            report.error(line.number, line.value_columns, where, line.value, expected)
             continue
         field, value = _BB_FIELDS[line.tag], Decimal(line.value.replace(",", "."))
         other = at.get(field)
         if other is not None and other.tag != line.tag and fields[field] != value:
-            expected = (
-                f"{other.tag}'s {fields[field]} (line {other.number}): livetb scores a "
-                "zero-point bye and a forfeit loss alike"
+            expected = Said(
+                "trf.expected.bb_alike", tag=other.tag, value=str(fields[field]), line=other.number
             )
             report.error(line.number, line.value_columns, where, line.value, expected)
         fields[field], at[field] = value, line
@@ -123,6 +126,7 @@ def _same_points(a: Scoring, b: Scoring) -> bool:
     return all(a.points(code) == b.points(code) for code in Code)
 
 
-def _table(s: Scoring) -> str:
+def _table(s: Scoring) -> Said:
     pab = s.win if s.pab is None else s.pab
-    return f"win {s.win}, draw {s.draw}, loss {s.loss}, absent {s.absent}, PAB {pab}"
+    points = {"win": s.win, "draw": s.draw, "loss": s.loss, "absent": s.absent, "pab": pab}
+    return Said("trf.found.scoring", **{name: str(value) for name, value in points.items()})

@@ -24,6 +24,7 @@ from livetb.engine.teams import (
     TeamRound,
     build_team_event,
 )
+from livetb.errors import Said
 from livetb.trf.checks import _IN_FILE, _block_text, _id_cells
 from livetb.trf.records import (
     _DIGITS,
@@ -47,8 +48,9 @@ def _read_teams(
     """310 lines if any (TRF-2026 readers then skip 013), else 013 lines in order."""
     if by_tag["310"]:
         if by_tag["013"]:
-            expected = "one kind of team record; the 310 lines are used"
-            report.warn(by_tag["013"][0].number, (1, 3), "013 team", "013 and 310", expected)
+            where, expected = Said("trf.where.team", tag="013"), Said("trf.expected.one_team_kind")
+            both = Said("trf.found.both_team_kinds")
+            report.warn(by_tag["013"][0].number, (1, 3), where, both, expected)
         teams = [_team_310(line, report) for line in by_tag["310"] if not line.damaged]
     else:
         teams = [
@@ -65,7 +67,8 @@ _TeamCells = tuple[TeamRecord, list[tuple[int, int]]]  # the team and its (colum
 
 
 def _team_013(number: int, line: _Line, report: _Report) -> _TeamCells:
-    cells = _id_cells(line, 37, 4, f"013 team {number}, member", report)
+    member = Said("trf.where.team_member", tag="013", team=number)
+    cells = _id_cells(line, 37, 4, member, report)
     name = _cols(line.text, 5, 36).strip()
     return TeamRecord(number, name, tuple(no for _, no in cells), line.number), cells
 
@@ -73,9 +76,11 @@ def _team_013(number: int, line: _Line, report: _Report) -> _TeamCells:
 def _team_310(line: _Line, report: _Report) -> _TeamCells | None:
     raw = _cols(line.text, 5, 7).strip()
     if not (_DIGITS.fullmatch(raw) and int(raw) > 0):
-        report.error(line.number, (5, 7), "310 team number", raw, "a number from 1 to 999")
+        where = Said("trf.where.team_number", tag="310")
+        expected = Said("trf.expected.number_range", low=1, high=999)
+        report.error(line.number, (5, 7), where, raw, expected)
         return None
-    cells = _id_cells(line, 74, 4, f"310 team {raw}, member", report)
+    cells = _id_cells(line, 74, 4, Said("trf.where.team_member", tag="310", team=raw), report)
     name = _cols(line.text, 9, 40).strip()
     return TeamRecord(int(raw), name, tuple(no for _, no in cells), line.number), cells
 
@@ -88,18 +93,22 @@ def _check_members(
     numbers: dict[int, TeamRecord] = {}
     for team, cells in teams:
         if team.number in numbers:
-            expected = f"a unique team number (line {numbers[team.number].line} has it too)"
-            report.error(team.line, (5, 7), f"{tag} team number", str(team.number), expected)
+            expected = Said("trf.expected.unique_team", line=numbers[team.number].line)
+            where = Said("trf.where.team_number", tag=tag)
+            report.error(team.line, (5, 7), where, str(team.number), expected)
         numbers.setdefault(team.number, team)
         for column, no in cells:
-            where = f"{tag} team {team.number}, member"
+            where = Said("trf.where.team_member", tag=tag, team=team.number)
             if no not in index:
                 report.error(team.line, (column, column + 3), where, str(no), _IN_FILE)
             elif no in owner:
                 first = owner[no]
-                expected = (
-                    f"each player in one team (#{no} is in team {first.number} "
-                    f"'{first.name}' on line {first.line})"
+                expected = Said(
+                    "trf.expected.one_team",
+                    no=no,
+                    team=first.number,
+                    name=first.name,
+                    line=first.line,
                 )
                 report.error(team.line, (column, column + 3), where, str(no), expected)
             else:
@@ -130,8 +139,8 @@ def _check_matches(players: list[_Player], teams: tuple[TeamRecord, ...], report
 def _check_teamless(player: _Player, report: _Report) -> None:
     for rnd, entry in enumerate(player.participant.entries, start=1):
         if entry.opponent is not None or entry.code in _TEAM_BYES:
-            where = f"001 #{player.participant.start_no}, round {rnd}"
-            expected = "no pairing: the player is in no team record"
+            where = Said("trf.where.player_round", no=player.participant.start_no, round=rnd)
+            expected = Said("trf.expected.teamless")
             columns = (82 + 10 * rnd, 89 + 10 * rnd)
             report.error(player.line, columns, where, _block_text(player, rnd), expected)
             return
@@ -149,7 +158,8 @@ def _check_team_round(
     bye: _Player | None = None
     for player in members:
         entry = player.participant.entry(rnd)
-        where = f"001 #{player.participant.start_no}, round {rnd}"
+        no = player.participant.start_no
+        where = Said("trf.where.player_round_opponent", no=no, round=rnd)
         opponent_columns = (82 + 10 * rnd, 85 + 10 * rnd)
         if entry.opponent is None:
             if entry.code in _TEAM_BYES:
@@ -159,31 +169,42 @@ def _check_team_round(
         other = team_of.get(entry.opponent)
         found = f"#{entry.opponent}"
         if other is None:
-            expected = "a player of another team (the opponent is in no team record)"
-            report.error(player.line, opponent_columns, f"{where} opponent", found, expected)
+            expected = Said("trf.expected.opponent_teamless")
+            report.error(player.line, opponent_columns, where, found, expected)
         elif other.number == team.number:
             if player.participant.start_no < entry.opponent:  # report the game once
-                expected = f"a player of another team, not a team-mate in team {team.number}"
-                report.error(player.line, opponent_columns, f"{where} opponent", found, expected)
+                expected = Said("trf.expected.team_mate", team=team.number)
+                report.error(player.line, opponent_columns, where, found, expected)
         elif first is None:
             first = (player, other)
         elif other.number != first[1].number:
             board1, met = first
-            expected = (
-                f"a player of team {met.number} '{met.name}', whom team {team.number} meets "
-                f"in round {rnd} (#{board1.participant.start_no} on line {board1.line})"
+            expected = Said(
+                "trf.expected.same_match",
+                other=met.number,
+                name=met.name,
+                team=team.number,
+                round=rnd,
+                no=board1.participant.start_no,
+                line=board1.line,
             )
-            found += f" of team {other.number} '{other.name}'"
-            report.error(player.line, opponent_columns, f"{where} opponent", found, expected)
+            of_team = Said(
+                "trf.found.player_of_team", no=entry.opponent, team=other.number, name=other.name
+            )
+            report.error(player.line, opponent_columns, where, of_team, expected)
     if first is not None and bye is not None:
         board1, met = first
-        expected = (
-            f"no bye: team {team.number} meets team {met.number} in round {rnd} "
-            f"(#{board1.participant.start_no} on line {board1.line})"
+        expected = Said(
+            "trf.expected.no_team_bye",
+            team=team.number,
+            other=met.number,
+            round=rnd,
+            no=board1.participant.start_no,
+            line=board1.line,
         )
         columns = (82 + 10 * rnd, 89 + 10 * rnd)
-        where = f"001 #{bye.participant.start_no}, round {rnd}"
-        report.error(bye.line, columns, where, _block_text(bye, rnd), expected)
+        at = Said("trf.where.player_round", no=bye.participant.start_no, round=rnd)
+        report.error(bye.line, columns, at, _block_text(bye, rnd), expected)
 
 
 def _check_same_bye(
@@ -191,11 +212,14 @@ def _check_same_bye(
 ) -> None:
     mine, theirs = player.participant.entry(rnd).code, first.participant.entry(rnd).code
     if mine is not theirs:
-        expected = (
-            f"the team's bye, '{theirs.value}' as #{first.participant.start_no} on line "
-            f"{first.line} (team {team.number} has one bye per round)"
+        expected = Said(
+            "trf.expected.team_bye",
+            code=theirs.value,
+            no=first.participant.start_no,
+            line=first.line,
+            team=team.number,
         )
-        where = f"001 #{player.participant.start_no}, round {rnd}"
+        where = Said("trf.where.player_round", no=player.participant.start_no, round=rnd)
         columns = (82 + 10 * rnd, 89 + 10 * rnd)
         report.error(player.line, columns, where, _block_text(player, rnd), expected)
 
@@ -224,8 +248,8 @@ def _team_setup(
         if re.fullmatch(r"[WBwb]+", line.value):
             colours, boards = line.value.upper(), len(line.value)
         else:
-            expected = "W and B, one per board (e.g. WBWB)"
-            report.error(line.number, line.value_columns, "352 board colours", line.value, expected)
+            where, expected = Said("trf.where.board_colours"), Said("trf.expected.board_colours")
+            report.error(line.number, line.value_columns, where, line.value, expected)
     scoring = _match_scoring(by_tag["362"][-1], report) if by_tag["362"] else MatchScoring()
     records = _TeamRecords(players, teams, report)
     for line in sorted((*by_tag["240"], *by_tag["300"], *by_tag["320"], *by_tag["330"]), key=_at):
@@ -249,8 +273,8 @@ def _at(line: _Line) -> int:
 def _skip_team_records(by_tag: defaultdict[str, list[_Line]], report: _Report) -> None:
     for tag in ("300", "320", "330"):
         for line in by_tag[tag]:
-            expected = "team records (013 or 310) for a team record; skipped"
-            report.warn(line.number, (1, 3), f"{tag} record", tag, expected)
+            where, expected = Said("trf.where.record", tag=tag), Said("trf.expected.needs_teams")
+            report.warn(line.number, (1, 3), where, tag, expected)
 
 
 _FORFEIT_330 = {
@@ -277,18 +301,19 @@ class _TeamRecords:
         self.rounds: dict[RoundKey, TeamRound] = {}
         self.lineups: dict[RoundKey, tuple[int, ...]] = {}
 
-    def _team(self, line: _Line, columns: tuple[int, int], where: str) -> TeamRecord | None:
+    def _team(self, line: _Line, columns: tuple[int, int], where: Said) -> TeamRecord | None:
         raw = _cols(line.text, *columns).strip()
         team = self.teams.get(int(raw)) if _DIGITS.fullmatch(raw) else None
         if team is None:
-            expected = "a team number from the team records"
+            expected = Said("trf.expected.team_number")
             self.report.error(line.number, columns, where, raw, expected)
         return team
 
-    def _round(self, line: _Line, columns: tuple[int, int], where: str) -> int | None:
+    def _round(self, line: _Line, columns: tuple[int, int], where: Said) -> int | None:
         raw = _cols(line.text, *columns).strip()
         if not (_DIGITS.fullmatch(raw) and int(raw) > 0):
-            self.report.error(line.number, columns, where, raw, "a round number")
+            expected = Said("trf.expected.round_number")
+            self.report.error(line.number, columns, where, raw, expected)
             return None
         return int(raw) if int(raw) <= self.width else None
 
@@ -301,29 +326,33 @@ class _TeamRecords:
                 out.append((player, player.participant.entry(rnd)))
         return out
 
-    def _state(self, line: _Line, where: str, team: TeamRecord, rnd: int, code: Code) -> None:
+    def _state(self, line: _Line, where: Said, team: TeamRecord, rnd: int, code: Code) -> None:
         """A bye stated at team level: the team's players show no game, nor another bye."""
-        found = f"{code.value} for team {team.number} in round {rnd}"
+        found = Said("trf.found.team_bye_for", code=code.value, team=team.number, round=rnd)
         games = self._games(team, rnd)
         if games:
             player = games[0][0]
             no = player.participant.start_no
-            expected = f"a round team {team.number} did not play (#{no} plays, line {player.line})"
+            expected = Said(
+                "trf.expected.team_did_not_play", team=team.number, no=no, line=player.line
+            )
             self.report.error(line.number, None, where, found, expected)
             return
         for no in team.members:
             member = self.by_no.get(no)
             shown = member.participant.entry(rnd).code if member is not None else code
             if member is not None and shown in _TEAM_BYES and shown is not code:
-                expected = f"the bye #{no} shows, '{shown.value}' on line {member.line}"
+                expected = Said(
+                    "trf.expected.member_bye", no=no, code=shown.value, line=member.line
+                )
                 self.report.error(line.number, None, where, found, expected)
                 return
         self._put(line, where, (rnd, team.number), TeamRound(code))
 
-    def _put(self, line: _Line, where: str, key: RoundKey, stated: TeamRound) -> None:
+    def _put(self, line: _Line, where: Said, key: RoundKey, stated: TeamRound) -> None:
         if key in self.rounds:
-            found = f"team {key[1]}, round {key[0]}"
-            expected = "one team-level record per team and round (another one states it)"
+            found = Said("trf.found.team_round", team=key[1], round=key[0])
+            expected = Said("trf.expected.one_team_record")
             self.report.error(line.number, None, where, found, expected)
         self.rounds[key] = stated
 
@@ -335,9 +364,10 @@ class _TeamRecords:
             return
         rnd = int(raw)
         quiet = _Report()  # the cells' problems are reported by _check_byes
-        for _column, no in _id_cells(line, 11, 4, "240 bye", quiet):
+        where = Said("trf.where.bye")
+        for _column, no in _id_cells(line, 11, 4, where, quiet):
             if no in self.teams and 0 < rnd <= self.width:
-                self._state(line, "240 bye", self.teams[no], rnd, code)
+                self._state(line, where, self.teams[no], rnd, code)
 
     def pab_320(self, line: _Line, scoring: MatchScoring) -> MatchScoring:
         """320: what a team PAB is worth, then the team that got one in each round."""
@@ -345,19 +375,21 @@ class _TeamRecords:
             return scoring
         values = {}
         for field, columns, where in (
-            ("pab", (5, 8), "320 PAB match points"),
-            ("pab_games", (10, 13), "320 PAB game points"),
+            ("pab", (5, 8), Said("trf.where.pab_match_points")),
+            ("pab_games", (10, 13), Said("trf.where.pab_game_points")),
         ):
             raw = _cols(line.text, *columns).strip()
             if _POINTS.fullmatch(raw):
                 values[field] = Decimal(raw.replace(",", "."))
             elif raw:
-                self.report.error(line.number, columns, where, raw, "a number such as 1.0")
-        for column, no in _id_cells(line, 15, 3, "320 team", self.report):
+                expected = Said("trf.expected.number_such_as", example="1.0")
+                self.report.error(line.number, columns, where, raw, expected)
+        team_at = Said("trf.where.team", tag="320")
+        for column, no in _id_cells(line, 15, 3, team_at, self.report):
             rnd = (column - 15) // 4 + 1
-            where = f"320 round {rnd}"
+            where = Said("trf.where.in_round", tag="320", round=rnd)
             if no not in self.teams:
-                expected = "a team number from the team records"
+                expected = Said("trf.expected.team_number")
                 self.report.error(line.number, (column, column + 2), where, str(no), expected)
             elif rnd <= self.width:
                 self._state(line, where, self.teams[no], rnd, Code.PAB)
@@ -370,19 +402,20 @@ class _TeamRecords:
         kind = _cols(line.text, 5, 6).strip().upper()
         codes = _FORFEIT_330.get(kind)
         if codes is None:
-            self.report.error(line.number, (5, 6), "330 type", kind, "+-, -+ or --")
-        rnd = self._round(line, (8, 10), "330 round")
-        white = self._team(line, (12, 14), "330 white team")
-        black = self._team(line, (16, 18), "330 black team")
+            where, expected = Said("trf.where.forfeit_type"), Said("trf.expected.forfeit_type")
+            self.report.error(line.number, (5, 6), where, kind, expected)
+        rnd = self._round(line, (8, 10), Said("trf.where.round_of", tag="330"))
+        white = self._team(line, (12, 14), Said("trf.where.white_team"))
+        black = self._team(line, (16, 18), Said("trf.where.black_team"))
         if codes is None or rnd is None or white is None or black is None:
             return
         if white.number == black.number:
-            expected = "two different teams"
-            self.report.error(line.number, (12, 18), "330 teams", str(white.number), expected)
+            where, expected = Said("trf.where.forfeit_teams"), Said("trf.expected.two_teams")
+            self.report.error(line.number, (12, 18), where, str(white.number), expected)
             return
         games = self._games(white, rnd)
+        where = Said("trf.where.in_round", tag="330", round=rnd)
         if not games and not self._games(black, rnd):
-            where = f"330 round {rnd}"
             self._put(line, where, (rnd, white.number), TeamRound(codes[0], black.number, "w"))
             self._put(line, where, (rnd, black.number), TeamRound(codes[1], white.number, "b"))
             return
@@ -391,15 +424,19 @@ class _TeamRecords:
         seen: Sequence[tuple[_Player | None, Entry | None]] = games or [(None, None)]
         for player, entry in seen:
             if entry is None or entry.opponent not in black.members or entry.code is not wanted:
-                where = f"330 round {rnd}"
-                found = f"{kind} for teams {white.number}-{black.number}"
-                shown = (
-                    f"#{player.participant.start_no} '{_block_text(player, rnd)}' on line "
-                    f"{player.line}"
-                    if player is not None
-                    else f"team {white.number} with no game"
+                found = Said(
+                    "trf.found.forfeit_for", code=kind, white=white.number, black=black.number
                 )
-                expected = f"the result the board lines show ({shown})"
+                expected = (
+                    Said(
+                        "trf.expected.board_result",
+                        no=player.participant.start_no,
+                        block=_block_text(player, rnd),
+                        line=player.line,
+                    )
+                    if player is not None
+                    else Said("trf.expected.board_result_no_game", team=white.number)
+                )
                 self.report.error(line.number, (5, 6), where, found, expected)
                 return
 
@@ -407,26 +444,32 @@ class _TeamRecords:
         """300: who sat on which board (0000: an empty board) in one match of one team."""
         if line.damaged:
             return
-        rnd = self._round(line, (5, 7), "300 round")
-        team = self._team(line, (9, 11), "300 team")
-        other = self._team(line, (13, 15), "300 opposing team")
+        rnd = self._round(line, (5, 7), Said("trf.where.round_of", tag="300"))
+        team = self._team(line, (9, 11), Said("trf.where.team", tag="300"))
+        other = self._team(line, (13, 15), Said("trf.where.opposing_team"))
         if rnd is None or team is None or other is None:
             return
         seated: list[int] = []
-        for column, no in _id_cells(line, 17, 4, f"300 team {team.number}, board", self.report):
+        board = Said("trf.where.lineup_board", team=team.number)
+        for column, no in _id_cells(line, 17, 4, board, self.report):
             seated.extend([0] * ((column - 17) // 5 - len(seated)))  # empty boards before it
             if no not in team.members:
-                expected = f"a player of team {team.number} '{team.name}'"
-                self.report.error(line.number, (column, column + 3), "300 board", str(no), expected)
+                expected = Said("trf.expected.team_player", team=team.number, name=team.name)
+                where = Said("trf.where.board")
+                self.report.error(line.number, (column, column + 3), where, str(no), expected)
             seated.append(no)
         games = self._games(team, rnd)
         played = {p.participant.start_no for p, _ in games}
         opponents = {e.opponent for _, e in games}
-        where = f"300 round {rnd}, team {team.number}"
+        where = Said("trf.where.lineup", round=rnd, team=team.number)
         if set(seated) - {0} != played or not opponents <= set(other.members):
-            found = ", ".join(f"#{no}" for no in seated if no) or "nobody"
-            expected = f"the players of team {team.number} who met team {other.number}: " + (
-                ", ".join(f"#{no}" for no in sorted(played)) or "none"
+            names = ", ".join(f"#{no}" for no in seated if no)
+            found = names or Said("trf.found.nobody")
+            met = ", ".join(f"#{no}" for no in sorted(played))
+            expected = (
+                Said("trf.expected.lineup", team=team.number, other=other.number, players=met)
+                if met
+                else Said("trf.expected.lineup_none", team=team.number, other=other.number)
             )
             self.report.error(line.number, None, where, found, expected)
             return
@@ -435,17 +478,15 @@ class _TeamRecords:
             mine = seated.index(player.participant.start_no) + 1
             theirs = opposite.index(entry.opponent) + 1 if entry.opponent in opposite else mine
             if theirs != mine:
-                found = f"#{player.participant.start_no} on board {mine}"
-                expected = (
-                    f"board {theirs}, where team {other.number}'s 300 line seats the opponent"
-                )
+                found = Said("trf.found.on_board", no=player.participant.start_no, board=mine)
+                expected = Said("trf.expected.lineup_seat", board=theirs, team=other.number)
                 self.report.error(line.number, None, where, found, expected)
                 return
         self.lineups[rnd, team.number] = tuple(seated)
 
 
 _MATCH_FIELDS = {"W": "win", "D": "draw", "L": "loss", "A": "absent", "P": "pab"}
-_MATCH_CELLS = ("362 match scoring", "cells of a code TW TD TL (or TA TP) and a number: 'TW 2.0'")
+_MATCH_CELLS = (Said("trf.where.match_scoring"), Said("trf.expected.match_cells"))
 
 
 def _match_scoring(line: _Line, report: _Report) -> MatchScoring:

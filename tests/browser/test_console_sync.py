@@ -580,3 +580,28 @@ def test_a_file_with_another_round_count_is_refused_in_words(
     assert page.locator("#sync-force").count() == 0  # no way round it from here
     assert len(events(server, tid)) == before
     assert page.errors == []
+
+
+def test_a_refused_file_is_said_in_the_consoles_language(
+    server: Server, opened: Any, files: dict[str, Path]
+) -> None:
+    """Each issue's place, what was found and what was expected, in the catalog's words."""
+    tid, token = round_one(server, files)
+    page = opened(tid, token, LAPTOP, "it")
+    sync_tab(page)
+    page.evaluate(DROP, ["name,rating\nRossi,2000\n", "players.csv"])
+    page.wait_for_selector("#sync-preview ul.issues li")
+    assert status(page) == "players.csv non è un file TRF leggibile; non è stato scritto nulla:"
+    assert page.locator("#sync-preview ul.issues li").all_inner_texts() == [
+        "riga 1 (record 001): trovato nessuna riga 001, atteso almeno un record di giocatore"
+    ]
+    lines = files["round 1 paired"].read_text().splitlines()
+    line = next(text for text in lines if text.startswith("001"))
+    broken = line[:48] + "20x0" + line[52:89]  # no round: no opponent outside the file
+    page.evaluate(DROP, [broken + "\n", "broken.trf"])
+    page.wait_for_selector("#sync-preview ul.issues li:has-text('Elo')")
+    no = int(line[4:8])
+    assert page.locator("#sync-preview ul.issues li").all_inner_texts() == [
+        f"riga 1, colonne 49–52 (001 #{no}, Elo): trovato 20x0, atteso cifre o spazi"
+    ]
+    assert page.errors == []

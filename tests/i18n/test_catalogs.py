@@ -235,3 +235,70 @@ raise UsageError(str(err))
         (9, ["such", "event", "store"]),
         (10, ["give", "either", "TRF", "file"]),
     ]
+
+
+# A TRF file's issues: `where`, `expected` (and `found` when it is words, not the file's text)
+# are catalog messages (`Said`), so that every language words them. A literal with words given
+# to a report's `error`/`warn` (or `TrfIssue`), or assigned to `where`/`found`/`expected`, is
+# English that only English readers could read.
+_ISSUE_CALLS = {"error", "warn", "flag", "TrfIssue", "of"}
+_ISSUE_PARTS = {"where", "found", "expected"}
+TRF_MAKERS = [
+    *sorted((CLI.parent / "trf").glob("*.py")),
+    CLI.parent / "interchange/trf_commands.py",
+]
+
+
+def _names(target: ast.expr) -> set[str]:
+    match target:
+        case ast.Name(id=name):
+            return {name}
+        case ast.Tuple(elts=items):
+            return {n for item in items for n in _names(item)}
+    return set()
+
+
+def _issue_literals(tree: ast.AST) -> list[tuple[int, list[str]]]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call | ast.Assign | ast.AnnAssign):
+            continue
+        shown: list[ast.expr] = []
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = getattr(func, "id", None) or getattr(func, "attr", None)
+            if name in _ISSUE_CALLS:
+                shown = [*node.args, *(k.value for k in node.keywords)]
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(_names(t) & _ISSUE_PARTS for t in targets):
+                shown = [node.value]
+        words = [w for expr in shown for w in _literal_words(expr)]
+        if words:
+            found.append((node.lineno, words))
+    return sorted(found)
+
+
+def test_trf_issues_are_worded_from_the_catalogs() -> None:
+    found = {
+        f"{path.name}:{line}": words
+        for path in TRF_MAKERS
+        for line, words in _issue_literals(ast.parse(path.read_text("utf-8")))
+    }
+    assert found == {}
+
+
+def test_the_issue_check_sees_english_given_to_a_report() -> None:
+    code = """
+report.error(n, (5, 8), "001 starting rank", raw, "a number from 1 to 9999")
+expected = f"one {tag} line (also on line {n}); the last one wins"
+where, expected = Said("trf.where.start_rank"), Said("trf.expected.number", low=1)
+found, expected = text[c], "a blank separator"
+block.warn(report, Said("trf.expected.legacy_bye", code=code.value))
+report.warn(n, None, where, f"#{no}", expected)
+"""
+    assert _issue_literals(ast.parse(code)) == [
+        (2, ["starting", "rank", "number", "from"]),
+        (3, ["one", "line", "also", "line", "the", "last", "one", "wins"]),
+        (5, ["blank", "separator"]),
+    ]

@@ -10,7 +10,7 @@ import pytest
 
 from livetb import i18n
 from livetb.cli.parsers import DB_ENV
-from livetb.errors import UsageError
+from livetb.errors import Said, UsageError
 from tests.cli.test_cli import SWISS, run
 from tests.trf.test_real_world import MID_ROUND, write
 
@@ -27,9 +27,7 @@ def test_the_message_is_english_and_words_follow_the_language() -> None:
 
 
 def test_a_nested_message_is_worded_in_the_language_of_the_whole() -> None:
-    def games(lang: str) -> str:
-        return i18n.text(lang, "cli.standings.games_other", count=2)
-
+    games = Said("cli.standings.games_other", count=2)
     err = UsageError.of("cli.usage.round_running", after=3, round=3, games=games, last=2)
     assert str(err) == (
         "--after-round 3: round 3 is still being played (2 games without a result); "

@@ -65,3 +65,26 @@ test("a preview or a read with no answer wrote nothing and says so", async () =>
   const read = await it.send("GET", "/api/tournaments/t/audit?limit=1", "tok");
   assert.equal(it.problem(read), "Il server non è raggiungibile: non è stato scritto nulla. Riprova.");
 });
+
+// problem(): a refused TRF's issues are worded from the catalog keys the server sends with
+// each one (`expected_key`, `found_key`), the English fields being the fallback.
+test("a refused TRF's issues are said in the page's language", () => {
+  const issue = {
+    line: 13, columns: [99, 99], where: "001 #2, round 1 result", found: "Q",
+    expected: "one of 1 = 0 W D L + - H F U Z or blank",
+    where_key: "trf.where.player_round_result", where_params: { no: 2, round: 1 },
+    found_key: null, found_params: {}, expected_key: "trf.expected.result", expected_params: {},
+  };
+  const refused = { ok: false, status: 422, body: { code: "trf_invalid", message: "…", issues: [issue] } };
+  assert.equal(it.problem(refused),
+    "Il TRF è stato rifiutato, non è stato scritto nulla: riga 13, colonne 99–99: trovato Q, " +
+    "atteso uno tra 1 = 0 W D L + - H F U Z o spazio");
+  assert.equal(en.problem(refused),
+    "The TRF was refused, nothing was written: line 13, columns 99–99: found Q, " +
+    "expected one of 1 = 0 W D L + - H F U Z or blank");
+  const older = { line: 1, columns: null, where: "001 records", found: "no 001 line", expected: "at least one player record" };
+  assert.equal(it.issuePart(older, "expected"), "at least one player record"); // no key: as sent
+  const worded = { ...older, found_key: "trf.found.no_players", found_params: {}, where_key: "trf.where.records", where_params: { tag: "001" } };
+  assert.equal(it.issuePart(worded, "found"), "nessuna riga 001");
+  assert.equal(it.issuePart(worded, "where"), "record 001");
+});

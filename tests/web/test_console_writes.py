@@ -206,9 +206,13 @@ async def test_trf_errors_are_located_and_nothing_is_registered(api: Api) -> Non
     broken = PLAYERS.replace(b" 2300 ", b" 23x0 ")
     status, body = await post_text(api, f"{T}/participants", broken)
     assert (status, body["code"]) == (422, "trf_invalid")
+    # English, and the catalog's keys and values for a page to word it in its language
     assert body["issues"] == [
         {"line": 4, "columns": [49, 52], "where": "001 #2, rating", "found": "23x0",
-         "expected": "digits or blanks"}
+         "expected": "digits or blanks",
+         "where_key": "trf.where.player_rating", "where_params": {"no": 2},
+         "found_key": None, "found_params": {},
+         "expected_key": "trf.expected.digits", "expected_params": {}}
     ]  # fmt: skip
     assert "line 4, columns 49-52" in body["message"]
     # a missing name is reported together with the parser's own issues
@@ -219,6 +223,10 @@ async def test_trf_errors_are_located_and_nothing_is_registered(api: Api) -> Non
         (4, [49, 52], "001 #2, rating"),
         (5, [15, 47], "001 #3, name"),
     ]
+    assert [(i["where_key"], i["expected_key"]) for i in body["issues"]][1] == (
+        "trf.where.player_name",
+        "trf.expected.name",
+    )
     nameless = PLAYERS.replace(b"Verdi, Luca", b"           ")
     status, body = await post_text(api, f"{T}/participants", nameless)
     assert status == 422 and [i["line"] for i in body["issues"]] == [5]

@@ -248,6 +248,13 @@ export async function send(method, path, token, body, { text = null, dryRun = fa
   return { ok: resp.ok, status: resp.status, body: data ?? {} };
 }
 
+/** One part of a TRF file's issue ("where", "found" or "expected") in the page's language:
+ * the catalog's words when the server names them (`<part>_key`), else its English text. */
+export function issuePart(issue, part) {
+  const key = issue[`${part}_key`];
+  return key ? t(key, issue[`${part}_params`] ?? {}) : issue[part];
+}
+
 /** A refused request in words: the catalog's message for its code, else the server's. */
 export function problem(answer) {
   const body = answer.body ?? {};
@@ -266,7 +273,8 @@ export function problem(answer) {
   }
   if (issues.length) {
     text += ` ${issues.slice(0, 5).map((i) => t("err.trf_issue", {
-      line: i.line, columns: i.columns ? i.columns.join("–") : "", found: i.found, expected: i.expected,
+      line: i.line, columns: i.columns ? i.columns.join("–") : "",
+      found: issuePart(i, "found"), expected: issuePart(i, "expected"),
     })).join("; ")}`;
   }
   return text;

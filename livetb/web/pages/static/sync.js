@@ -7,7 +7,7 @@
 // count, for a tournament the sync creates, asks for it (`rounds=`); a file that looks older
 // than those synced before, or another tournament's, is explained and may be synced anyway
 // (`force=1`, previewed again first).
-import { el, getJSON, oneAtATime, problem, send, statusLine } from "./common.js";
+import { el, getJSON, issuePart, oneAtATime, problem, send, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 import { boardLines, describe } from "./audit.js";
 import { resultText } from "./results.js";
@@ -95,7 +95,8 @@ export function syncPanel(ctx) {
       status.say(t("console.sync.invalid", { file: s.file }), "error");
       preview.replaceChildren(el("ul", { class: "issues" }, issues.map((i) => el("li", {},
         t(i.columns ? "console.sync.issue" : "console.sync.issue_line",
-          { line: i.line, columns: i.columns?.join("–"), where: i.where, found: i.found, expected: i.expected })))));
+          { line: i.line, columns: i.columns?.join("–"), where: issuePart(i, "where"),
+            found: issuePart(i, "found"), expected: issuePart(i, "expected") })))));
       preview.hidden = false;
     } else if (code === "sync_mismatch") {
       status.say(t("console.sync.mismatch", { file: s.file }), "error");
@@ -134,7 +135,7 @@ export function syncPanel(ctx) {
   function offerForce(s, body) {
     const stale = body.code === "sync_stale";
     // Each reason in the page's language; a correction's results as the pairings show them.
-    const why = (body.why ?? []).map((w) => t(`sync.why.${w.kind}`, w.kind === "corrected"
+    const why = (body.why ?? []).map((w) => t(w.key, w.key === "sync.why.corrected"
       ? { ...w.params, old: resultText(w.params.old), new: resultText(w.params.new) } : w.params));
     const anyway = el("button", { type: "button", id: "sync-force", "aria-describedby": "sync-why",
       onclick: () => look({ ...s, force: true }) }, t("console.sync.force"));
