@@ -604,4 +604,5 @@ def test_a_refused_file_is_said_in_the_consoles_language(
     assert page.locator("#sync-preview ul.issues li").all_inner_texts() == [
         f"riga 1, colonne 49–52 (001 #{no}, Elo): trovato 20x0, atteso cifre o spazi"
     ]
+    shot(page, "refused-it-1366.png")
     assert page.errors == []
