@@ -11,8 +11,9 @@ the web layer's to say (`livetb/web/http/statuses.py`); the tree shows it.
   x ImportUnsupported               422     import_unsupported: TRF content with no event form
   x RoundsRequired                  422     rounds_required: a file with no round count, none given
   x RoundsDiffer                    409     rounds_differ: not the file's or the log's count
-  x SyncStale                       409     sync_stale: a file older than those synced before
-  x SyncForeign                     409     sync_foreign: another tournament's file
+  x SyncRefused                     409     sync_refused: a file refused unless forced, with why
+    x SyncStale                             sync_stale: a file older than those synced before
+    x SyncForeign                           sync_foreign: another tournament's file
   x SyncMismatch                    409     sync_mismatch: a log a file cannot follow by appending
   x SyncConflict                    409     sync_conflict: results entered that the file contradicts
   x ExportUnsupported               422     export_unsupported: a value no TRF field holds as it is
@@ -75,6 +76,7 @@ from livetb.errors.base import (
     SyncConflict,
     SyncForeign,
     SyncMismatch,
+    SyncRefused,
     SyncStale,
     TiebreakSpecError,
     TooManyRequests,
@@ -145,6 +147,7 @@ __all__ = [
     "SyncConflict",
     "SyncForeign",
     "SyncMismatch",
+    "SyncRefused",
     "SyncStale",
     "TiebreakSpecError",
     "TooManyRequests",

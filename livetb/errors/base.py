@@ -216,10 +216,11 @@ class Worded(Protocol):
     def words(self, lang: str) -> str: ...
 
 
-class _Refused(LivetbError):
-    """A file a sync refuses, with why (`why`: each reason for a page to word in its language,
-    `sync.why.*`; `field`: the same reasons in English, the API's older form)."""
+class SyncRefused(LivetbError):
+    """A file a sync refuses unless forced, with why (`why`: each reason for a page to word in
+    its language, `sync.why.*`; `field`: the same reasons in English, the API's older form)."""
 
+    code = "sync_refused"
     field = "reasons"
 
     def __init__(self, source: str, why: Sequence[Said]) -> None:
@@ -235,7 +236,7 @@ class _Refused(LivetbError):
         return {**super().as_dict(), self.field: list(self.english()), "why": why}
 
 
-class SyncStale(_Refused):
+class SyncStale(SyncRefused):
     """The file shows less than a file synced before: an older save."""
 
     code = "sync_stale"
@@ -249,7 +250,7 @@ class SyncStale(_Refused):
         return i18n.text(lang, "sync.stale", file=self.source, reasons=reasons)
 
 
-class SyncForeign(_Refused):
+class SyncForeign(SyncRefused):
     """The file is another tournament's."""
 
     code = "sync_foreign"
