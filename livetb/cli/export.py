@@ -25,7 +25,7 @@ def export_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
                     Tracked(store, advance), tid, args.format, args.category, args.rating_change
                 )
             except UnknownCategory as err:
-                raise UsageError.of("cli.usage.category", reason=str(err)) from None
+                raise UsageError.of("cli.usage.category", reason=err.said()) from None
     if args.output is None:
         out.write(exported.text)  # TRF line ends stay CRLF (TRF.md 9.1)
         return 0

@@ -61,7 +61,7 @@ def write(
     try:
         document_view(data, projection.state, category, rating_change)
     except UnknownCategory as err:
-        raise UsageError.of("cli.usage.category", reason=str(err)) from None
+        raise UsageError.of("cli.usage.category", reason=err.said()) from None
     if fmt == "json":
         out.write(msgspec.json.encode(data).decode() + "\n")
         return

@@ -21,7 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
+from livetb import i18n
 from livetb.engine.model import Participant
+from livetb.errors import Said
 from livetb.events.schema import Category
 from livetb.events.state import TournamentState
 from livetb.projections.category_order import CategoryOrder, MainOrder
@@ -131,8 +133,14 @@ class UnknownCategory(LookupError):
     """A category code the tournament does not define (now, or at the position read)."""
 
     def __init__(self, code: str, state: TournamentState) -> None:
-        defined = ", ".join(c.code for c in state.categories) or "none is defined"
-        super().__init__(f"category {code!r}: no such category (defined: {defined})")
+        self.code = code
+        self.defined = tuple(c.code for c in state.categories)
+        super().__init__(self.said().words(i18n.DEFAULT))
+
+    def said(self) -> Said:
+        """The message in the catalogs' words (`category.unknown`)."""
+        defined: str | Said = ", ".join(self.defined) or Said("category.none_defined")
+        return Said("category.unknown", code=repr(self.code), defined=defined)
 
 
 def document_view(

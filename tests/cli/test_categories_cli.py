@@ -81,7 +81,12 @@ def test_export_and_bad_requests(tmp_path: Path) -> None:
     code, out, err = run("export", "--db", db, "--format", "html", "--rating-change")
     assert code == 0 and '<th scope="col">Δ</th>' in out
     code, _, err = run("standings", "--db", db, "--category", "U1800")
-    assert code != 0 and "U1800" in err and "U2000" in err
+    assert code == 2
+    assert err.startswith("livetb: --category: category 'U1800': no such category (defined: ")
+    assert "U2000" in err
+    code, _, err = run("standings", "--db", db, "--category", "U1800", "--lang", "it")
+    assert code == 2
+    assert err.startswith("livetb: --category: categoria 'U1800': non esiste (definite: ")
     code, _, err = run("export", "--db", db, "--format", "trf26", "--category", "W")
     assert code != 0 and "csv and html" in err
     code, _, err = run("standings", str(SWISS), "--category", "W")

@@ -333,3 +333,12 @@ def test_a_team_tournament_takes_no_categories() -> None:
     with pytest.raises(InvalidInput, match="individual tournaments only"):
         decide(state, command)
     assert decide(state, DefineCategories(categories=())) == [CategoriesDefined()]
+
+
+def test_an_unknown_category_is_said_in_the_readers_language() -> None:
+    from livetb.events.state import TournamentState
+    from livetb.projections.categories import UnknownCategory
+
+    err = UnknownCategory("W", TournamentState())
+    assert str(err) == "category 'W': no such category (defined: none is defined)"
+    assert err.said().words("it") == "categoria 'W': non esiste (definite: nessuna è definita)"
