@@ -14,9 +14,9 @@ feed's frames (the standings themselves) are not counted: they are the same on b
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -26,15 +26,11 @@ from typing import Any
 
 from playwright.sync_api import ViewportSize, sync_playwright
 
+from bench.server import free_port, wait_ready
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 PHONE: ViewportSize = {"width": 390, "height": 844}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextlib.contextmanager
@@ -44,17 +40,11 @@ def demo(checkout: Path, players: int) -> Iterator[str]:
     env = os.environ | {"PYTHONPATH": str(checkout)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "livetb", "demo", "--port", str(port), "--players", str(players)],
-        cwd=checkout, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=checkout, env=env, stdout=subprocess.DEVNULL,
     )  # fmt: skip
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-                break
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise SystemExit(f"the demo of {checkout} did not start")
-            time.sleep(0.2)
+        asyncio.run(wait_ready(base, proc))
         yield base
     finally:
         proc.terminate()

@@ -48,8 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = getattr(importlib.import_module(f"livetb.cli.{module}"), function)
         return int(command(args, out))
     except LivetbError as err:
-        lang = _language(args)
-        print(i18n.text(lang, "cli.error", message=err.words(lang)), file=sys.stderr)
+        from livetb.cli.output import error_line
+
+        print(error_line(err, _language(args)), file=sys.stderr)
         return 2
     except BrokenPipeError:
         raise  # the reader left (`livetb replay … | head`): see run()

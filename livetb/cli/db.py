@@ -10,7 +10,7 @@ import sys
 
 from livetb import i18n
 from livetb.backends import backend, open_store
-from livetb.cli.output import language
+from livetb.cli.output import error_line, language, warn
 from livetb.cli.progress import Advance, Tracked, bar
 from livetb.cli.tables import preset, write
 from livetb.engine.spec import parse_list
@@ -126,7 +126,7 @@ def rebuild_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
                 with bar(label, store.head(tid)) as advance:
                     projection = stored.rebuild(Tracked(store, advance), tid)
             except TournamentUnreadable as err:
-                print(i18n.text(lang, "cli.error", message=err.words(lang)), file=sys.stderr)
+                print(error_line(err, lang), file=sys.stderr)
                 failed += 1
                 continue
             done = i18n.text(lang, "cli.rebuild.done", tournament=tid, events=projection.seq)
@@ -149,9 +149,7 @@ def import_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
 def _import(args: argparse.Namespace, out: io.TextIOBase, advance: Advance, lang: str) -> int:
     imported = with_round_count(load_trf(args.file), args.rounds, args.file)
     advance(description=i18n.text(lang, "cli.import.converting"))
-    for warning in imported.warnings:
-        said = i18n.text(lang, "cli.warning", file=args.file, warning=warning.words(lang))
-        print(said, file=sys.stderr)
+    warn(args.file, imported.warnings, lang)
     rosters = team_rosters(imported, args.file)
     tiebreaks = None
     listed = preset(args, team=bool(rosters))

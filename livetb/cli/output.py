@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 import msgspec
@@ -16,6 +17,7 @@ from livetb import i18n
 from livetb.engine.result import Number
 from livetb.engine.standings import Standings, draw_lots
 from livetb.engine.untied import ASCII_DASH, DASH, alone
+from livetb.errors import LivetbError, Worded
 
 
 class JsonRow(msgspec.Struct):
@@ -81,6 +83,19 @@ def language(args: argparse.Namespace) -> str:
     import os
 
     return i18n.cli_language(getattr(args, "lang", None), dict(os.environ))
+
+
+def error_line(err: LivetbError, lang: str) -> str:
+    """An error as every command prints it, in `lang`."""
+    return i18n.text(lang, "cli.error", message=err.words(lang))
+
+
+def warn(file: str, warnings: Iterable[Worded], lang: str) -> None:
+    """A file's warnings on stderr, in `lang`, each after the file's name."""
+    for warning in warnings:
+        print(
+            i18n.text(lang, "cli.warning", file=file, warning=warning.words(lang)), file=sys.stderr
+        )
 
 
 class TableRow(Protocol):

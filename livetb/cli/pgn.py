@@ -38,7 +38,8 @@ def pgn_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
                 try:
                     service.execute(tid, command, actor="pgn")
                 except LivetbError as err:
-                    said = i18n.text(lang, "cli.pgn.refused_result", **board, reason=err)
+                    reason = err.words(lang)
+                    said = i18n.text(lang, "cli.pgn.refused_result", **board, reason=reason)
                     _once(reported, said, out)
                     continue
                 print(i18n.text(lang, f"cli.pgn.{verb}", **board), file=out, flush=True)

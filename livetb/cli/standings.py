@@ -7,10 +7,8 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import sys
 
-from livetb import i18n
-from livetb.cli.output import language
+from livetb.cli.output import language, warn
 from livetb.cli.parsers import DB_ENV
 from livetb.cli.tables import preset, table, write
 from livetb.errors import UsageError
@@ -34,9 +32,7 @@ def standings_command(args: argparse.Namespace, out: io.TextIOBase) -> int:
             raise UsageError.of("cli.usage.db_only", flag=flag)
     imported = with_round_count(load_trf(args.file), args.rounds, args.file)
     lang = language(args)
-    for warning in imported.warnings:
-        said = i18n.text(lang, "cli.warning", file=args.file, warning=warning.words(lang))
-        print(said, file=sys.stderr)
+    warn(args.file, imported.warnings, lang)
     live = (args.after_round, args.explain, args.draw_lots) == (None, None, None)
     if args.rating_change:  # read off the log the file stands for, as the live server does
         if not live or args.as_final:

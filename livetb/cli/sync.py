@@ -20,7 +20,7 @@ from pathlib import Path
 
 from livetb import i18n
 from livetb.backends import open_store
-from livetb.cli.output import language
+from livetb.cli.output import error_line, language, warn
 from livetb.engine.spec import parse_list
 from livetb.errors import ConcurrencyConflict, LivetbError, SyncConflict, TrfError
 from livetb.interchange import sync
@@ -65,9 +65,7 @@ def sync_file(
     """Plan the file against the log and append the difference (nothing with --dry-run)."""
     source = Path(args.file).name
     imported = parse_trf(data, source=str(args.file))
-    for warning in imported.warnings:
-        said = i18n.text(lang, "cli.warning", file=args.file, warning=warning.words(lang))
-        print(said, file=sys.stderr)
+    warn(args.file, imported.warnings, lang)
     with open_store(args.db) as store:
         head = store.head(args.tournament)
         records = list(store.read(args.tournament))
@@ -198,16 +196,14 @@ def _watched_sync(
                 # The program is still writing it; or another writer appended meanwhile.
                 time.sleep(RETRY_AFTER)
                 continue
-            said = i18n.text(lang, "cli.error", message=err.words(lang))
-            _refused(args, follow, data, head, lang, said)
+            _refused(args, follow, data, head, lang, error_line(err, lang))
             return
         except SyncConflict as err:
             _conflict(err, lang)
             _refused(args, follow, data, head, lang, None)
             return
         except LivetbError as err:
-            said = i18n.text(lang, "cli.error", message=err.words(lang))
-            _refused(args, follow, data, head, lang, said)
+            _refused(args, follow, data, head, lang, error_line(err, lang))
             return
         was_refused = follow.refused
         follow.synced, follow.refused, follow.refused_at = data, False, None

@@ -135,9 +135,7 @@ def _complete_rounds(
     if running is None:
         return t, args
     n = sum(p.entry(running).code is Code.PENDING for p in t.participants) // 2
-
     games = Said(f"cli.standings.games_{'one' if n == 1 else 'other'}", count=n)
-
     if args.after_round is None:
         lang = language(args)
         note = i18n.text(

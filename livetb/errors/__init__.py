@@ -84,6 +84,7 @@ from livetb.errors.base import (
     TrfError,
     TrfIssue,
     UsageError,
+    Worded,
     WrongTournament,
 )
 from livetb.errors.rejected import (
@@ -162,5 +163,6 @@ __all__ = [
     "UnknownRound",
     "UnknownTournament",
     "UsageError",
+    "Worded",
     "WrongTournament",
 ]

@@ -127,7 +127,7 @@ class TrfIssue(msgspec.Struct, frozen=True):
 
 
 def _said(lang: str, key: str | None, params: Mapping[str, Param], english: str) -> str:
-    return english if key is None else i18n.text(lang, key, **params)
+    return english if key is None else Said(key, **params).words(lang)
 
 
 class TrfError(LivetbError):
