@@ -68,21 +68,21 @@ async def render(
         .replace("{{config}}", config)
     )
     headers = {hdrs.CONTENT_LANGUAGE: lang, hdrs.VARY: "Accept-Language, Accept-Encoding"}
+    data = body.encode("utf-8")
     if accepts_gzip(request.headers.get(hdrs.ACCEPT_ENCODING, "")):
         headers[hdrs.CONTENT_ENCODING] = "gzip"
-        zipped = await SHELLS.gzipped(body)
-        return web.Response(
-            body=zipped, status=status, headers=headers, content_type="text/html", charset="utf-8"
-        )
+        data = await SHELLS.gzipped(body)
     return web.Response(
-        text=body, status=status, headers=headers, content_type="text/html", charset="utf-8"
+        body=data, status=status, headers=headers, content_type="text/html", charset="utf-8"
     )
 
 
 @functools.cache
 def _catalog_json(lang: str) -> str:
-    """The language's whole catalog as the shell's JSON, written once."""
-    return json.dumps(i18n.catalog(lang), ensure_ascii=False).replace("</", "<\\/")
+    """The language's catalog as the shell's JSON, written once: every message but the command
+    line's own (`cli.*`, a seventh of it), which no page shows."""
+    pages = {k: v for k, v in i18n.catalog(lang).items() if not k.startswith("cli.")}
+    return json.dumps(pages, ensure_ascii=False).replace("</", "<\\/")
 
 
 SHELLS = Shells()
