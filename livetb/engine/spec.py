@@ -25,13 +25,13 @@ def parse_spec(raw: str, *, teams: bool = False) -> Spec:
     (team-only ones, a `:MP` / `:GP` point type) are accepted only when `teams` is true."""
     text = raw.strip().upper().replace(" ", "")
     if not text:
-        raise TiebreakSpecError("empty tie-break code")
+        raise TiebreakSpecError.of("tiebreak.empty")
     head, *mods = text.split("/")
     head, _, points = head.partition(":")
     code = next((c for c in _CODES if head.startswith(c)), None)
     if code is None:
         known = ", ".join(sorted(TIEBREAKS))
-        raise TiebreakSpecError(f"unknown tie-break {raw!r}; known: {known}")
+        raise TiebreakSpecError.of("tiebreak.unknown", code=repr(raw), known=known)
     rest = head[len(code) :].lstrip("-")
     if rest:
         mods.insert(0, rest)
@@ -42,16 +42,18 @@ def parse_spec(raw: str, *, teams: bool = False) -> Spec:
     for mod in mods:
         fields.update(_modifier(raw, code, mod))
     if not teams and (TIEBREAKS[code].team_only or points):
-        raise TiebreakSpecError(f"{raw!r}: a team tie-break, for team events only")
+        raise TiebreakSpecError.of("tiebreak.team_only", code=repr(raw))
     return Spec(code, **fields)  # type: ignore[arg-type]
 
 
 def _point_type(raw: str, code: str, points: str) -> str:
     """A team point type: `:MP` (match points) or `:GP` (game points)."""
     if points not in POINT_TYPES:
-        raise TiebreakSpecError(f"{raw!r}: unknown point type {points!r}; known: MP, GP")
+        raise TiebreakSpecError.of(
+            "tiebreak.point_type", code=repr(raw), points=repr(points), known=", ".join(POINT_TYPES)
+        )
     if TIEBREAKS[code].own_points:
-        raise TiebreakSpecError(f"{raw!r}: {code} takes no point type")
+        raise TiebreakSpecError.of("tiebreak.no_point_type", code=repr(raw), family=code)
     return points
 
 
@@ -60,19 +62,21 @@ def _modifier(raw: str, code: str, mod: str) -> dict[str, object]:
     m = _MODIFIER.match(mod)
     takes = TIEBREAKS[code].takes
     if m is None:
-        raise TiebreakSpecError(f"{raw!r}: unknown modifier {mod!r}")
+        raise TiebreakSpecError.of("tiebreak.modifier_unknown", code=repr(raw), modifier=repr(mod))
     if m["other"]:
         if not takes.other:
-            raise TiebreakSpecError(f"{raw!r}: {code} has no other reading (/O)")
+            raise TiebreakSpecError.of("tiebreak.no_other", code=repr(raw), family=code)
         return {"other": True}
     if m["cm"]:
         median = m["cm"] == "M"
         if not (takes.median if median else takes.cut):
-            raise TiebreakSpecError(f"{raw!r}: {code} does not take modifier {mod!r}")
+            raise TiebreakSpecError.of(
+                "tiebreak.modifier_not_taken", code=repr(raw), family=code, modifier=repr(mod)
+            )
         n = int(m["n"])
         return {"cut_low": n, "cut_high": n if median else 0}
     if not takes.limit:
-        raise TiebreakSpecError(f"{raw!r}: only KS takes a limit modifier")
+        raise TiebreakSpecError.of("tiebreak.limit_ks_only", code=repr(raw))
     if not m["sign"]:
         return {"ks_percent": Decimal(m["lim"])}
     steps = int(m["lim"])

@@ -12,9 +12,25 @@ from livetb import i18n
 
 
 class LivetbError(Exception):
-    """Base of every error a user can cause; never a bug."""
+    """Base of every error a user can cause; never a bug.
+
+    An error is worded from the catalogs when its message is a `Said` (`Error.of(key,
+    **params)`, or `Error(Said(...), ...)` where the class takes more): its message is the
+    English words, `words(lang)` the reader's, and its JSON body carries the key and values
+    (`said`) for a page to word in its own language."""
 
     code = "livetb_error"
+    said: Said | None = None
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], Said):
+            self.said = args[0]
+            args = (self.said.words(i18n.DEFAULT), *args[1:])
+        super().__init__(*args)
+
+    @classmethod
+    def of(cls, key: str, /, **params: Param) -> Self:
+        return cls(Said(key, **params))
 
     @property
     def message(self) -> str:
@@ -23,11 +39,14 @@ class LivetbError(Exception):
     def words(self, lang: str) -> str:
         """The message in `lang`: the catalog's words where this error has them, else the
         English message."""
-        return self.message
+        return self.message if self.said is None else self.said.words(lang)
 
     def as_dict(self) -> dict[str, object]:
         """The JSON body an interface reports: code, message and the error's own context."""
-        return {"code": self.code, "message": self.message}
+        body: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.said is not None:
+            body["said"] = self.said.as_dict()
+        return body
 
 
 # A catalog message's value: a plain string or number (what a page fills in from JSON), or
@@ -126,6 +145,13 @@ class TrfIssue(msgspec.Struct, frozen=True):
         return hash((self.line, self.columns, self.where, self.found, self.expected))
 
 
+def _said_dict(obj: object) -> object:
+    """A message inside an issue's values, for JSON: its key and values (`Said.as_dict`)."""
+    if isinstance(obj, Said):
+        return obj.as_dict()
+    raise NotImplementedError(type(obj))
+
+
 def _said(lang: str, key: str | None, params: Mapping[str, Param], english: str) -> str:
     return english if key is None else Said(key, **params).words(lang)
 
@@ -148,7 +174,8 @@ class TrfError(LivetbError):
     def as_dict(self) -> dict[str, object]:
         # Located, so a page can mark the line and columns without parsing the message; the
         # keys and params let it word each issue in its own language.
-        return {**super().as_dict(), "issues": msgspec.to_builtins(self.issues)}
+        issues = msgspec.to_builtins(self.issues, enc_hook=_said_dict)
+        return {**super().as_dict(), "issues": issues}
 
 
 class TiebreakSpecError(LivetbError):
@@ -165,7 +192,9 @@ class InvalidInput(LivetbError):
 
     code = "invalid_input"
 
-    def __init__(self, message: str, *, path: str | None = None, malformed: bool = False) -> None:
+    def __init__(
+        self, message: str | Said, *, path: str | None = None, malformed: bool = False
+    ) -> None:
         super().__init__(message)
         self.path = path
         self.malformed = malformed
@@ -270,24 +299,10 @@ class SyncForeign(SyncRefused):
 
 
 class UsageError(LivetbError):
-    """A command-line argument that names nothing usable or does not fit the tournament.
-
-    `UsageError.of(key, **params)` takes its words from the catalogs (`cli.usage.*`): the
-    message is the English one, `words(lang)` the reader's."""
+    """A command-line argument that names nothing usable or does not fit the tournament
+    (worded from the catalogs, `cli.usage.*`)."""
 
     code = "usage"
-
-    def __init__(self, message: str, said: Said | None = None) -> None:
-        super().__init__(message)
-        self.said = said
-
-    @classmethod
-    def of(cls, key: str, **params: Param) -> Self:
-        said = Said(key, **params)
-        return cls(said.words(i18n.DEFAULT), said)
-
-    def words(self, lang: str) -> str:
-        return self.message if self.said is None else self.said.words(lang)
 
 
 class NotFound(LivetbError):

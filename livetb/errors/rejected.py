@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from livetb.errors.base import LivetbError
+from livetb.errors.base import LivetbError, Said
 
 
 class CommandRejected(LivetbError):
@@ -15,7 +15,9 @@ class CommandRejected(LivetbError):
 
     code = "command_rejected"
 
-    def __init__(self, message: str, *, field: str | None = None, value: object = None) -> None:
+    def __init__(
+        self, message: str | Said, *, field: str | None = None, value: object = None
+    ) -> None:
         super().__init__(message)
         self.field = field
         self.value = value
@@ -100,7 +102,7 @@ class InvalidTeam(CommandRejected):
 
     code = "invalid_team"
 
-    def __init__(self, message: str, *, field: str, value: object) -> None:
+    def __init__(self, message: str | Said, *, field: str, value: object) -> None:
         super().__init__(message, field=field, value=value)
 
 
@@ -272,5 +274,5 @@ class ParticipantHasBye(CommandRejected):
 class InvalidPlayoff(CommandRejected):
     code = "invalid_playoff"
 
-    def __init__(self, message: str, order: Sequence[int]) -> None:
+    def __init__(self, message: str | Said, order: Sequence[int]) -> None:
         super().__init__(f"order {list(order)}: {message}", field="order", value=list(order))

@@ -306,7 +306,7 @@ def _tiebreaks(t202: _Line | None, t212: _Line | None, report: _Report) -> tuple
             parse_spec(item, teams=True)
         except TiebreakSpecError as err:
             where = Said("trf.where.tiebreaks", tag=line.tag)
-            expected = Said("trf.expected.tiebreak", reason=str(err))
+            expected = Said("trf.expected.tiebreak", reason=err.said or str(err))
             report.error(line.number, (first, first + len(item) - 1), where, item, expected)
         items.append(item)
     return tuple(items) if line is t212 else ("PTS", *items)

@@ -22,7 +22,8 @@ def test_the_message_is_english_and_words_follow_the_language() -> None:
     assert str(err) == err.message == "--after-round 9: the tournament has rounds 0..3"
     assert err.words("en") == str(err)
     assert err.words("it") == "--after-round 9: il torneo ha i turni 0..3"
-    assert err.as_dict() == {"code": "usage", "message": str(err)}
+    said = {"key": "cli.usage.after_round", "params": {"round": 9, "last": 3}}
+    assert err.as_dict() == {"code": "usage", "message": str(err), "said": said}
     assert UsageError("as given").words("it") == "as given"  # no key: the message as it is
 
 

@@ -261,7 +261,7 @@ export function problem(answer) {
   const code = answer.status === 401 ? "not_authenticated" : answer.status === 403 ? "wrong_tournament" : body.code;
   const key = `err.${code}`;
   const params = {
-    ...body, boards: (body.boards ?? []).join(", "), message: body.message ?? "",
+    ...body, boards: (body.boards ?? []).join(", "), message: body.said ?? body.message ?? "",
     current: resultText(body.current), expected: resultText(body.value),
   };
   const issues = body.issues ?? [];
@@ -269,7 +269,7 @@ export function problem(answer) {
   try {
     text = t(key, params);
   } catch {
-    text = t("err.other", { message: body.message ?? answer.status });
+    text = t("err.other", { message: body.said ?? body.message ?? answer.status });
   }
   if (issues.length) {
     text += ` ${issues.slice(0, 5).map((i) => t("err.trf_issue", {

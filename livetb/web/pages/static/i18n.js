@@ -3,11 +3,18 @@
 const catalog = JSON.parse(document.getElementById("catalog").textContent);
 export const lang = document.documentElement.lang;
 
-/** A message with its {placeholders} filled. */
+/** A message with its {placeholders} filled; a placeholder's value may itself be a message
+ * the server names ({key, params}), worded here in the same language. */
 export function t(key, params = {}) {
   const text = catalog[key];
   if (text === undefined) throw new Error(`no message ${key} in the ${lang} catalog`);
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? filled(params[name]) : `{${name}}`));
+}
+
+function filled(value) {
+  return value !== null && typeof value === "object" && "key" in value
+    ? t(value.key, value.params ?? {})
+    : String(value);
 }
 
 /** A value as shown: decimals with the language's separator (12,5 in Italian). */
