@@ -33,12 +33,23 @@ READ: Final = "read"
 PUBLIC: Final = "public"
 
 
+class CatalogMessage(msgspec.Struct):
+    """A message as a catalog key (`livetb/i18n/`) and the values it is worded with; a value
+    may itself be such a message."""
+
+    key: str
+    params: dict[str, Any] = {}
+
+
 class ErrorBody(msgspec.Struct, kw_only=True):
-    """Every error: a machine code, a message naming the field or value, and the error's own
-    context (`path` of a bad input, `field`/`value` of a rejected command, `head`, …)."""
+    """Every error: a machine code, a message naming the field or value (English), the same
+    words as a catalog message (`said`) for a client to word in its reader's language, and
+    the error's own context (`path` of a bad input, `field`/`value` of a rejected command,
+    `head`, …)."""
 
     code: str
     message: str
+    said: CatalogMessage | None = None
     path: str | None = None
     field: str | None = None
     value: Any = None
