@@ -24,7 +24,7 @@ from livetb.engine.model import Tournament
 from livetb.engine.result import Value
 from livetb.engine.spec import Spec, parse_list
 from livetb.engine.standings import Standings, compute, rank
-from livetb.errors import InvalidInput, UnknownParticipant
+from livetb.errors import InvalidInput, Said, UnknownParticipant
 from livetb.events.schema import DEFAULT_TIEBREAKS
 from livetb.trf import TrfImport, parse_trf
 from livetb.trf.rounds import with_round_count
@@ -98,7 +98,7 @@ def _context(
     if isinstance(source, Tournament):
         t = source
         if rounds is not None:
-            raise InvalidInput("rounds: a Tournament has its own count", path="rounds")
+            raise InvalidInput(Said("input.rounds_own"), path="rounds")
     else:
         imported = source if isinstance(source, TrfImport) else read_trf(source, rounds=rounds)
         t = imported.tournament
@@ -113,10 +113,8 @@ def _context(
     width = max((len(p.entries) for p in t.participants), default=0)
     upto = t.played_rounds if after_round is None else after_round
     if not 0 <= upto <= width:
-        raise InvalidInput(
-            f"after_round {upto}: the tournament has complete rounds 0..{width}",
-            path="after_round",
-        )
+        said = Said("input.after_round", round=upto, width=width)
+        raise InvalidInput(said, path="after_round")
     ctx = Context(
         t,
         upto,

@@ -31,7 +31,7 @@ from typing import ParamSpec, TypeVar
 import msgspec
 
 from livetb.backends import open_store
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, Said
 from livetb.events.schema import RoundClosed
 from livetb.events.store import EventStore
 from livetb.projections.document import to_json
@@ -140,7 +140,7 @@ def closed_at(source: Source, tournament_id: str, rnd: int) -> int:
     for rec in _store(source).read(tournament_id):
         if isinstance(rec.event, RoundClosed) and rec.event.round == rnd:
             return rec.seq
-    raise InvalidInput(f"after_round={rnd}: round {rnd} is not closed", path="after_round")
+    raise InvalidInput(Said("api.round_not_closed", round=rnd), path="after_round")
 
 
 P = ParamSpec("P")

@@ -38,6 +38,8 @@ from typing import Annotated, Literal, NamedTuple
 
 import msgspec
 
+from livetb.errors import Said
+
 Rule = Literal["ranking", "shared", "hort"]
 MAIN = "main"
 # ISO 4217 minor units other than 2 (the currencies a chess prize is likely to be paid in).
@@ -96,30 +98,36 @@ def money(amount: Decimal, currency: str) -> str:
     return str(amount.quantize(minor_unit(currency)))
 
 
-def problems(table: Table, lists: Iterable[str]) -> list[tuple[str, str]]:
-    """What is wrong with a table, as (path, message) pairs: a list nobody defined, a negative
-    amount or one finer than the currency's minor unit, a place given twice, a list whose
-    places skip one or whose amount grows with the place."""
+def problems(table: Table, lists: Iterable[str]) -> list[tuple[str, Said]]:
+    """What is wrong with a table, as (path, message) pairs, each message for the catalogs to
+    word (`input.prizes.*`): a list nobody defined, a negative amount or one finer than the
+    currency's minor unit, a place given twice, a list whose places skip one or whose amount
+    grows with the place."""
     known = set(lists)
-    found: list[tuple[str, str]] = []
-    if len(table.currency) != 3 or not table.currency.isascii() or not table.currency.isupper():
-        found.append(("$.currency", f"currency {table.currency!r}: an ISO 4217 code, e.g. EUR"))
-    unit = minor_unit(table.currency)
+    found: list[tuple[str, Said]] = []
+    currency = table.currency
+    if len(currency) != 3 or not currency.isascii() or not currency.isupper():
+        found.append(("$.currency", Said("input.prizes.currency", currency=repr(currency))))
+    unit = minor_unit(currency)
     seen: dict[tuple[str, int], int] = {}
     for i, p in enumerate(table.prizes):
         at = f"$.prizes[{i}]"
         if p.list not in known:
             names = ", ".join(sorted(known))
-            found.append((f"{at}.list", f"list {p.list!r} is not defined (lists: {names})"))
+            said = Said("input.prizes.unknown_list", list=repr(p.list), lists=names)
+            found.append((f"{at}.list", said))
+        amount = str(p.amount)
         if p.amount == 0 and not p.label:
-            found.append((f"{at}.amount", "a prize needs an amount over 0 or a label"))
+            found.append((f"{at}.amount", Said("input.prizes.empty")))
         elif not p.amount.is_finite() or p.amount < 0:
-            found.append((f"{at}.amount", f"amount {p.amount}: must be 0 or more"))
+            found.append((f"{at}.amount", Said("input.prizes.negative", amount=amount)))
         elif p.amount != p.amount.quantize(unit, rounding=ROUND_FLOOR):
-            found.append((f"{at}.amount", f"amount {p.amount}: finer than {unit} {table.currency}"))
+            said = Said("input.prizes.finer", amount=amount, unit=str(unit), currency=currency)
+            found.append((f"{at}.amount", said))
         if (p.list, p.place) in seen:
             first = seen[(p.list, p.place)]
-            found.append((f"{at}.place", f"{p.list} place {p.place} is also prizes[{first}]"))
+            said = Said("input.prizes.place_twice", list=p.list, place=p.place, first=first)
+            found.append((f"{at}.place", said))
         seen.setdefault((p.list, p.place), i)
     if found:
         return found
@@ -130,15 +138,20 @@ def problems(table: Table, lists: Iterable[str]) -> list[tuple[str, str]]:
         for place in range(1, max(places) + 1):
             if place not in places:
                 i = places[max(places)]
-                found.append((f"$.prizes[{i}].place", f"{name} has no place {place}"))
+                said = Said("input.prizes.place_missing", list=name, place=place)
+                found.append((f"$.prizes[{i}].place", said))
                 break
             before = places.get(place - 1)
             here = table.prizes[places[place]].amount
             if before is not None and here > table.prizes[before].amount:
-                found.append((
-                    f"$.prizes[{places[place]}].amount",
-                    f"{name} place {place} ({here}) pays more than place {place - 1}",
-                ))  # fmt: skip
+                said = Said(
+                    "input.prizes.pays_more",
+                    list=name,
+                    place=place,
+                    amount=str(here),
+                    before=place - 1,
+                )
+                found.append((f"$.prizes[{places[place]}].amount", said))
     return found
 
 

@@ -223,11 +223,7 @@ class RoundsRequired(LivetbError):
     code = "rounds_required"
 
     def __init__(self, source: str) -> None:
-        super().__init__(
-            f"{source} declares no number of rounds (no 142 or XXR line) and the tournament "
-            "is new: give it with --rounds N (livetb sync), the Sync tab's number of rounds, "
-            "or ?rounds=N (POST …/sync); nothing written"
-        )
+        super().__init__(Said("rounds.required", file=source))
 
     def as_dict(self) -> dict[str, object]:
         return {**super().as_dict(), "path": "rounds"}
@@ -334,11 +330,13 @@ class SyncConflict(LivetbError):
 
     def __init__(self, conflicts: Sequence[Worded]) -> None:
         self.conflicts = tuple(conflicts)
-        boards = "; ".join(c.words("en") for c in self.conflicts)
-        super().__init__(
-            f"the file contradicts {len(self.conflicts)} result(s) entered in the log: "
-            f"{boards} (nothing written; --prefer file or --prefer log settles them)"
-        )
+        super().__init__(self.words(i18n.DEFAULT))
+
+    def words(self, lang: str) -> str:
+        # The boards are worded one by one (each is no `Said`): a page words them from
+        # `boards` (`sync.conflict`), as the CLI does line by line.
+        boards = "; ".join(c.words(lang) for c in self.conflicts)
+        return i18n.text(lang, "sync.err.contradicted", count=len(self.conflicts), boards=boards)
 
     def as_dict(self) -> dict[str, object]:
         return {**super().as_dict(), "boards": [msgspec.to_builtins(c) for c in self.conflicts]}
@@ -350,9 +348,9 @@ class TournamentUnreadable(LivetbError):
 
     code = "tournament_unreadable"
 
-    def __init__(self, tournament_id: str, reason: str) -> None:
+    def __init__(self, tournament_id: str, reason: str | Said) -> None:
         self.tournament_id = tournament_id
-        super().__init__(f"tournament {tournament_id}: its event log cannot be read: {reason}")
+        super().__init__(Said("store.unreadable", tournament=tournament_id, reason=reason))
 
     def as_dict(self) -> dict[str, object]:
         return {**super().as_dict(), "tournament_id": self.tournament_id}
@@ -366,10 +364,7 @@ class IdempotencyKeyReused(LivetbError):
     def __init__(self, tournament_id: str, key: str) -> None:
         self.tournament_id = tournament_id
         self.key = key
-        super().__init__(
-            f"idempotency key {key!r} of tournament {tournament_id} was already used "
-            "for a different request"
-        )
+        super().__init__(Said("store.key_reused", key=repr(key), tournament=tournament_id))
 
 
 class ConcurrencyConflict(LivetbError):
@@ -381,9 +376,8 @@ class ConcurrencyConflict(LivetbError):
         self.tournament_id = tournament_id
         self.expected = expected
         self.head = head
-        super().__init__(
-            f"tournament {tournament_id}: expected_seq {expected} is stale, the log is at {head}"
-        )
+        said = Said("store.stale_seq", tournament=tournament_id, expected=expected, head=head)
+        super().__init__(said)
 
     def as_dict(self) -> dict[str, object]:
         return {**super().as_dict(), "expected_seq": self.expected, "head": self.head}
@@ -402,7 +396,7 @@ class WrongTournament(LivetbError):
 
     def __init__(self, tournament_id: str) -> None:
         self.tournament_id = tournament_id
-        super().__init__(f"this token is not an arbiter token of tournament {tournament_id}")
+        super().__init__(Said("access.wrong_tournament", tournament=tournament_id))
 
 
 class StoreUnavailable(LivetbError):
@@ -413,9 +407,10 @@ class StoreUnavailable(LivetbError):
     code = "store_unavailable"
     retry_after = 2
 
-    def __init__(self, target: str, reason: str) -> None:
+    def __init__(self, target: str, reason: str | Said) -> None:
+        # `reason`: the driver's own words (untranslated), or what livetb says of them
         self.target = target
-        super().__init__(f"{target}: {reason}")
+        super().__init__(Said("store.unavailable", target=target, reason=reason))
 
 
 class StoreBusy(StoreUnavailable):
@@ -425,9 +420,7 @@ class StoreBusy(StoreUnavailable):
     retry_after = 1
 
     def __init__(self, target: str, reason: str = "database is locked") -> None:
-        super().__init__(
-            target, f"{reason}: another process holds the store's write lock; try again"
-        )
+        super().__init__(target, Said("store.busy", reason=reason))
 
 
 class StorageFull(LivetbError):
@@ -437,12 +430,9 @@ class StorageFull(LivetbError):
 
     code = "storage_full"
 
-    def __init__(self, target: str, reason: str) -> None:
+    def __init__(self, target: str, reason: str | Said) -> None:
         self.target = target
-        super().__init__(
-            f"{target}: the disk is full ({reason}): writes are refused until space is freed; "
-            "reads are still served"
-        )
+        super().__init__(Said("store.full", target=target, reason=reason))
 
 
 class TooManyRequests(LivetbError):
@@ -452,9 +442,9 @@ class TooManyRequests(LivetbError):
 
     code = "too_many_requests"
 
-    def __init__(self, why: str, retry_after: int) -> None:
+    def __init__(self, why: str | Said, retry_after: int) -> None:
         self.retry_after = retry_after
-        super().__init__(f"{why}; try again in {retry_after} s")
+        super().__init__(Said("access.too_many", why=why, retry_after=retry_after))
 
     def as_dict(self) -> dict[str, object]:
         return {**super().as_dict(), "retry_after": self.retry_after}

@@ -1,8 +1,13 @@
-"""Commands the tournament's state does not allow (`livetb/events/commands.py` raises them)."""
+"""Commands the tournament's state does not allow (`livetb/events/commands.py` raises them).
+
+Every message is worded from the catalogs (`rejected.*`). A field the message starts with
+(`start_no 7: …`, `boards[0].white: …`) is named as the command names it, in every language,
+as the command line keeps its flags: it is what the reader corrects."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from livetb.errors.base import LivetbError, Said
 
@@ -26,15 +31,22 @@ class CommandRejected(LivetbError):
         return {**super().as_dict(), "field": self.field, "value": self.value}
 
 
+def _tournament(tournament_id: str | None) -> Said:
+    if tournament_id:
+        return Said("rejected.tournament.named", tournament=tournament_id)
+    return Said("rejected.tournament.this")
+
+
 class UnknownTournament(CommandRejected):
     """A command for a tournament that has not been created."""
 
     code = "unknown_tournament"
 
     def __init__(self, tournament_id: str | None = None) -> None:
-        which = f"tournament {tournament_id}" if tournament_id else "the tournament"
         super().__init__(
-            f"{which} does not exist: create it first", field="tournament_id", value=tournament_id
+            Said("rejected.unknown_tournament", which=_tournament(tournament_id)),
+            field="tournament_id",
+            value=tournament_id,
         )
 
 
@@ -42,35 +54,41 @@ class TournamentExists(CommandRejected):
     code = "tournament_exists"
 
     def __init__(self, tournament_id: str | None = None, name: str = "") -> None:
-        which = f"tournament {tournament_id}" if tournament_id else "the tournament"
-        named = f" ({name!r})" if name else ""
-        super().__init__(
-            f"{which}{named} already exists", field="tournament_id", value=tournament_id
+        which = _tournament(tournament_id)
+        said = (
+            Said("rejected.tournament_exists_named", which=which, name=repr(name))
+            if name
+            else Said("rejected.tournament_exists", which=which)
         )
+        super().__init__(said, field="tournament_id", value=tournament_id)
 
 
 class TournamentStarted(CommandRejected):
     """Corrections to participants end when round 1 is paired, and so do registrations in a
-    round robin or a team tournament (a Swiss takes late entries)."""
+    round robin or a team tournament (a Swiss takes late entries).
+
+    `action`: what was refused, `rejected.action.*`."""
 
     code = "tournament_started"
 
-    def __init__(self, action: str, start_no: int) -> None:
+    def __init__(self, action: Said, start_no: int) -> None:
         super().__init__(
-            f"start_no {start_no}: cannot {action} once round 1 is paired",
+            Said("rejected.tournament_started", start_no=start_no, action=action),
             field="start_no",
             value=start_no,
         )
 
 
 class TournamentFinished(CommandRejected):
-    """Late entries end when the last round is closed."""
+    """Late entries end when the last round is closed.
+
+    `action`: what was refused, `rejected.action.*`."""
 
     code = "tournament_finished"
 
-    def __init__(self, action: str, start_no: int, last: int) -> None:
+    def __init__(self, action: Said, start_no: int, last: int) -> None:
         super().__init__(
-            f"start_no {start_no}: cannot {action}: the last round ({last}) is closed",
+            Said("rejected.tournament_finished", start_no=start_no, action=action, last=last),
             field="start_no",
             value=start_no,
         )
@@ -81,28 +99,33 @@ class UnknownParticipant(CommandRejected):
 
     def __init__(self, start_no: int, field: str = "start_no") -> None:
         super().__init__(
-            f"{field} {start_no}: no participant with that start number",
+            Said("rejected.unknown_participant", field=field, start_no=start_no),
             field=field,
             value=start_no,
         )
 
 
 class DuplicateParticipant(CommandRejected):
+    """The holder's name goes to the catalog quoted (`repr`): one with an apostrophe still
+    reads as one name."""
+
     code = "duplicate_participant"
 
     def __init__(self, start_no: int, name: str, field: str = "start_no") -> None:
         super().__init__(
-            f"{field} {start_no}: already registered (as {name!r})", field=field, value=start_no
+            Said("rejected.duplicate_participant", field=field, start_no=start_no, name=repr(name)),
+            field=field,
+            value=start_no,
         )
 
 
 class InvalidTeam(CommandRejected):
     """A team that the tournament cannot take: not a team event, a number taken, a player in
-    two teams."""
+    two teams (`rejected.team.*`)."""
 
     code = "invalid_team"
 
-    def __init__(self, message: str | Said, *, field: str, value: object) -> None:
+    def __init__(self, message: Said, *, field: str, value: object) -> None:
         super().__init__(message, field=field, value=value)
 
 
@@ -111,7 +134,9 @@ class UnknownRound(CommandRejected):
 
     def __init__(self, rnd: int, planned: int, field: str = "round") -> None:
         super().__init__(
-            f"{field} {rnd}: the tournament has rounds 1..{planned}", field=field, value=rnd
+            Said("rejected.unknown_round", field=field, round=rnd, planned=planned),
+            field=field,
+            value=rnd,
         )
 
 
@@ -120,9 +145,9 @@ class UnknownBoard(CommandRejected):
 
     def __init__(self, rnd: int, board: int, boards: int) -> None:
         super().__init__(
-            f"board {board}: round {rnd} has boards 1..{boards}"
+            Said("rejected.unknown_board", board=board, round=rnd, boards=boards)
             if boards
-            else f"board {board}: round {rnd} has no boards",
+            else Said("rejected.unknown_board_none", board=board, round=rnd),
             field="board",
             value=board,
         )
@@ -132,15 +157,38 @@ class RoundNotPaired(CommandRejected):
     code = "round_not_paired"
 
     def __init__(self, rnd: int, field: str = "round") -> None:
-        where = "" if field == "round" else f"{field}: "
-        super().__init__(f"{where}round {rnd} is not paired yet", field=field, value=rnd)
+        super().__init__(
+            Said("rejected.round_not_paired", round=rnd)
+            if field == "round"
+            else Said("rejected.round_not_paired_at", field=field, round=rnd),
+            field=field,
+            value=rnd,
+        )
 
 
 class RoundAlreadyPaired(CommandRejected):
     code = "round_already_paired"
 
     def __init__(self, rnd: int) -> None:
-        super().__init__(f"round {rnd} is already paired", field="round", value=rnd)
+        super().__init__(Said("rejected.round_already_paired", round=rnd), field="round", value=rnd)
+
+
+# What a closed round refuses, as its callers name it. Each is a whole sentence in the
+# catalogs: Italian does not build it around the words the way English does.
+Refused = Literal[
+    "a new result",
+    "a new result (send a correction)",
+    "swapping a board's colours",
+    "closing it again",
+    "a withdrawal from it",
+]
+_CLOSED_KEYS: dict[Refused, str] = {
+    "a new result": "rejected.round_closed.result",
+    "a new result (send a correction)": "rejected.round_closed.result_correct",
+    "swapping a board's colours": "rejected.round_closed.swap",
+    "closing it again": "rejected.round_closed.close",
+    "a withdrawal from it": "rejected.round_closed.withdraw",
+}
 
 
 class RoundClosedError(CommandRejected):
@@ -148,8 +196,8 @@ class RoundClosedError(CommandRejected):
 
     code = "round_closed"
 
-    def __init__(self, rnd: int, what: str = "a new result") -> None:
-        super().__init__(f"round {rnd} is closed: {what} is not allowed", field="round", value=rnd)
+    def __init__(self, rnd: int, what: Refused = "a new result") -> None:
+        super().__init__(Said(_CLOSED_KEYS[what], round=rnd), field="round", value=rnd)
 
 
 class PreviousRoundOpen(CommandRejected):
@@ -157,9 +205,11 @@ class PreviousRoundOpen(CommandRejected):
 
     code = "previous_round_open"
 
-    def __init__(self, rnd: int, previous: int, state: str = "closed") -> None:
+    def __init__(
+        self, rnd: int, previous: int, state: Literal["closed", "paired"] = "closed"
+    ) -> None:
         super().__init__(
-            f"round {rnd} cannot be paired: round {previous} is not {state} yet",
+            Said(f"rejected.previous_round_open.{state}", round=rnd, previous=previous),
             field="round",
             value=rnd,
         )
@@ -172,7 +222,7 @@ class BoardHasResult(CommandRejected):
         self.board = board
         self.current = result
         super().__init__(
-            f"round {rnd} board {board} already has the result {result}: send a correction",
+            Said("rejected.board_has_result", round=rnd, board=board, result=result),
             field="board",
             value=board,
         )
@@ -191,8 +241,13 @@ class ResultChanged(CommandRejected):
         self.board = board
         self.current = current
         super().__init__(
-            f"round {rnd} board {board}: expected the result {expected}, but it is now "
-            f"{current} (changed meanwhile)",
+            Said(
+                "rejected.result_changed",
+                round=rnd,
+                board=board,
+                expected=expected,
+                current=current,
+            ),
             field="expected",
             value=expected,
         )
@@ -206,7 +261,7 @@ class NoResultToCorrect(CommandRejected):
 
     def __init__(self, rnd: int, board: int) -> None:
         super().__init__(
-            f"round {rnd} board {board} has no result to correct: record one first",
+            Said("rejected.no_result_to_correct", round=rnd, board=board),
             field="board",
             value=board,
         )
@@ -219,8 +274,7 @@ class ResultsMissing(CommandRejected):
         self.boards = tuple(boards)
         listed = ", ".join(map(str, self.boards[:20])) + (", …" if len(self.boards) > 20 else "")
         super().__init__(
-            f"round {rnd} cannot be closed: {len(self.boards)} board(s) without a result "
-            f"({listed})",
+            Said("rejected.results_missing", round=rnd, count=len(self.boards), listed=listed),
             field="round",
             value=rnd,
         )
@@ -234,7 +288,14 @@ class ParticipantWithdrawnError(CommandRejected):
 
     def __init__(self, start_no: int, from_round: int, field: str = "start_no") -> None:
         super().__init__(
-            f"{field} {start_no}: withdrawn from round {from_round} on", field=field, value=start_no
+            Said(
+                "rejected.participant_withdrawn",
+                field=field,
+                start_no=start_no,
+                from_round=from_round,
+            ),
+            field=field,
+            value=start_no,
         )
 
 
@@ -243,7 +304,7 @@ class ParticipantNotWithdrawn(CommandRejected):
 
     def __init__(self, start_no: int) -> None:
         super().__init__(
-            f"start_no {start_no}: not withdrawn, nothing to return from",
+            Said("rejected.participant_not_withdrawn", start_no=start_no),
             field="start_no",
             value=start_no,
         )
@@ -254,7 +315,7 @@ class ParticipantPairedTwice(CommandRejected):
 
     def __init__(self, start_no: int, rnd: int, field: str = "boards") -> None:
         super().__init__(
-            f"{field}: start_no {start_no} is seated more than once in round {rnd}",
+            Said("rejected.participant_paired_twice", field=field, start_no=start_no, round=rnd),
             field=field,
             value=start_no,
         )
@@ -264,15 +325,21 @@ class ParticipantHasBye(CommandRejected):
     code = "participant_has_bye"
 
     def __init__(self, start_no: int, rnd: int, points: str, field: str = "boards") -> None:
+        bye = Said(f"rejected.bye.{points}")  # points: a key of BYE_CODES
         super().__init__(
-            f"{field}: start_no {start_no} has a {points}-point bye in round {rnd}",
+            Said(
+                "rejected.participant_has_bye", field=field, start_no=start_no, bye=bye, round=rnd
+            ),
             field=field,
             value=start_no,
         )
 
 
 class InvalidPlayoff(CommandRejected):
+    """`reason`: what is wrong with the order, `rejected.playoff.*`."""
+
     code = "invalid_playoff"
 
-    def __init__(self, message: str | Said, order: Sequence[int]) -> None:
-        super().__init__(f"order {list(order)}: {message}", field="order", value=list(order))
+    def __init__(self, reason: Said, order: Sequence[int]) -> None:
+        said = Said("rejected.invalid_playoff", order=str(list(order)), reason=reason)
+        super().__init__(said, field="order", value=list(order))

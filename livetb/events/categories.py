@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from livetb.errors import InvalidInput, UnknownParticipant
+from livetb.errors import InvalidInput, Said, UnknownParticipant
 from livetb.events.schema import CategoriesDefined, Category, StartNo
 from livetb.events.state import TournamentState
 
@@ -40,30 +40,28 @@ def categories_event(state: TournamentState, specs: tuple[CategorySpec, ...]) ->
     """The event defining `specs`, or the rejection naming the first field at fault."""
     if state.created is not None and state.created.kind == "team" and specs:
         # A team tournament ranks teams: criteria on a player's record rank nobody.
-        raise InvalidInput(
-            "categories: individual tournaments only (this one ranks teams)", path="$.categories"
-        )
+        raise InvalidInput(Said("input.categories_teams"), path="$.categories")
     seen: set[str] = set()
     for i, cat in enumerate(specs):
         at = f"categories[{i}]"
         if cat.code.lower() == "main":
-            raise InvalidInput(
-                f"{at}.code 'main': names the whole ranking; choose another code",
-                path=f"$.{at}.code",
-            )
+            raise InvalidInput(Said("input.category_main", at=at), path=f"$.{at}.code")
         if cat.code in seen:
-            raise InvalidInput(f"{at}.code {cat.code!r}: defined twice", path=f"$.{at}.code")
+            said = Said("input.category_twice", at=at, code=repr(cat.code))
+            raise InvalidInput(said, path=f"$.{at}.code")
         seen.add(cat.code)
         lo, hi = cat.rating_min, cat.rating_max
         if lo is not None and hi is not None and lo > hi:
-            raise InvalidInput(
-                f"{at}.rating_max {hi}: below rating_min {lo}", path=f"$.{at}.rating_max"
-            )
+            said = Said("input.category_rating", at=at, rating_max=hi, rating_min=lo)
+            raise InvalidInput(said, path=f"$.{at}.rating_max")
         if cat.born_from is not None and cat.born_to is not None and cat.born_from > cat.born_to:
-            raise InvalidInput(
-                f"{at}.born_to {cat.born_to}: before born_from {cat.born_from}",
-                path=f"$.{at}.born_to",
+            said = Said(
+                "input.category_born",
+                at=at,
+                born_to=cat.born_to.isoformat(),
+                born_from=cat.born_from.isoformat(),
             )
+            raise InvalidInput(said, path=f"$.{at}.born_to")
         for j, no in enumerate(cat.members or ()):
             if no not in state.participants:
                 raise UnknownParticipant(no, f"{at}.members[{j}]")
@@ -85,4 +83,5 @@ def check_birth_date(text: str, field: str) -> None:
         try:
             dt.date(int(text[:4]), int(text[5:7]), int(text[8:10]))
         except ValueError:
-            raise InvalidInput(f"{field} {text!r}: no such date", path=f"$.{field}") from None
+            said = Said("input.no_such_date", field=field, text=repr(text))
+            raise InvalidInput(said, path=f"$.{field}") from None

@@ -42,6 +42,7 @@ from livetb.errors import (
     RoundAlreadyPaired,
     RoundClosedError,
     RoundNotPaired,
+    Said,
     TournamentExists,
     TournamentFinished,
     TournamentStarted,
@@ -198,9 +199,9 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
             return [RoundClosed(round=command.round)]
         case DecidePlayoff(order=order):
             if len(set(order)) != len(order):
-                raise InvalidPlayoff("lists a participant more than once", order)
+                raise InvalidPlayoff(Said("rejected.playoff.repeat"), order)
             if len(order) < 2:
-                raise InvalidPlayoff("a playoff needs at least two participants", order)
+                raise InvalidPlayoff(Said("rejected.playoff.too_few"), order)
             for no in order:
                 _participant(state, no, "order")
             return [PlayoffDecided(order=order)]
@@ -213,7 +214,9 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
                                    command.currency, command.prizes)]  # fmt: skip
         case DefineCategories():
             return [categories_event(state, command.categories)]
-    raise InvalidInput(f"unknown command {type(command).__name__}")  # pragma: no cover
+    raise InvalidInput.of(  # pragma: no cover
+        "input.unknown_command", command=type(command).__name__
+    )
 
 
 def _create(state: TournamentState, c: CreateTournament) -> list[AnyEvent]:
@@ -247,9 +250,11 @@ def _register(state: TournamentState, c: RegisterParticipant, at: str = "") -> l
     assert created is not None
     if state.paired and (created.system != "swiss" or created.kind == "team"):
         # A round robin's schedule is fixed by its field; a team's line-up by its registration.
-        raise TournamentStarted(f"register a participant in a {_kind(created)}", c.start_no)
+        raise TournamentStarted(
+            Said("rejected.action.register_in", kind=_kind(created)), c.start_no
+        )
     if state.closed == created.rounds:
-        raise TournamentFinished("register a participant", c.start_no, created.rounds)
+        raise TournamentFinished(Said("rejected.action.register"), c.start_no, created.rounds)
     if c.start_no in state.participants:
         taken = state.participants[c.start_no].name
         raise DuplicateParticipant(c.start_no, taken, field=f"{at}start_no")
@@ -276,8 +281,8 @@ def _register(state: TournamentState, c: RegisterParticipant, at: str = "") -> l
     return [registered, *byes]
 
 
-def _kind(created: TournamentCreated) -> str:
-    return "team tournament" if created.kind == "team" else "round robin"
+def _kind(created: TournamentCreated) -> Said:
+    return Said("rejected.kind.team" if created.kind == "team" else "rejected.kind.round_robin")
 
 
 def _register_all(state: TournamentState, c: RegisterParticipants) -> list[AnyEvent]:
@@ -297,18 +302,18 @@ def _register_team(state: TournamentState, c: RegisterTeam) -> list[AnyEvent]:
     assert state.created is not None
     if state.created.kind != "team":
         raise InvalidTeam(
-            f"team {c.number}: this is an individual tournament", field="number", value=c.number
+            Said("rejected.team.individual", number=c.number), field="number", value=c.number
         )
     if state.paired:
         raise InvalidTeam(
-            f"team {c.number}: teams register before round 1 is paired",
-            field="number",
-            value=c.number,
+            Said("rejected.team.paired", number=c.number), field="number", value=c.number
         )
     if c.number in state.teams:
         taken = state.teams[c.number].name
         raise InvalidTeam(
-            f"team {c.number}: already registered (as {taken!r})", field="number", value=c.number
+            Said("rejected.team.taken", number=c.number, name=repr(taken)),
+            field="number",
+            value=c.number,
         )
     team_of = {no: t.number for t in state.teams.values() for no in t.members}
     for i, no in enumerate(c.members):
@@ -316,7 +321,7 @@ def _register_team(state: TournamentState, c: RegisterTeam) -> list[AnyEvent]:
         if no in team_of or no in c.members[:i]:
             other = team_of.get(no, c.number)
             raise InvalidTeam(
-                f"members[{i}]: start_no {no} already plays for team {other}",
+                Said("rejected.team.member_taken", field=f"members[{i}]", start_no=no, team=other),
                 field=f"members[{i}]",
                 value=no,
             )
@@ -330,13 +335,12 @@ def _update(state: TournamentState, c: UpdateParticipant) -> list[AnyEvent]:
     _participant(state, c.start_no)
     changes = {f: getattr(c, f) for f in _DETAILS if getattr(c, f) is not UNSET}
     if not changes and c.k is UNSET:
-        raise InvalidInput(
-            f"start_no {c.start_no}: nothing to update (give one of {(*_DETAILS, 'k')})"
-        )
+        fields = str((*_DETAILS, "k"))
+        raise InvalidInput.of("input.nothing_to_update", no=c.start_no, fields=fields)
     events: list[AnyEvent] = []
     if changes:  # the details are what round 1 was paired on; K only weighs rating changes
         if state.paired:
-            raise TournamentStarted("update a participant", c.start_no)
+            raise TournamentStarted(Said("rejected.action.update"), c.start_no)
         if isinstance(birth := changes.get("birth_date"), str):
             check_birth_date(birth, "birth_date")
         events.append(ParticipantUpdated(start_no=c.start_no, **changes))
@@ -392,10 +396,8 @@ def _pair(state: TournamentState, c: PairRound) -> list[AnyEvent]:
     numbers: set[int] = set()
     for i, b in enumerate(c.boards):
         if b.board in numbers:
-            raise InvalidInput(
-                f"boards[{i}].board: board {b.board} appears twice in round {rnd}",
-                path=f"$.boards[{i}].board",
-            )
+            said = Said("input.board_twice", index=i, board=b.board, round=rnd)
+            raise InvalidInput(said, path=f"$.boards[{i}].board")
         numbers.add(b.board)
     seated: set[int] = set()
     byes = state.byes.get(rnd, {})
@@ -410,7 +412,7 @@ def _pair(state: TournamentState, c: PairRound) -> list[AnyEvent]:
     if c.team_bye:
         _team_bye(state, c.team_bye)
     if c.more_byes and c.bye is None:
-        raise InvalidInput("more_byes: further byes follow the first, `bye`", path="$.more_byes")
+        raise InvalidInput(Said("input.more_byes"), path="$.more_byes")
     return [
         RoundPaired(
             round=rnd, boards=c.boards, bye=c.bye, team_bye=c.team_bye, more_byes=c.more_byes
@@ -424,7 +426,7 @@ def _team_bye(state: TournamentState, players: tuple[int, ...]) -> None:
     teams = {team_of.get(no) for no in players}
     if len(teams) != 1 or None in teams:
         raise InvalidTeam(
-            f"team_bye {list(players)}: the players of one registered team",
+            Said("rejected.team.bye", players=str(list(players))),
             field="team_bye",
             value=list(players),
         )

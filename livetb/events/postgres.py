@@ -37,6 +37,7 @@ from livetb.errors import (
     ConcurrencyConflict,
     IdempotencyKeyReused,
     LivetbError,
+    Said,
     StorageFull,
     StoreUnavailable,
 )
@@ -167,11 +168,11 @@ def connect(url: str, application_name: str = "livetb") -> psycopg.Connection:
     return conn
 
 
-def named(url: str, reason: str, schema: str | None = None) -> str:
+def named(url: str, reason: str | Said, schema: str | None = None) -> str | Said:
     """`reason` and the store it concerns in words (host, port, database, schema): the URL
     an error starts with may leave them to libpq's defaults."""
     store = described(url, schema)
-    return reason if store is None else f"{reason} ({store})"
+    return reason if store is None else Said("store.named", reason=reason, store=store)
 
 
 def fault(
@@ -184,7 +185,8 @@ def fault(
     if isinstance(err, psycopg.errors.DiskFull) or "No space left on device" in reason:
         return StorageFull(shown(url), named(url, reason, schema))
     if broken or isinstance(err, psycopg.InterfaceError):
-        return StoreUnavailable(shown(url), named(url, f"connection lost: {reason}", schema))
+        lost = Said("store.connection_lost", reason=reason)
+        return StoreUnavailable(shown(url), named(url, lost, schema))
     return None
 
 
@@ -571,15 +573,17 @@ class PostgresChanges(ThreadedSignal):
             except (psycopg.Error, StoreUnavailable) as err:
                 if not down:  # once per outage
                     down = True
-                    reason = (
-                        str(err)
+                    away = (
+                        err
                         if isinstance(err, StoreUnavailable)
-                        else named(self.url, " ".join(str(err).split()))
+                        else StoreUnavailable(
+                            shown(self.url), named(self.url, " ".join(str(err).split()))
+                        )
                     )
                     log.warning(
                         "%s: change notifications lost (%s); reconnecting",
                         shown(self.url),
-                        reason.removeprefix(f"{shown(self.url)}: "),
+                        str(away).removeprefix(f"{shown(self.url)}: "),
                     )
                 self._stopping.wait(backoff)
                 backoff = min(backoff * 2, self.max_backoff)

@@ -4,7 +4,8 @@ defaults), never the password. Faults name their store with it (`livetb/events/p
 a URL may leave out what a 503 or a start-up failure has to say.
 
     described("postgresql://app:pw@db.example:5433/chess?options=-csearch_path%3Dclub")
-    # -> "PostgreSQL database chess on db.example:5433, schema club, user app"
+    # -> Said("store.pg.database_user", ...): "PostgreSQL database chess on db.example:5433,
+    #    schema club, user app"
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import psycopg
 from psycopg import pq
 from psycopg.conninfo import conninfo_to_dict
 
-from livetb.errors import StoreUnavailable
+from livetb.errors import Said, StoreUnavailable
 from livetb.events.target import shown
 
 _SEARCH_PATH = re.compile(r"-c\s*search_path=((?:\\.|[^\s\\])+)")
@@ -30,7 +31,7 @@ def checked(url: str) -> None:
         raise StoreUnavailable(shown(url), " ".join(str(err).split())) from None
 
 
-def described(url: str, schema: str | None = None) -> str | None:
+def described(url: str, schema: str | None = None) -> Said | None:
     """The store `url` names (`schema` when known, e.g. once the store is open: a role's own
     search_path may differ from what the URL says); None for a URL libpq cannot parse."""
     try:
@@ -47,12 +48,13 @@ def described(url: str, schema: str | None = None) -> str | None:
     user = value("user")
     host = value("host") or value("hostaddr")
     port = value("port") or "5432"
+    where: str | Said
     if host is None:
-        where = "the local socket"
+        where = Said("store.pg.local_socket")
     elif host.startswith("/"):
-        where = f"the socket in {host}, port {port}"
+        where = Said("store.pg.socket_dir", dir=host, port=port)
     elif "," in host:
-        where = f"{host} (ports {port})"
+        where = Said("store.pg.hosts", hosts=host, ports=port)
     else:
         where = f"{host}:{port}"
     if schema is None:
@@ -60,5 +62,9 @@ def described(url: str, schema: str | None = None) -> str | None:
         found = _SEARCH_PATH.search(value("options") or "")
         names = found.group(1).replace("\\", "").split(",") if found else []
         schema = next((n.strip('" ') for n in names if n.strip() not in ("", "$user")), "public")
-    said = f"PostgreSQL database {value('dbname') or user} on {where}, schema {schema}"
-    return f"{said}, user {user}" if user else said
+    database = str(value("dbname") or user)
+    if user:
+        return Said(
+            "store.pg.database_user", database=database, where=where, schema=schema, user=user
+        )
+    return Said("store.pg.database", database=database, where=where, schema=schema)

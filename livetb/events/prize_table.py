@@ -4,7 +4,7 @@ lists (the main list and the categories defined now), then logged as `PrizesDefi
 from __future__ import annotations
 
 from livetb.engine.prizes import MAIN, Prize, Rule, Table, problems
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, Said
 from livetb.events.schema import PrizesDefined
 from livetb.events.state import TournamentState
 
@@ -22,8 +22,8 @@ def prizes_defined(
     lists = [MAIN, *(c.code for c in state.categories)]
     found = problems(table, lists)
     if found:
-        path, message = found[0]
-        raise InvalidInput(f"{path}: {message}", path=path)
+        path, problem = found[0]
+        raise InvalidInput(Said("input.prizes.at", path=path, problem=problem), path=path)
     return PrizesDefined(
         rule=rule, one_prize_per_player=one_prize_per_player, currency=currency, prizes=prizes
     )

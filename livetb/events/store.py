@@ -26,7 +26,13 @@ from typing import NamedTuple, Protocol
 
 import msgspec
 
-from livetb.errors import ConcurrencyConflict, IdempotencyKeyReused, InvalidInput, LivetbError
+from livetb.errors import (
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    InvalidInput,
+    LivetbError,
+    Said,
+)
 from livetb.events.schema import AnyEvent, Recorded, decode_event, encode
 
 Clock = Callable[[], dt.datetime]
@@ -159,10 +165,9 @@ def encode_batch(events: Sequence[AnyEvent]) -> list[Encoded]:
         try:
             decode_event(data)
         except msgspec.ValidationError as err:
-            bad = InvalidInput.from_msgspec(err)
-            raise InvalidInput(
-                f"event {i + 1} ({type(event).__name__}): {bad}", path=bad.path
-            ) from None
+            bad = InvalidInput.from_msgspec(err)  # msgspec's own words, untranslated
+            said = Said("input.event", number=i + 1, type=type(event).__name__, reason=str(bad))
+            raise InvalidInput(said, path=bad.path) from None
         tag = type(event).__struct_config__.tag
         assert isinstance(tag, str)  # every event class names its (string) tag
         batch.append(Encoded(tag, data))

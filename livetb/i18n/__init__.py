@@ -46,7 +46,7 @@ def cli_language(asked: str | None, env: dict[str, str]) -> str:
     return negotiate(asked or env.get("LIVETB_LANG"))
 
 
-def text(lang: str, key: str, **params: object) -> str:
+def text(lang: str, key: str, /, **params: object) -> str:
     return catalog(lang)[key].format(**params)
 
 

@@ -13,8 +13,9 @@ line, and nothing is read from a file that has one.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, Said
 from livetb.events.commands import PairRound
 from livetb.events.schema import Board
 
@@ -37,8 +38,8 @@ def pairing_from_engine(text: str, rnd: int) -> PairRound:
     the pairing-allocated bye. 422 (`invalid_input`, path `line N`) listing every bad line."""
     lines = [(n, raw) for n, raw in enumerate(_LINE_END.split(text), start=1) if raw.strip()]
     if not lines:
-        raise InvalidInput("the pairings are empty", path="line 1")
-    problems: list[tuple[int, str]] = []
+        raise InvalidInput(Said("input.engine.empty"), path="line 1")
+    problems: list[tuple[int, Said]] = []
     first, head = lines[0]
     count = _COUNT.fullmatch(head)
     boards: list[Board] = []
@@ -47,16 +48,16 @@ def pairing_from_engine(text: str, rnd: int) -> PairRound:
     for n, raw in lines[1:]:
         pair = _PAIR.fullmatch(raw)
         if pair is None:
-            problems.append((n, f"found {raw.strip()!r}; expected `white black`, e.g. `12 5`"))
+            problems.append((n, Said("input.engine.not_a_pair", found=repr(raw.strip()))))
             continue
         white, black = int(pair.group(1)), int(pair.group(2))
         if white == 0 or white == black:
-            why = "a bye is written `N 0`" if white == 0 else "two different players"
-            problems.append((n, f"found {raw.strip()!r}; {why}"))
+            why = "input.engine.bye_form" if white == 0 else "input.engine.same_player"
+            problems.append((n, Said(why, found=repr(raw.strip()))))
             continue
         for no in (white, black) if black else (white,):
             if no in seen:
-                problems.append((n, f"player {no} is already seated on line {seen[no]}"))
+                problems.append((n, Said("input.engine.seated", no=no, line=seen[no])))
             else:
                 seen[no] = n
         if black == 0:
@@ -64,15 +65,23 @@ def pairing_from_engine(text: str, rnd: int) -> PairRound:
         else:
             boards.append(Board(board=len(boards) + 1, white=white, black=black))
     if count is None:
-        problems.insert(0, (first, f"found {head.strip()!r}; expected the number of pairs"))
+        problems.insert(0, (first, Said("input.engine.no_count", found=repr(head.strip()))))
     elif int(count.group(1)) != len(lines) - 1:
-        problems.insert(
-            0,
-            (first, f"announces {count.group(1)} pairs; the file lists {len(lines) - 1}"),
-        )
+        said = Said("input.engine.count", announced=count.group(1), listed=len(lines) - 1)
+        problems.insert(0, (first, said))
     if len(byes) > 1:
-        problems.append((lines[-1][0], f"more than one bye (`N 0`): players {byes}"))
+        problems.append((lines[-1][0], Said("input.engine.byes", players=str(byes))))
     if problems:
-        text = "; ".join(f"line {n}: {what}" for n, what in problems)
-        raise InvalidInput(f"pairing engine output: {text}", path=f"line {problems[0][0]}")
+        listed = _joined([Said("input.engine.line", line=n, problem=p) for n, p in problems])
+        said = Said("input.engine.output", problems=listed)
+        raise InvalidInput(said, path=f"line {problems[0][0]}")
     return PairRound(round=rnd, boards=tuple(boards), bye=byes[0] if byes else None)
+
+
+def _joined(items: Sequence[Said]) -> Said:
+    """`items` as one message, "a; b; c": halves joined (`input.engine.lines`), so that
+    wording it nests only as deep as the log of the count, however many lines are wrong."""
+    if len(items) == 1:
+        return items[0]
+    half = len(items) // 2
+    return Said("input.engine.lines", first=_joined(items[:half]), rest=_joined(items[half:]))

@@ -16,7 +16,7 @@ import msgspec
 from livetb import i18n
 from livetb.engine.teams import Roster
 from livetb.engine.untied import ASCII_DASH, DASH, alone
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, Said
 from livetb.trf.writer import write_trf
 
 if TYPE_CHECKING:  # the store and the projection load when an export runs, not with the CLI
@@ -79,13 +79,11 @@ def exported(
 
     if fmt in ("trf16", "trf26"):
         if category is not None or rating_change:
-            raise InvalidInput(
-                "category, rating change: the csv and html exports only", path="format"
-            )
+            raise InvalidInput(Said("input.export_views"), path="format")
         text = trf_text(projection, fmt)
     elif fmt == "prizes":
         if category is not None or rating_change:
-            raise InvalidInput("category, rating change: not for the prize list", path="format")
+            raise InvalidInput(Said("input.export_prizes"), path="format")
         text = prizes_csv(prize_list(projection))
     else:
         doc = to_json(projection)

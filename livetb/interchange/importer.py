@@ -78,7 +78,7 @@ def events_from_tournament(
     Raises `ImportUnsupported` for what no event expresses (short games W/D/L, unknown X, a
     game without colours, pairing-allocated byes of two teams in one round)."""
     if t.rounds < 1:
-        raise ImportUnsupported("the file declares no rounds (142 or XXR) and has no round data")
+        raise ImportUnsupported.of("import.no_rounds")
     participants = sorted(t.participants, key=lambda p: p.start_no)
     played = t.played_rounds
     width = max((len(p.entries) for p in participants), default=0)
@@ -126,9 +126,8 @@ def events_from_tournament(
     logged = {(e.round, e.start_no) for e in events if isinstance(e, ByeRequested)}
     for rnd, no, code in announced:
         if not played < rnd <= t.rounds:
-            raise ImportUnsupported(
-                f"a bye announced for round {rnd} (#{no}): expected a round after the last "
-                f"paired, {played}, and up to the file's {t.rounds}"
+            raise ImportUnsupported.of(
+                "import.bye_round", round=rnd, no=no, played=played, rounds=t.rounds
             )
         gone = code is Code.ZERO_BYE and rnd >= withdrawn.get(no, rnd + 1)  # implied by it
         if (rnd, no) not in logged and not gone:
@@ -176,7 +175,7 @@ def _round(
         team_bye, pabs = tuple(pabs), []  # a whole team's bye: players of one team only
     if len(pabs) > 1 and team_of:  # a team's bye is the whole team's: not two teams' players
         listed = ", ".join(f"#{no}" for no in pabs)
-        raise ImportUnsupported(f"round {rnd}: {len(pabs)} pairing-allocated byes ({listed})")
+        raise ImportUnsupported.of("import.pabs", round=rnd, count=len(pabs), listed=listed)
     pairs: list[tuple[int, int]] = []
     for p in participants:
         mine = p.entry(rnd)
@@ -184,9 +183,8 @@ def _round(
             continue
         theirs = by_no[mine.opponent].entry(rnd)
         if mine.colour is None or theirs.colour is None:
-            raise ImportUnsupported(
-                f"round {rnd}: #{p.start_no} v #{mine.opponent} has no colours (w/b); "
-                "a board needs a white and a black player"
+            raise ImportUnsupported.of(
+                "import.no_colours", round=rnd, white=p.start_no, black=mine.opponent
             )
         me, them = p.start_no, mine.opponent
         seated |= {me, them}
@@ -201,10 +199,12 @@ def _round(
             continue
         result = RESULTS.get((w_code, b_code))
         if result is None:
-            raise ImportUnsupported(
-                f"round {rnd}: #{white} v #{black} is {w_code.value}/{b_code.value}; "
-                "results are 1-0, 0-1, =, 0-0, forfeits (+ -) and double forfeits only "
-                "(no short games W/D/L, no unknown X)"
+            raise ImportUnsupported.of(
+                "import.result_codes",
+                round=rnd,
+                white=white,
+                black=black,
+                codes=f"{w_code.value}/{b_code.value}",
             )
         boards.append(Board(board, white, black))
         results.append(ResultRecorded(round=rnd, board=board, result=result))
@@ -232,10 +232,5 @@ def team_rosters(imported: TrfImport, file: str) -> tuple[Roster, ...]:
         return ()
     rosters = tuple(Roster(t.number, t.name, t.members) for t in imported.teams)
     if imported.team_event != build_team_event(imported.tournament, rosters):
-        raise ImportUnsupported(
-            f"{file}: the team records 300/310/320/330/352/362 (line-ups, team-level rounds, "
-            "board colours, match points) cannot be imported yet: found matches the board "
-            "games and the teams alone do not give; expected only 013 teams or 310 teams "
-            "whose other records repeat what the boards say"
-        )
+        raise ImportUnsupported.of("import.team_records", file=file)
     return rosters

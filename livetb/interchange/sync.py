@@ -35,6 +35,7 @@ from livetb.engine.model import Code, Participant, Tournament
 from livetb.errors import (
     ImportUnsupported,
     InvalidInput,
+    Said,
     SyncConflict,
     SyncForeign,
     SyncMismatch,
@@ -167,7 +168,7 @@ def plan(
     the file's age and its identity are checked first (`sync_checks`); `force` skips the age
     and identity checks, never the round count's."""
     if imported.is_team:
-        raise ImportUnsupported(f"{source}: sync follows individual tournaments only")
+        raise ImportUnsupported.of("sync.err.teams", file=source)
     state = TournamentState()
     for rec in records:
         state.apply(rec.event)
@@ -226,11 +227,10 @@ class _Planner:
         if created is None:
             self._create(tiebreaks)
         elif tiebreaks and tuple(tiebreaks) != created.tiebreaks:
-            raise InvalidInput(
-                f"tiebreaks {','.join(tiebreaks)}: the tournament has its list already, "
-                f"{','.join(created.tiebreaks)} (a sync sets a new tournament's only)",
-                path="tiebreaks",
+            listed = Said(
+                "sync.err.tiebreaks", given=",".join(tiebreaks), have=",".join(created.tiebreaks)
             )
+            raise InvalidInput(listed, path="tiebreaks")
         self._participants(people)
         for rnd in range(1, t.played_rounds + 1):
             self._round(people, rnd)
@@ -290,11 +290,13 @@ class _Planner:
         for rnd in range(1, self.state.paired + 1):
             code = p.entry(rnd).code
             if code not in _MISSED:
-                raise SyncMismatch(
-                    f"{self.source}, line {self.lines.get(p.start_no, 0)}: #{p.start_no} is new "
-                    f"to the log, whose round {rnd} is paired without it, but the file gives it "
-                    f"{code.value!r} there (a late entrant's paired rounds are absent, Z, or a "
-                    "half-point bye, H)"
+                raise SyncMismatch.of(
+                    "sync.err.late_entrant",
+                    file=self.source,
+                    line=self.lines.get(p.start_no, 0),
+                    no=p.start_no,
+                    round=rnd,
+                    code=repr(code.value),
                 )
             missed[rnd] = _MISSED[code]
         return missed
@@ -325,10 +327,14 @@ class _Planner:
                 continue
             result = RESULTS.get((w, k))
             if result is None:
-                raise ImportUnsupported(
-                    f"{self.source}, line {self.lines.get(b.white, 0)}: round {rnd}, "
-                    f"#{b.white} v #{b.black} is {w.value}/{k.value}; results are 1-0, 0-1, =, "
-                    "0-0, forfeits (+ -) and double forfeits only"
+                raise ImportUnsupported.of(
+                    "sync.err.result_codes",
+                    file=self.source,
+                    line=self.lines.get(b.white, 0),
+                    round=rnd,
+                    white=b.white,
+                    black=b.black,
+                    codes=f"{w.value}/{k.value}",
                 )
             self._result(rnd, by_seat[(b.white, b.black)].board, b.white, b.black, result)
         closed = state.rounds[rnd].closed
@@ -359,10 +365,14 @@ class _Planner:
             only_log = ", ".join(f"#{w}-#{b}" for w, b in sorted(mine.keys() - theirs)) or "-"
             only_file = ", ".join(f"#{w}-#{b}" for w, b in sorted(theirs - mine.keys())) or "-"
             log_byes, file_byes = (", ".join(f"#{no}" for no in x) or "-" for x in (pabs, byes))
-            raise SyncMismatch(
-                f"{self.source}: round {rnd} is paired otherwise in the log (only in the log: "
-                f"{only_log}; only in the file: {only_file}; bye {log_byes} / {file_byes}); a "
-                "published pairing is not changed by a sync"
+            raise SyncMismatch.of(
+                "sync.err.paired_otherwise",
+                file=self.source,
+                round=rnd,
+                only_log=only_log,
+                only_file=only_file,
+                log_byes=log_byes,
+                file_byes=file_byes,
             )
 
     def _bye(self, no: int, rnd: int, code: Code, *, ahead: bool) -> None:
@@ -380,16 +390,25 @@ class _Planner:
             entry = state.entry(no, rnd).code
             if entry is not code:
                 line = self.lines.get(no, 0)
-                raise SyncMismatch(
-                    f"{self.source}, line {line}: round {rnd} is paired in the log with #{no} "
-                    f"as {entry.value!r}, the file has {code.value!r}"
+                raise SyncMismatch.of(
+                    "sync.err.entry",
+                    file=self.source,
+                    line=line,
+                    round=rnd,
+                    no=no,
+                    log=repr(entry.value),
+                    found=repr(code.value),
                 )
             return
         if has is not None and has is not code:
-            raise SyncMismatch(
-                f"{self.source}, line {self.lines.get(no, 0)}: #{no} has a bye ({has.value}) "
-                f"for round {rnd} in the log, the file has {code.value!r}; a bye is not withdrawn "
-                "by a sync"
+            raise SyncMismatch.of(
+                "sync.err.bye",
+                file=self.source,
+                line=self.lines.get(no, 0),
+                no=no,
+                bye=has.value,
+                round=rnd,
+                found=repr(code.value),
             )
         rest = code is Code.ZERO_BYE and not ahead and self.t.system == "roundrobin"
         if has is code or rest:

@@ -46,22 +46,18 @@ def round_count(
     if created is not None:
         have = created.rounds
         if declared is not None and declared != have:
-            raise RoundsDiffer(
-                f"{source} declares {declared} rounds, the tournament has {have}; nothing written"
-            )
+            raise RoundsDiffer.of("rounds.file_declares", file=source, declared=declared, have=have)
         if given is not None and given != have:
-            raise RoundsDiffer(
-                f"rounds {given}: the tournament has {have} already (a sync sets a new "
-                "tournament's count only); nothing written"
-            )
+            raise RoundsDiffer.of("rounds.have_already", given=given, have=have)
         return have
     if declared is not None and given is not None and declared != given:
-        raise RoundsDiffer(f"rounds {given}: {source} declares {declared}; nothing written")
+        declares = Said("rounds.given_declared", given=given, file=source, declared=declared)
+        raise RoundsDiffer.of("rounds.nothing_written", reason=declares)
     count = given if given is not None else declared
     if count is None:
         raise RoundsRequired(source)
     if width > count:
-        raise RoundsDiffer(f"rounds {count}: {source} has round blocks up to round {width}")
+        raise RoundsDiffer.of("rounds.wider", given=count, file=source, width=width)
     return count
 
 

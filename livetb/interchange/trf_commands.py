@@ -68,9 +68,7 @@ def round_boards(tournament: Tournament, rnd: int) -> tuple[tuple[Board, ...], t
     people = tournament.participants
     width = max((len(p.entries) for p in people), default=0)
     if rnd > width:
-        raise InvalidInput(
-            f"the TRF has round blocks 1..{width}: none for round {rnd}", path="round"
-        )
+        raise InvalidInput(Said("input.trf_round", width=width, round=rnd), path="round")
     by_no = {p.start_no: p for p in people}
     pairs: list[tuple[int, int]] = []
     pabs: list[int] = []

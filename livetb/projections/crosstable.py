@@ -61,7 +61,7 @@ def build(projection: StandingsProjection) -> Crosstable:
     created = state.created
     assert created is not None
     if created.kind == "team":
-        raise NotFound("a team tournament has no crosstable of players")
+        raise NotFound.of("api.team_crosstable")
     ctx = Context(
         state.tournament(),
         state.paired,

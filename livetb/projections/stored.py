@@ -49,7 +49,7 @@ def readable(events: Sequence[AnyEvent]) -> StandingsProjection:
     except (LivetbError, MemoryError):
         raise
     except Exception as err:  # a projection bug, still no log written and no traceback
-        raise InvalidInput(f"the events would not fold into standings: {err!r}") from err
+        raise InvalidInput.of("input.would_not_fold", bug=repr(err)) from err
 
 
 @contextlib.contextmanager
@@ -61,7 +61,10 @@ def unreadable(tournament_id: str) -> Iterator[None]:
     except (TournamentUnreadable, MemoryError):
         raise
     except Exception as err:
-        raise TournamentUnreadable(tournament_id, str(err) or type(err).__name__) from err
+        # a refusal the catalogs word (a tie-break code no longer known, say) stays worded
+        said = err.said if isinstance(err, LivetbError) else None
+        reason = said or str(err) or type(err).__name__
+        raise TournamentUnreadable(tournament_id, reason) from err
 
 
 def _until(records: Iterator[Recorded], seq: int) -> Iterator[Recorded]:

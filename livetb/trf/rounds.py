@@ -17,9 +17,9 @@ def with_round_count(imported: TrfImport, given: int | None, source: str) -> Trf
         return imported
     declared, t = imported.declared_rounds, imported.tournament
     if declared is not None and declared != given:
-        raise RoundsDiffer(f"rounds {given}: {source} declares {declared}")
+        raise RoundsDiffer.of("rounds.given_declared", given=given, file=source, declared=declared)
     width = max((len(p.entries) for p in t.participants), default=0)
     if width > given:
-        raise RoundsDiffer(f"rounds {given}: {source} has round blocks up to round {width}")
+        raise RoundsDiffer.of("rounds.wider", given=given, file=source, width=width)
     tournament = msgspec.structs.replace(t, rounds=given)
     return msgspec.structs.replace(imported, tournament=tournament, declared_rounds=given)

@@ -33,7 +33,7 @@ from typing import Literal
 
 from livetb.engine.model import DEFAULT_SCORING, Code, Entry, Participant, Tournament
 from livetb.engine.teams import Roster
-from livetb.errors import ExportUnsupported
+from livetb.errors import ExportUnsupported, Param, Said
 
 Version = Literal["trf16", "trf26"]
 _BYE_LETTERS = {Code.HALF_BYE: "H", Code.FULL_BYE: "F", Code.ZERO_BYE: "Z"}
@@ -96,54 +96,58 @@ def _scoring_162(t: Tournament) -> str:
         cells.append(("P", s.pab))
     if s.unknown is not None:
         cells.append(("X", s.unknown))
-    return "162 " + "".join(f" {code}{_points(v, '162 ' + code):>4}   " for code, v in cells)
+    return "162 " + "".join(f" {code}{_points(v, 'score', code=code):>4}   " for code, v in cells)
 
 
-def _points(v: Decimal, where: str) -> str:
+# A field's place is worded (`export.at.<where>`) only when it does not fit: not per field.
+def _points(v: Decimal, where: str, **at: Param) -> str:
     if v != v.quantize(_ONE_PLACE) or not Decimal("-9.9") <= v <= Decimal("99.9"):
-        raise ExportUnsupported(f"{where}: {v} does not fit a TRF points field (like 11.5)")
+        raise ExportUnsupported.of(
+            "export.points", where=Said(f"export.at.{where}", **at), value=str(v)
+        )
     return f"{v:.1f}"
 
 
-def _fits(value: int | str, width: int, where: str) -> str:
+def _fits(value: int | str, width: int, where: str, **at: Param) -> str:
     text = str(value)
     if len(text) > width:
-        raise ExportUnsupported(f"{where}: {text!r} is longer than its {width} TRF columns")
+        raise ExportUnsupported.of(
+            "export.too_long", where=Said(f"export.at.{where}", **at), text=repr(text), width=width
+        )
     return text
 
 
 def _player(p: Participant, t: Tournament, width: int, rank: int | None) -> str:
     no = p.start_no
-    where = f"#{no}"
     points = sum(
         (t.scoring.points(e.code) for e in p.entries if e.code is not Code.PENDING), Decimal(0)
     )
     fields = (
         "001 "
-        + f"{_fits(no, 4, where):>4} "
+        + f"{_fits(no, 4, 'player', no=no):>4} "
         + f"{p.sex[:1]:1}"
-        + f"{_fits(p.title, 3, where + ' title'):>3} "
-        + f"{_fits(p.name, 33, where + ' name'):<33} "
-        + f"{_fits(p.rating or '', 4, where + ' rating'):>4} "
-        + f"{_fits(p.federation, 3, where + ' federation'):<3} "
-        + f"{_fits(p.fide_id, 11, where + ' FIDE id'):>11} "
-        + f"{_fits(p.birth_date, 10, where + ' birth date'):<10} "
-        + f"{_points(points, where + ' points'):>4} "
-        + f"{'' if rank is None else _fits(rank, 4, where + ' rank'):>4}"
+        + f"{_fits(p.title, 3, 'title', no=no):>3} "
+        + f"{_fits(p.name, 33, 'name', no=no):<33} "
+        + f"{_fits(p.rating or '', 4, 'rating', no=no):>4} "
+        + f"{_fits(p.federation, 3, 'federation', no=no):<3} "
+        + f"{_fits(p.fide_id, 11, 'fide_id', no=no):>11} "
+        + f"{_fits(p.birth_date, 10, 'birth_date', no=no):<10} "
+        + f"{_points(points, 'points', no=no):>4} "
+        + f"{'' if rank is None else _fits(rank, 4, 'rank', no=no):>4}"
     )
-    blocks = "".join("  " + _block(p.entry(r), where) for r in range(1, width + 1))
+    blocks = "".join("  " + _block(p.entry(r), no) for r in range(1, width + 1))
     return fields + blocks
 
 
-def _block(e: Entry, where: str) -> str:
+def _block(e: Entry, no: int) -> str:
     if e.opponent is None:
         letter = "U" if e.code is Code.PAB else _BYE_LETTERS.get(e.code)
         if letter is None:
-            raise ExportUnsupported(f"{where}: result {e.code.value!r} without an opponent")
+            raise ExportUnsupported.of("export.no_opponent", no=no, code=repr(e.code.value))
         return f"0000 - {letter}"
     result = " " if e.code is Code.PENDING else e.code.value
     colour = e.colour or "-"
-    return f"{_fits(e.opponent, 4, where + ' opponent'):>4} {colour} {result}"
+    return f"{_fits(e.opponent, 4, 'opponent', no=no):>4} {colour} {result}"
 
 
 def _teams_016(teams: Sequence[Roster]) -> list[str]:
@@ -151,12 +155,9 @@ def _teams_016(teams: Sequence[Roster]) -> list[str]:
     ordered = sorted(teams, key=lambda r: r.number)
     if [r.number for r in ordered] != list(range(1, len(ordered) + 1)):
         numbers = ", ".join(str(r.number) for r in ordered)
-        raise ExportUnsupported(
-            f"teams numbered {numbers}: TRF-16 numbers teams 1..n by line order; "
-            "export as trf26 (310 records carry the number)"
-        )
+        raise ExportUnsupported.of("export.team_numbers", numbers=numbers)
     return [
-        f"013 {_fits(r.name, 32, f'team {r.number} name'):<32}"
+        f"013 {_fits(r.name, 32, 'team_name', number=r.number):<32}"
         + " ".join(f"{no:>4}" for no in r.members)
         for r in ordered
     ]
@@ -164,8 +165,8 @@ def _teams_016(teams: Sequence[Roster]) -> list[str]:
 
 def _teams_310(teams: Sequence[Roster]) -> list[str]:
     return [
-        f"310 {_fits(r.number, 3, 'team number'):>3} "
-        + f"{_fits(r.name, 32, f'team {r.number} name'):<32}"
+        f"310 {_fits(r.number, 3, 'team_number'):>3} "
+        + f"{_fits(r.name, 32, 'team_name', number=r.number):<32}"
         + " " * 33
         + " ".join(f"{no:>4}" for no in r.members)
         for r in sorted(teams, key=lambda r: r.number)

@@ -418,6 +418,10 @@ def test_stale_expected_seq_is_a_conflict(service: TournamentService) -> None:
     assert caught.value.as_dict() == {
         "code": "concurrency_conflict",
         "message": f"tournament {T}: expected_seq {head - 1} is stale, the log is at {head}",
+        "said": {
+            "key": "store.stale_seq",
+            "params": {"tournament": T, "expected": head - 1, "head": head},
+        },
         "expected_seq": head - 1,
         "head": head,
     }

@@ -267,6 +267,8 @@ def _issue_literals(tree: ast.AST) -> list[tuple[int, list[str]]]:
         if isinstance(node, ast.Call):
             func = node.func
             name = getattr(func, "id", None) or getattr(func, "attr", None)
+            if name == "of" and getattr(getattr(func, "value", None), "id", None) != "TrfIssue":
+                name = None  # an error's `of` takes a catalog key, not words
             if name in _ISSUE_CALLS:
                 shown = [*node.args, *(k.value for k in node.keywords)]
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:

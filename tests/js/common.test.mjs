@@ -88,3 +88,35 @@ test("a refused TRF's issues are said in the page's language", () => {
   assert.equal(it.issuePart(worded, "found"), "nessuna riga 001");
   assert.equal(it.issuePart(worded, "where"), "record 001");
 });
+
+// problem(): a refusal the server words from the catalogs sends `said` (its key and values);
+// the page words it in its own language, a nested message too, the English being the fallback.
+test("a refusal with said is worded in the page's language", () => {
+  const said = { key: "tiebreak.unknown", params: { code: "'XYZ'", known: "BH, PTS" } };
+  const message = "unknown tie-break 'XYZ'; known: BH, PTS";
+  const refused = { ok: false, status: 422, body: { code: "tiebreak_unknown", message, said } };
+  assert.equal(it.problem(refused),
+    "L'elenco degli spareggi non è valido: spareggio sconosciuto 'XYZ'; quelli noti: BH, PTS");
+  assert.equal(en.problem(refused), `The tie-break list is not valid: ${message}`);
+  const older = { ...refused, body: { ...refused.body, said: undefined } }; // the English as sent
+  assert.equal(it.problem(older), `L'elenco degli spareggi non è valido: ${message}`);
+  const none = { key: "category.none_defined", params: {} };
+  const unknown = { key: "category.unknown", params: { code: "'U9'", defined: none } };
+  const missing = { ok: false, status: 404, body: { code: "not_found", message: "…", said: unknown } };
+  assert.equal(it.problem(missing), "Rifiutato: categoria 'U9': non esiste (definite: nessuna è definita)");
+});
+
+test("a TRF issue's values may be messages of their own", () => {
+  const issue = {
+    line: 4, columns: [89, 92], where: "XXS", found: "ZZ", expected: "…",
+    where_key: null, where_params: {}, found_key: null, found_params: {},
+    expected_key: "trf.expected.tiebreak",
+    expected_params: { reason: { key: "tiebreak.unknown", params: { code: "'ZZ'", known: "BH, PTS" } } },
+  };
+  const refused = { ok: false, status: 422, body: { code: "trf_invalid", message: "…", issues: [issue] } };
+  assert.equal(it.problem(refused),
+    "Il TRF è stato rifiutato, non è stato scritto nulla: riga 4, colonne 89–92: trovato ZZ, " +
+    "atteso uno spareggio che livetb calcola (spareggio sconosciuto 'ZZ'; quelli noti: BH, PTS)");
+  assert.equal(en.issuePart(issue, "expected"),
+    "a tie-break livetb computes (unknown tie-break 'ZZ'; known: BH, PTS)");
+});

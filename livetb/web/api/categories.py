@@ -18,7 +18,7 @@ import itertools
 import msgspec
 from aiohttp import web
 
-from livetb.errors import InvalidInput, NotFound
+from livetb.errors import InvalidInput, NotFound, Said
 from livetb.events.schema import Category
 from livetb.events.state import TournamentState
 from livetb.events.store import EventStore
@@ -141,7 +141,7 @@ async def rating_change(request: web.Request) -> web.Response:
     no = int(request.match_info["start_no"])
     projection = (await readable(request, tid)).projection  # no held result shown
     if no not in projection.state.participants:
-        raise NotFound(f"start_no {no}: no participant with that start number")
+        raise NotFound.of("api.no_participant", no=no)
     cached = validator(request, projection)
     if (hit := not_modified(request, cached)) is not None:
         return hit
@@ -153,7 +153,7 @@ async def participant_categories(request: web.Request) -> web.Response:
     no = int(request.match_info["start_no"])
     projection = (await readable(request, tid)).projection
     if no not in projection.state.participants:
-        raise NotFound(f"start_no {no}: no participant with that start number")
+        raise NotFound.of("api.no_participant", no=no)
     cached = validator(request, projection)
     if (hit := not_modified(request, cached)) is not None:
         return hit
@@ -164,7 +164,7 @@ def view_queries(request: web.Request) -> tuple[str | None, bool]:
     """`category=` (a code, as given) and whether `with=rating_change` was asked."""
     category = request.query.get("category")
     if category is not None and not category:
-        raise InvalidInput("category: a category's code, e.g. U1800", path="category")
+        raise InvalidInput(Said("api.category_code"), path="category")
     return category, rating_change_query(request)
 
 
@@ -174,19 +174,16 @@ def view(doc: DbStandings, state: TournamentState, category: str | None, rated: 
     try:
         document_view(doc, state, category, rated)
     except UnknownCategory as err:
-        raise NotFound(str(err)) from None
+        raise NotFound(err.said()) from None
 
 
 def export_views(state: TournamentState, fmt: str, category: str | None, rated: bool) -> None:
     """An export's `category=` and `with=rating_change`: the csv and html standings only (422),
     a category the tournament defines (404)."""
     if (category is not None or rated) and fmt not in ("csv", "html"):
-        raise InvalidInput(
-            f"format={fmt}: category= and with=rating_change are for the csv and html standings",
-            path="format",
-        )
+        raise InvalidInput(Said("api.views_csv_html", format=fmt), path="format")
     if category is not None and find(state, category) is None:
-        raise NotFound(str(UnknownCategory(category, state)))
+        raise NotFound(UnknownCategory(category, state).said())
 
 
 async def state_at(store: EventStore, tid: str, seq: int) -> TournamentState:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import msgspec
 from aiohttp import hdrs, web
 
-from livetb.errors import InvalidInput, UnknownTournament
+from livetb.errors import InvalidInput, Said, UnknownTournament
 from livetb.events.schema import (
     AnyEvent,
     ByeRequested,
@@ -69,8 +69,9 @@ def bounded(request: web.Request, name: str, low: int, high: int) -> int:
     """A required integer query parameter in `low..high`; 422 naming it otherwise."""
     text = request.query.get(name)
     if text is None or not is_number(text) or not low <= int(text) <= high:
-        found = "missing" if text is None else f"{text!r}"
-        raise InvalidInput(f"{name}: {found}; expected an integer from {low} to {high}", path=name)
+        found = Said("api.missing") if text is None else repr(text)
+        said = Said("api.integer_between", name=name, found=found, low=low, high=high)
+        raise InvalidInput(said, path=name)
     return int(text)
 
 
@@ -78,7 +79,7 @@ def flag(request: web.Request, name: str) -> bool:
     """`1` is yes, `0` or absent is no; anything else is a 422 naming it."""
     text = request.query.get(name, "0")
     if text not in ("0", "1"):
-        raise InvalidInput(f"{name}={text!r}: expected 1 or 0", path=name)
+        raise InvalidInput(Said("api.flag_1_0", name=name, value=repr(text)), path=name)
     return text == "1"
 
 
@@ -196,7 +197,7 @@ async def audit(request: web.Request) -> web.Response:
         request.headers.get(hdrs.AUTHORIZATION),
         request.app[TOKENS],
         tid,
-        what="the audit trail",
+        what=Said("api.token_for.audit"),
     )
     rnd = int_query(request, "round", low=1)
     participant = int_query(request, "participant", low=1)

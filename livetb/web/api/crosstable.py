@@ -31,7 +31,7 @@ async def crosstable_read(request: web.Request) -> web.Response:
     projection = (await readable(request, tid)).projection
     created = projection.state.created
     if created is not None and created.kind == "team":  # found here, not in the worker
-        raise NotFound("a team tournament has no crosstable of players")
+        raise NotFound.of("api.team_crosstable")
     cached = validator(request, projection)
     if (hit := not_modified(request, cached)) is not None:
         return hit

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 from aiohttp import web
 
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, Said
 from livetb.events.schema import AnyEvent
 
 
@@ -24,7 +24,7 @@ def flag(request: web.Request, name: str) -> bool:
     if text is None:
         return False
     if text != "1":
-        raise InvalidInput(f"{name}={text!r}: expected 1 (or leave it out)", path=name)
+        raise InvalidInput(Said("api.flag_1", name=name, value=repr(text)), path=name)
     return True
 
 

@@ -14,7 +14,7 @@ from collections.abc import Hashable
 import msgspec
 from aiohttp import hdrs, web
 
-from livetb.errors import InvalidInput, LivetbError
+from livetb.errors import InvalidInput, LivetbError, Said
 from livetb.interchange import pgn
 from livetb.interchange.export import FORMATS, Exported, exported, is_format
 from livetb.projections.standings import StandingsProjection
@@ -42,7 +42,8 @@ async def export_file(request: web.Request) -> web.Response:
     tid = request.match_info["tid"]
     fmt = request.query.get("format", "trf26")
     if not is_format(fmt):
-        raise InvalidInput(f"format={fmt!r}: expected one of {', '.join(FORMATS)}", path="format")
+        said = Said("api.format", format=repr(fmt), known=", ".join(FORMATS))
+        raise InvalidInput(said, path="format")
     projection = (await readable(request, tid)).projection  # the public one under a delay
     category, rated = categories.view_queries(request)
     categories.export_views(projection.state, fmt, category, rated)
@@ -96,13 +97,14 @@ async def pgn_results(request: web.Request) -> web.Response:
     actor = await authorize(request.headers.get(hdrs.AUTHORIZATION), request.app[TOKENS], tid)
     corrections = request.query.get("corrections", "false")
     if corrections not in ("true", "false"):
-        raise InvalidInput(f"corrections={corrections!r}: true or false", path="corrections")
+        said = Said("api.corrections", value=repr(corrections))
+        raise InvalidInput(said, path="corrections")
     config = request.app[CONFIG]
     data = await read_body(request, config.max_body, config.body_timeout)  # 413, 408
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise InvalidInput(f"the PGN is not UTF-8 (byte {err.start})", path="body") from None
+        raise InvalidInput(Said("api.pgn_not_utf8", byte=err.start), path="body") from None
     games = await asyncio.to_thread(pgn.read_games, text)  # grows with the body: off the loop
     # Planned on the state the writes decided so far leave; each command then goes through
     # the group commit, decided again there on the state the ones before it leave.

@@ -24,7 +24,7 @@ from collections.abc import Hashable
 import msgspec
 from aiohttp import web
 
-from livetb.errors import InvalidInput, LivetbError, NotFound
+from livetb.errors import InvalidInput, LivetbError, NotFound, Said
 from livetb.events.schema import (
     ParticipantRegistered,
     ParticipantUpdated,
@@ -229,7 +229,8 @@ async def standings(request: web.Request) -> web.Response:
     at_seq = int_query(request, "at_seq", low=1)
     after_round = int_query(request, "after_round", low=1)
     if at_seq is not None and after_round is not None:
-        raise InvalidInput("give at_seq or after_round, not both", path="at_seq")
+        said = Said("api.not_both", first="at_seq", second="after_round")
+        raise InvalidInput(said, path="at_seq")
     at_seq = public_at(seen, at_seq, after_round)
     category, rated = categories.view_queries(request)
     if at_seq is None and after_round is None:
@@ -292,7 +293,7 @@ async def round_info(request: web.Request) -> web.Response:
     state = projection.state
     assert state.created is not None
     if not 1 <= rnd <= state.created.rounds:
-        raise NotFound(f"round {rnd}: the tournament has rounds 1..{state.created.rounds}")
+        raise NotFound.of("api.no_round", round=rnd, rounds=state.created.rounds)
     cached = validator(request, projection)
     if (hit := not_modified(request, cached)) is not None:
         return hit
@@ -304,7 +305,7 @@ async def participant_card(request: web.Request) -> web.Response:
     no = int(request.match_info["start_no"])
     projection = (await readable(request, tid)).projection
     if no not in projection.state.participants:
-        raise NotFound(f"start_no {no}: no participant with that start number")
+        raise NotFound.of("api.no_participant", no=no)
     cached = validator(request, projection)
     if (hit := not_modified(request, cached)) is not None:
         return hit

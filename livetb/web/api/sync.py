@@ -28,7 +28,7 @@ import msgspec
 from aiohttp import hdrs, web
 
 from livetb.engine.spec import parse_list
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, Said
 from livetb.events.schema import Recorded
 from livetb.events.store import EventStore
 from livetb.interchange import sync
@@ -60,7 +60,7 @@ def _prefer(request: web.Request) -> sync.Prefer | None:
         return "file"
     if text == "log":
         return "log"
-    raise InvalidInput(f"prefer={text!r}: expected file or log (or leave it out)", path="prefer")
+    raise InvalidInput(Said("api.prefer", value=repr(text)), path="prefer")
 
 
 def _tiebreaks(request: web.Request) -> list[str] | None:
@@ -77,7 +77,7 @@ def _source(request: web.Request) -> str:
     # A browser may send a path; the name alone is the file's (and never a line break).
     name = name.replace("\\", "/").rsplit("/", 1)[-1]
     if len(name) > 200 or any(c in name for c in "\r\n"):
-        raise InvalidInput("file: a file name of up to 200 characters on one line", path="file")
+        raise InvalidInput(Said("api.file_name"), path="file")
     return name or SOURCE
 
 

@@ -41,7 +41,7 @@ from urllib.parse import unquote
 import msgspec
 from aiohttp import hdrs, web
 
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, Said
 from livetb.events.commands import (
     AnyCommand,
     CloseRound,
@@ -145,20 +145,17 @@ def expected_seq(header: str | None, field: int | None) -> int | None:
         return field
     text = header.strip().removeprefix("W/").strip('"').partition("-")[0]
     if not is_number(text) or int(text) > MAX_INT:
-        raise InvalidInput(
-            f'If-Match {header!r}: expected the log sequence number, e.g. "12"', path="If-Match"
-        )
+        raise InvalidInput(Said("api.if_match", header=repr(header)), path="If-Match")
     if field is not None and field != int(text):
-        raise InvalidInput(
-            f"If-Match {header} and expected_seq {field} disagree", path="$.expected_seq"
-        )
+        said = Said("api.if_match_disagrees", header=header, seq=field)
+        raise InvalidInput(said, path="$.expected_seq")
     return int(text)
 
 
 def idempotency_key(request: web.Request) -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
-        raise InvalidInput("Idempotency-Key: 1 to 200 characters", path="Idempotency-Key")
+        raise InvalidInput(Said("api.idempotency_key"), path="Idempotency-Key")
     return key
 
 
@@ -322,6 +319,4 @@ def refused_id(request: web.Request) -> InvalidInput | None:
     tid = unquote(found.group(1))
     if _ID.fullmatch(tid):
         return None
-    return InvalidInput(
-        f"id {tid[:80]!r}: 1 to 64 letters, digits, '.', '_' or '-' (no spaces)", path="id"
-    )
+    return InvalidInput(Said("api.tournament_id", id=repr(tid[:80])), path="id")

@@ -24,7 +24,8 @@ import logging
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from livetb.errors import InvalidInput, NotFound, UnknownTournament
+from livetb.errors import InvalidInput, NotFound, Said, UnknownTournament
+from livetb.projections.categories import UnknownCategory
 from livetb.tokens.store import Tokens
 from livetb.web.feed.hub import Subscriber, public_channel
 from livetb.web.feed.views import Filter
@@ -95,29 +96,28 @@ def rows_filter(request: web.Request) -> Filter | None:
     category = request.query.get("category")
     if category is not None:
         if listed is not None:
-            raise InvalidInput("give category or participants, not both", path="category")
+            said = Said("api.not_both", first="category", second="participants")
+            raise InvalidInput(said, path="category")
         if not category:
-            raise InvalidInput("category: a category's code, e.g. U1800", path="category")
+            raise InvalidInput(Said("api.category_code"), path="category")
         return Filter(top=top, category=category)
     if top is not None and listed is not None:
-        raise InvalidInput("give top or participants, not both", path="participants")
+        said = Said("api.not_both", first="top", second="participants")
+        raise InvalidInput(said, path="participants")
     if top is not None:
         return Filter(top=top)
     if listed is None:
         return None
     parts = [p.strip() for p in listed.split(",")]
     if len(parts) > 500 or not all(is_number(p) and 1 <= int(p) <= 9999 for p in parts):
-        raise InvalidInput(
-            f"participants={listed!r}: expected start numbers separated by commas, e.g. 1,5,9",
-            path="participants",
-        )
+        raise InvalidInput(Said("api.participants", value=repr(listed)), path="participants")
     return Filter(participants=frozenset(map(int, parts)))
 
 
 async def feed(request: web.Request) -> web.StreamResponse:
     tid = request.query.get("tournament")
     if not tid:
-        raise InvalidInput("tournament: the id of the tournament to watch", path="tournament")
+        raise InvalidInput(Said("api.feed_tournament"), path="tournament")
     since = int_query(request, "since")
     wanted = view_filter(request)
     service, hub, config = request.app[SERVICE], request.app[HUB], request.app[CONFIG]
@@ -125,8 +125,7 @@ async def feed(request: web.Request) -> web.StreamResponse:
     if wanted is not None and wanted.category is not None:
         known = [c.code for c in checked.state.categories]
         if wanted.category not in known:
-            defined = ", ".join(known) or "none is defined"
-            raise NotFound(f"category {wanted.category!r}: no such category (defined: {defined})")
+            raise NotFound(UnknownCategory(wanted.category, checked.state).said())
     private = checked.state.created is not None and checked.state.created.private
     # A token of the tournament follows it live under a broadcast delay; anybody else the
     # public channel (`livetb/app/delay.py`). Looked up only when a token is offered.

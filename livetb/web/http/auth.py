@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from aiohttp import hdrs, web
 
-from livetb.errors import LivetbError, NotAuthenticated, UnknownTournament, WrongTournament
+from livetb.errors import LivetbError, NotAuthenticated, Said, UnknownTournament, WrongTournament
 from livetb.projections.standings import StandingsProjection
 from livetb.tokens.store import ORGANISER, Grant, Tokens, actor, fingerprint
 from livetb.web.keys import SERVICE, TOKENS
@@ -27,11 +27,12 @@ class OrganiserToken(WrongTournament):
 
     def __init__(self, tournament_id: str) -> None:
         self.tournament_id = tournament_id
-        LivetbError.__init__(
-            self,
-            "an organiser token only creates tournaments (PUT /api/tournaments/ID); "
-            f"tournament {tournament_id} takes one of its arbiter tokens",
-        )
+        LivetbError.__init__(self, Said("access.organiser_token", tournament=tournament_id))
+
+
+# What a missing token is refused for (`api.token_needed`), in the reader's words.
+WRITES = Said("api.token_for.writes")
+READS = Said("api.token_for.reads")
 
 
 class Creator(NamedTuple):
@@ -42,21 +43,21 @@ class Creator(NamedTuple):
     organiser: bool
 
 
-async def _grant(header: str | None, tokens: Tokens, what: str) -> tuple[str, Grant]:
+async def _grant(header: str | None, tokens: Tokens, what: Said) -> tuple[str, Grant]:
     """The bearer token of `header` and what it allows; 401 without a live one. The lookup
     runs in a thread, off the event loop."""
     scheme, _, token = (header or "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise NotAuthenticated(f"{what} need an arbiter token: Authorization: Bearer <token>")
+        raise NotAuthenticated.of("api.token_needed", what=what)
     found = await asyncio.to_thread(tokens.grant, token)
     if found is None:
-        raise NotAuthenticated("unknown or revoked token")
+        raise NotAuthenticated.of("api.token_unknown")
     return token, found
 
 
 async def authorize(
-    header: str | None, tokens: Tokens, tournament_id: str, *, what: str = "writes"
+    header: str | None, tokens: Tokens, tournament_id: str, *, what: Said = WRITES
 ) -> str:
     """The actor recorded for a write to `tournament_id` by the `Authorization` header's
     bearer token, which must be one of its arbiter tokens; 401 or 403 otherwise."""
@@ -72,7 +73,7 @@ async def authorize_creation(header: str | None, tokens: Tokens, tournament_id: 
     """Who may create `tournament_id`: an organiser token (whether the id is free is the
     command's check, `TournamentExists`), or an arbiter token made for this id beforehand
     (`livetb token create --tournament ID`); 401 or 403 otherwise."""
-    token, found = await _grant(header, tokens, "writes")
+    token, found = await _grant(header, tokens, WRITES)
     if found.kind == ORGANISER:
         return Creator(actor(fingerprint(token), ORGANISER), organiser=True)
     if found.tournament_id != tournament_id:
@@ -89,7 +90,7 @@ async def check_read(request: web.Request, tid: str) -> StandingsProjection:
     created = projection.state.created
     if created is not None and created.private:
         try:
-            await authorize(credentials(request), request.app[TOKENS], tid, what="reads")
+            await authorize(credentials(request), request.app[TOKENS], tid, what=READS)
         except (NotAuthenticated, WrongTournament):
             raise UnknownTournament(tid) from None
     return projection

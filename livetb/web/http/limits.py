@@ -17,7 +17,7 @@ import asyncio
 
 from aiohttp import web
 
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, Said
 
 MAX_INT = 2**63 - 1  # SQLite's widest integer: a seq, a round or a limit never exceeds it
 
@@ -32,7 +32,8 @@ def int_query(request: web.Request, name: str, low: int = 0, high: int = MAX_INT
     if text is None:
         return None
     if not is_number(text) or not low <= int(text) <= high:
-        raise InvalidInput(f"{name}={text[:40]!r}: expected an integer {low}..{high}", path=name)
+        said = Said("api.integer_range", name=name, value=repr(text[:40]), low=low, high=high)
+        raise InvalidInput(said, path=name)
     return int(text)
 
 
@@ -43,7 +44,8 @@ def rating_change_query(request: web.Request) -> bool:
     """Whether `with=rating_change` was asked (any other `with=` is refused)."""
     wanted = request.query.get("with")
     if wanted is not None and wanted != RATING_CHANGE:
-        raise InvalidInput(f"with={wanted!r}: expected with={RATING_CHANGE}", path="with")
+        said = Said("api.with", value=repr(wanted), expected=RATING_CHANGE)
+        raise InvalidInput(said, path="with")
     return wanted is not None
 
 

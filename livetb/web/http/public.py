@@ -16,7 +16,7 @@ from typing import NamedTuple, Protocol
 import msgspec
 from aiohttp import web
 
-from livetb.errors import DelayBeingSet, InvalidInput, LivetbError, UnknownTournament
+from livetb.errors import DelayBeingSet, InvalidInput, LivetbError, Said, UnknownTournament
 from livetb.projections.standings import StandingsProjection
 from livetb.tokens.store import ORGANISER
 from livetb.web.http.auth import check_read, credentials
@@ -56,7 +56,7 @@ async def readable(request: web.Request, tid: str) -> Seen:
     public = await service.public_view(tid)
     if public is None:
         if service.delays.delayed(tid):  # turned off and on again meanwhile
-            raise DelayBeingSet("the broadcast delay is being set; try again in a second")
+            raise DelayBeingSet.of("api.delay_being_set")
         return Seen(live, False)
     if public.seq == 0 or public.state.created is None:
         raise UnknownTournament(tid)
@@ -78,9 +78,8 @@ def public_at(seen: Seen, at_seq: int | None, after_round: int | None) -> int | 
     if after_round is not None:
         played = state.rounds.get(after_round)
         if played is None or not played.closed:
-            raise InvalidInput(
-                f"after_round={after_round}: round {after_round} is not closed", path="after_round"
-            )
+            said = Said("api.round_not_closed", round=after_round)
+            raise InvalidInput(said, path="after_round")
     if at_seq is not None:
         return min(at_seq, seen.projection.seq)
     return None

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from aiohttp import web
 
-from livetb.errors import InvalidInput
+from livetb.errors import InvalidInput, Said
 from livetb.web.http.routing import Endpoint, Handler
 
 ALWAYS = frozenset({"access_token"})
@@ -57,9 +57,7 @@ class QueryCheck:
             if unknown:
                 method = "GET" if request.method == "HEAD" else request.method
                 takes = sorted(self.declared[(method, resource.canonical)])
-                raise InvalidInput(
-                    f"unknown query parameter {unknown[0]!r}: this route takes "
-                    + (", ".join(takes) if takes else "none"),
-                    path=unknown[0],
-                )
+                named: str | Said = ", ".join(takes) or Said("api.takes_none")
+                said = Said("api.unknown_query", name=repr(unknown[0]), takes=named)
+                raise InvalidInput(said, path=unknown[0])
         return await handler(request)

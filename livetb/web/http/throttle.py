@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable
 
 from aiohttp import hdrs, web
 
-from livetb.errors import TooManyRequests
+from livetb.errors import Said, TooManyRequests
 from livetb.web.keys import TOKENS
 
 _SWEEP = 4096  # clients remembered before the idle ones are forgotten
@@ -71,15 +71,11 @@ class Throttle:
         state.stamp = now
         if state.asked >= self.in_flight + self.waiting:
             self.refused += 1
-            raise TooManyRequests(
-                f"{state.asked} expensive reads from this address are running or waiting", 1
-            )
+            raise TooManyRequests(Said("api.reads_waiting", count=state.asked), 1)
         if state.tokens < 1:
             self.refused += 1
             wait = max(1, math.ceil((1 - state.tokens) / self.per_second))
-            raise TooManyRequests(
-                f"more than {self.per_second:g} expensive reads a second from this address", wait
-            )
+            raise TooManyRequests(Said("api.reads_per_second", rate=f"{self.per_second:g}"), wait)
         state.tokens -= 1
         state.asked += 1
 

@@ -1,7 +1,7 @@
 // The console's categories editor: the categories as the server has them now, one row each
 // (code, name and the criteria a member must all meet), saved whole with PUT. A refusal (422)
 // names a field by its JSON path; the message is shown beside that input and nothing is saved.
-import { el, getJSON, loadHeld, oneAtATime, problem, send, statusLine } from "./common.js";
+import { el, getJSON, loadHeld, oneAtATime, problem, send, serverWords, statusLine } from "./common.js";
 import { t } from "./i18n.js";
 
 /** An input that answers to a JSON path of the request (`$.categories[1].rating_max`): a
@@ -25,7 +25,7 @@ export function showFieldError(root, answer) {
     if (input) {
       input.setAttribute("aria-invalid", "true");
       // At the field, the server's words without the path the field already stands for.
-      const message = String(answer.body.message ?? "").replace(/^\$?\.?\w+(\[\d+\]|\.\w+)*:?\s*/, "").replace(/ - at `\$[^`]*`$/, "");
+      const message = String(serverWords(answer.body) ?? "").replace(/^\$?\.?\w+(\[\d+\]|\.\w+)*:?\s*/, "").replace(/ - at `\$[^`]*`$/, "");
       // A schema refusal has only the server's words; a check's code has the catalog's.
       const said = answer.body.code === "invalid_input" && message ? message
         : problem(answer) + (answer.body.value !== undefined ? ` (${answer.body.value})` : "");

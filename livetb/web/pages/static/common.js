@@ -88,7 +88,7 @@ export async function getJSON(path, token) {
   const resp = await fetch(path, { headers, cache: "no-cache" });
   if (!resp.ok) {
     let message = resp.statusText;
-    try { message = (await resp.json()).message; } catch { /* not JSON */ }
+    try { message = serverWords(await resp.json()); } catch { /* not JSON */ }
     throw new HttpError(resp.status, message);
   }
   return resp.json();
@@ -255,13 +255,19 @@ export function issuePart(issue, part) {
   return key ? t(key, issue[`${part}_params`] ?? {}) : issue[part];
 }
 
+/** An error body's own message in the page's language: the catalog's words when the server
+ * names them (`said`), else its English message. */
+export function serverWords(body) {
+  return body.said ? t(body.said.key, body.said.params ?? {}) : body.message;
+}
+
 /** A refused request in words: the catalog's message for its code, else the server's. */
 export function problem(answer) {
   const body = answer.body ?? {};
   const code = answer.status === 401 ? "not_authenticated" : answer.status === 403 ? "wrong_tournament" : body.code;
   const key = `err.${code}`;
   const params = {
-    ...body, boards: (body.boards ?? []).join(", "), message: body.said ?? body.message ?? "",
+    ...body, boards: (body.boards ?? []).join(", "), message: serverWords(body) ?? "",
     current: resultText(body.current), expected: resultText(body.value),
   };
   const issues = body.issues ?? [];
@@ -269,7 +275,7 @@ export function problem(answer) {
   try {
     text = t(key, params);
   } catch {
-    text = t("err.other", { message: body.said ?? body.message ?? answer.status });
+    text = t("err.other", { message: serverWords(body) ?? answer.status });
   }
   if (issues.length) {
     text += ` ${issues.slice(0, 5).map((i) => t("err.trf_issue", {

@@ -1,0 +1,99 @@
+"""Every error a user can cause is worded from the catalogs: no `LivetbError` is raised with
+English text of its own, and none words its message itself, so the command line speaks the
+reader's language and a page words the body's `said` in its own."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import livetb.errors
+from livetb import i18n
+from livetb.errors import LivetbError, Said
+
+LIVETB = Path(i18n.__file__).parent.parent
+ERRORS = {
+    name
+    for name, obj in vars(livetb.errors).items()
+    if inspect.isclass(obj) and issubclass(obj, LivetbError)
+}
+
+
+def _text(node: ast.expr) -> bool:
+    """Whether `node` makes English text of its own: a string, an f-string, a sum of them, or
+    `str(...)` of something."""
+    match node:
+        case ast.Constant(value=str()) | ast.JoinedStr():
+            return True
+        case ast.BinOp(left=left, right=right):
+            return _text(left) or _text(right)
+        case ast.Call(func=ast.Name(id="str")):
+            return True
+    return False
+
+
+def _worded_here(source: str, name: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func, args = node.func, node.args
+        if isinstance(func, ast.Name) and func.id in ERRORS:
+            worded = args[:1]  # raised: the message first
+        elif isinstance(func, ast.Attribute) and func.attr == "__init__" and _an_error(func.value):
+            worded = args[:2]  # built by a class of its own: `super().__init__(message)` or
+            # `Base.__init__(self, message)`
+        else:
+            continue
+        if any(map(_text, worded)):
+            found.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def _an_error(node: ast.expr) -> bool:
+    """`super()`, or a class of the errors."""
+    match node:
+        case ast.Call(func=ast.Name(id="super")):
+            return True
+        case ast.Name(id=name):
+            return name in ERRORS
+    return False
+
+
+def test_no_error_is_raised_with_english_of_its_own() -> None:
+    found = [
+        line
+        for path in sorted(LIVETB.rglob("*.py"))
+        for line in _worded_here(path.read_text("utf-8"), str(path.relative_to(LIVETB.parent)))
+    ]
+    assert found == []
+
+
+def test_the_guard_sees_english_where_it_is() -> None:
+    sample = (
+        "from livetb.errors import NotFound, LivetbError, Said\n"
+        "raise NotFound(f'round {3}: no such round')\n"
+        "raise NotFound(Said('rounds.wider', given=3, file='a', width=5))\n"
+        "raise NotFound.of('rounds.wider', given=3, file='a', width=5)\n"
+        "class Mine(LivetbError):\n"
+        "    def __init__(self) -> None:\n"
+        "        super().__init__('made ' + 'here')\n"
+        "class Theirs(NotFound):\n"
+        "    def __init__(self, no: int) -> None:\n"
+        "        LivetbError.__init__(self, f'#{no} made here')\n"
+        "        LivetbError.__init__(self, Said('rounds.wider', given=no, file='a', width=5))\n"
+    )
+    found = [line.split(": ", 1)[0] for line in _worded_here(sample, "sample.py")]
+    assert found == ["sample.py:2", "sample.py:7", "sample.py:10"]
+
+
+def test_an_error_of_a_said_words_itself_in_each_language() -> None:
+    err = livetb.errors.NotFound(Said("rounds.given_declared", given=3, file="a.trf", declared=5))
+    assert str(err) == err.message == "rounds 3: a.trf declares 5"
+    assert err.words("it") == "turni 3: a.trf ne dichiara 5"
+    assert err.as_dict()["said"] == {
+        "key": "rounds.given_declared",
+        "params": {"given": 3, "file": "a.trf", "declared": 5},
+    }
+    assert livetb.errors.NotFound("as given").words("it") == "as given"  # a bug's, never a user's
