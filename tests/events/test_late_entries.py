@@ -171,7 +171,18 @@ def test_a_team_tournament_takes_no_late_entry() -> None:
     s.execute(T, PairRound(round=1, boards=(Board(1, 1, 2),)))
     err = rejected(s, RegisterParticipant(start_no=3, name="Late"))
     assert type(err) is TournamentStarted
-    assert "in a team tournament once round 1 is paired" in str(err)
+    assert str(err) == (
+        "start_no 3: cannot register a participant in a team tournament once round 1 is paired"
+    )
+    assert err.words("it") == (
+        "start_no 3: impossibile iscrivere un partecipante in un torneo a squadre "
+        "una volta abbinato il turno 1"
+    )
+    action = err.as_dict()["said"]["params"]["action"]  # type: ignore[index]
+    assert action == {
+        "key": "rejected.action.register_in",
+        "params": {"kind": {"key": "rejected.kind.team", "params": {}}},
+    }
 
 
 def finished(edition: Edition) -> dict[int, tuple[str, ...]]:

@@ -93,28 +93,6 @@ def test_a_refused_update_speaks_both_languages() -> None:
     }
 
 
-def test_a_late_entry_in_a_team_tournament_names_the_kind_in_the_language() -> None:
-    s = TournamentService(MemoryStore())
-    s.execute(T, CreateTournament(name="Teams", rounds=3, kind="team"))
-    for no in (1, 2):
-        s.execute(T, RegisterParticipant(start_no=no, name=f"P{no}"))
-    s.execute(T, PairRound(round=1, boards=(Board(1, 1, 2),)))
-    err = rejected(s, RegisterParticipant(start_no=3, name="Late"))
-    assert type(err) is TournamentStarted
-    assert str(err) == (
-        "start_no 3: cannot register a participant in a team tournament once round 1 is paired"
-    )
-    assert err.words("it") == (
-        "start_no 3: impossibile iscrivere un partecipante in un torneo a squadre "
-        "una volta abbinato il turno 1"
-    )
-    action = err.as_dict()["said"]["params"]["action"]  # type: ignore[index]
-    assert action == {
-        "key": "rejected.action.register_in",
-        "params": {"kind": {"key": "rejected.kind.team", "params": {}}},
-    }
-
-
 def test_a_registration_after_the_last_round_is_refused_in_italian() -> None:
     s = closed(rounds=1)
     err = rejected(s, RegisterParticipant(start_no=5, name="Eve"))
