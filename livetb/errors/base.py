@@ -185,6 +185,24 @@ class TiebreakSpecError(LivetbError):
 
 
 _AT_PATH = re.compile(r" - at `(\$[^`]*)`$")
+# msgspec's sentences (its validation and JSON errors), each a catalog key's English.
+_SCHEMA = [
+    (key, re.compile(shape))
+    for key, shape in (
+        ("input.schema.type", r"^Expected `(?P<type>[^`]+)`, got `(?P<got>[^`]+)`$"),
+        ("input.schema.bound", r"^Expected `(?P<type>\w+)` (?P<op>>=|<=|>|<) (?P<bound>\S+)$"),
+        (
+            "input.schema.length",
+            r"^Expected `(?P<type>\w+)` of length (?P<op>>=|<=) (?P<bound>\d+)$",
+        ),
+        ("input.schema.pattern", r"^Expected `str` matching regex (?P<pattern>.+)$"),
+        ("input.schema.missing", r"^Object missing required field `(?P<field>[^`]+)`$"),
+        ("input.schema.unknown", r"^Object contains unknown field `(?P<field>[^`]+)`$"),
+        ("input.schema.enum", r"^Invalid enum value (?P<value>.+)$"),
+        ("input.schema.truncated", r"^Input data was truncated$"),
+        ("input.schema.malformed", r"^JSON is malformed: (?P<detail>.+) \(byte (?P<byte>\d+)\)$"),
+    )
+]
 
 
 class InvalidInput(LivetbError):
@@ -201,11 +219,21 @@ class InvalidInput(LivetbError):
 
     @classmethod
     def from_msgspec(cls, err: msgspec.DecodeError) -> InvalidInput:
-        """`ValidationError` (a subclass of `DecodeError`) does not fit; any other is malformed."""
+        """`ValidationError` (a subclass of `DecodeError`) does not fit; any other is malformed.
+        msgspec's words are read back into the catalog's (`input.schema.*`), the same English;
+        a sentence of another shape stays as msgspec says it."""
         text = str(err)
         found = _AT_PATH.search(text)
+        path = found.group(1) if found else None
         malformed = not isinstance(err, msgspec.ValidationError)
-        return cls(text, path=found.group(1) if found else None, malformed=malformed)
+        reason = text[: found.start()] if found else text
+        said = next(
+            (Said(key, **m.groupdict()) for key, shape in _SCHEMA if (m := shape.match(reason))),
+            None,
+        )
+        if said is not None and path is not None:
+            said = Said("input.schema.at", reason=said, path=path)
+        return cls(said or text, path=path, malformed=malformed)
 
     def as_dict(self) -> dict[str, object]:
         return {**super().as_dict(), "path": self.path}

@@ -372,3 +372,28 @@ def test_a_second_save_while_the_first_is_on_its_way_writes_once(
     page.unroute(f"**/api/tournaments/{tid}/prizes")
     assert len(held) == 1
     assert len(events(server, tid, "PrizesDefined")) == 1
+
+
+def test_a_refusal_at_its_field_is_in_the_consoles_language(server: Server, opened: Any) -> None:
+    page, tid, _ = opened(lang="it", viewport=PHONE)
+    narrow = {"code": "U1800", "name": "Under 1800", "rating_min": "1900", "rating_max": "1799"}
+    submit_categories(page, [narrow], "error")
+    bad = page.locator("[aria-invalid='true']")
+    assert bad.get_attribute("data-path") == "$.categories[0].rating_max"
+    said = page.locator(f"#{bad.get_attribute('aria-describedby')}").inner_text()
+    assert said == "1799: inferiore a rating_min 1900"
+    page.reload()
+    page.wait_for_selector("[role='tab']")
+    page.click("#tab-setup")
+    page.wait_for_selector("#panel-setup .prizes-form")
+    page.locator("#panel-setup .prizes-form .actions button[type='button']").click()
+    fill_row(page, "prize", 0, {"place": "1", "amount": "12.345"})  # finer than a cent
+    page.click("#panel-setup .prizes-form button[type='submit']")
+    page.wait_for_selector("#pz-status[data-tone='error']")
+    bad = page.locator("[data-path='$.prizes[0].amount']")
+    assert bad.get_attribute("aria-invalid") == "true"
+    said = page.locator(f"#{bad.get_attribute('aria-describedby')}").inner_text()
+    assert said == "importo 12.345: non è un multiplo di 0.01 EUR"
+    assert events(server, tid, "CategoriesDefined") == events(server, tid, "PrizesDefined") == []
+    bad.scroll_into_view_if_needed()
+    shot(page, "prize-error-phone-it")

@@ -7,10 +7,14 @@ from __future__ import annotations
 import ast
 import inspect
 from pathlib import Path
+from typing import Annotated, Literal
+
+import msgspec
+import pytest
 
 import livetb.errors
 from livetb import i18n
-from livetb.errors import LivetbError, Said
+from livetb.errors import InvalidInput, LivetbError, Said
 
 LIVETB = Path(i18n.__file__).parent.parent
 ERRORS = {
@@ -97,3 +101,42 @@ def test_an_error_of_a_said_words_itself_in_each_language() -> None:
         "params": {"given": 3, "file": "a.trf", "declared": 5},
     }
     assert livetb.errors.NotFound("as given").words("it") == "as given"  # a bug's, never a user's
+
+
+class _Shape(msgspec.Struct, forbid_unknown_fields=True):
+    a: Annotated[int, msgspec.Meta(ge=1)]
+    s: Annotated[str, msgspec.Meta(max_length=5, pattern="^[a-z]+$")] = "x"
+    k: Literal["a", "b"] = "a"
+
+
+@pytest.mark.parametrize(
+    ("body", "italian"),
+    [
+        (b'{"a": 0}', "atteso `int` >= 1 - in `$.a`"),
+        (b'{"a": "x"}', "atteso `int`, trovato `str` - in `$.a`"),
+        (b"{}", "manca il campo obbligatorio `a`"),
+        (b'{"a": 1, "z": 2}', "c'è il campo sconosciuto `z`"),
+        (b'{"a": 1, "s": "abcdefg"}', "attesa una lunghezza di `str` <= 5 - in `$.s`"),
+        (
+            b'{"a": 1, "s": "AB"}',
+            "atteso `str` conforme all'espressione regolare '^[a-z]+$' - in `$.s`",
+        ),
+        (b'{"a": 1, "k": "c"}', "valore non ammesso 'c' - in `$.k`"),
+        (b'{"a": 1', "i dati sono troncati"),
+        (b'{"a": 1}x', "JSON non valido: trailing characters (byte 9)"),
+    ],
+)
+def test_msgspecs_refusals_are_read_back_into_the_catalogs_words(body: bytes, italian: str) -> None:
+    with pytest.raises(msgspec.DecodeError) as caught:
+        msgspec.json.decode(body, type=_Shape)
+    err = InvalidInput.from_msgspec(caught.value)
+    assert str(err) == str(caught.value)  # the same English, word for word
+    assert err.words("it") == italian
+    at = italian.rpartition(" - in `")[2].rstrip("`") if " - in `" in italian else None
+    assert err.path == at
+
+
+def test_a_sentence_of_another_shape_stays_msgspecs() -> None:
+    err = InvalidInput.from_msgspec(msgspec.ValidationError("forty-two is refused - at `$.a`"))
+    assert err.said is None and err.words("it") == "forty-two is refused - at `$.a`"
+    assert err.path == "$.a"

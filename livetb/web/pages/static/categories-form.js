@@ -24,12 +24,17 @@ export function showFieldError(root, answer) {
     const input = root.querySelector(`[data-path="${CSS.escape(path)}"]`);
     if (input) {
       input.setAttribute("aria-invalid", "true");
-      // At the field, the server's words without the path the field already stands for.
-      const message = String(serverWords(answer.body) ?? "").replace(/^\$?\.?\w+(\[\d+\]|\.\w+)*:?\s*/, "").replace(/ - at `\$[^`]*`$/, "");
+      // At the field, the server's words without the path the field already stands for: a
+      // schema refusal's reason alone, a check's words after the field they start with.
+      const { said } = answer.body;
+      const words = String(said?.key === "input.schema.at" ? t(said.params.reason.key, said.params.reason.params) : serverWords(answer.body) ?? "");
+      const full = answer.body.path ?? "";
+      const named = [full, full.replace(/^\$\./, "")].find((p) => p && words.startsWith(p));
+      const message = named ? words.slice(named.length).replace(/^:?\s*/, "") : words;
       // A schema refusal has only the server's words; a check's code has the catalog's.
-      const said = answer.body.code === "invalid_input" && message ? message
+      const shown = answer.body.code === "invalid_input" && message ? message
         : problem(answer) + (answer.body.value !== undefined ? ` (${answer.body.value})` : "");
-      document.getElementById(input.getAttribute("aria-describedby")).textContent = said;
+      document.getElementById(input.getAttribute("aria-describedby")).textContent = shown;
       input.focus();
       return true;
     }
