@@ -49,9 +49,10 @@ class LivetbError(Exception):
         return body
 
 
-# A catalog message's value: a plain string or number (what a page fills in from JSON), or
-# another message worded in the same language.
-Param: TypeAlias = "str | int | float | Said"
+# A catalog message's value: a plain string or number (what a page fills in from JSON),
+# another message worded in the same language, or several, worded one by one and joined by
+# "; " (a list in JSON).
+Param: TypeAlias = "str | int | float | Said | tuple[Said, ...]"
 
 
 class Said:
@@ -65,15 +66,30 @@ class Said:
         self.params = params
 
     def words(self, lang: str) -> str:
-        shown = {k: v.words(lang) if isinstance(v, Said) else v for k, v in self.params.items()}
+        shown = {k: _worded(v, lang) for k, v in self.params.items()}
         return i18n.text(lang, self.key, **shown)
 
     def as_dict(self) -> dict[str, object]:
-        params = {k: v.as_dict() if isinstance(v, Said) else v for k, v in self.params.items()}
-        return {"key": self.key, "params": params}
+        return {"key": self.key, "params": {k: _as_json(v) for k, v in self.params.items()}}
 
     def __repr__(self) -> str:
         return f"Said({self.key!r}, {self.params!r})"
+
+
+def _worded(value: Param, lang: str) -> object:
+    if isinstance(value, Said):
+        return value.words(lang)
+    if isinstance(value, tuple):
+        return "; ".join(said.words(lang) for said in value)
+    return value
+
+
+def _as_json(value: Param) -> object:
+    if isinstance(value, Said):
+        return value.as_dict()
+    if isinstance(value, tuple):
+        return [said.as_dict() for said in value]
+    return value
 
 
 class TrfIssue(msgspec.Struct, frozen=True):

@@ -13,7 +13,6 @@ line, and nothing is read from a file that has one.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from livetb.errors import InvalidInput, Said
 from livetb.events.commands import PairRound
@@ -72,16 +71,7 @@ def pairing_from_engine(text: str, rnd: int) -> PairRound:
     if len(byes) > 1:
         problems.append((lines[-1][0], Said("input.engine.byes", players=str(byes))))
     if problems:
-        listed = _joined([Said("input.engine.line", line=n, problem=p) for n, p in problems])
+        listed = tuple(Said("input.engine.line", line=n, problem=p) for n, p in problems)
         said = Said("input.engine.output", problems=listed)
         raise InvalidInput(said, path=f"line {problems[0][0]}")
     return PairRound(round=rnd, boards=tuple(boards), bye=byes[0] if byes else None)
-
-
-def _joined(items: Sequence[Said]) -> Said:
-    """`items` as one message, "a; b; c": halves joined (`input.engine.lines`), so that
-    wording it nests only as deep as the log of the count, however many lines are wrong."""
-    if len(items) == 1:
-        return items[0]
-    half = len(items) // 2
-    return Said("input.engine.lines", first=_joined(items[:half]), rest=_joined(items[half:]))

@@ -140,7 +140,9 @@ def test_a_pairing_engine_file_with_many_bad_lines_is_still_worded() -> None:
     bad = "\n".join(["2000", *("x" for _ in range(2000))])
     with pytest.raises(InvalidInput) as caught:
         pairing_from_engine(bad, 1)
-    assert caught.value.words("it").count("; riga ") == 1999  # no recursion limit reached
+    assert caught.value.words("it").count("; riga ") == 1999
+    params = said(caught.value)["params"]
+    assert isinstance(params, dict) and len(params["problems"]) == 2000  # a list, for a page
 
 
 def test_a_stale_expected_seq() -> None:

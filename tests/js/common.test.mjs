@@ -120,3 +120,12 @@ test("a TRF issue's values may be messages of their own", () => {
   assert.equal(en.issuePart(issue, "expected"),
     "a tie-break livetb computes (unknown tie-break 'ZZ'; known: BH, PTS)");
 });
+
+test("several messages in one value are worded one by one", () => {
+  const line = (n, found) => ({ key: "input.engine.line", params: { line: n, problem: { key: "input.engine.not_a_pair", params: { found } } } });
+  const said = { key: "input.engine.output", params: { problems: [line(2, "'x'"), line(3, "'y'")] } };
+  const refused = { ok: false, status: 422, body: { code: "invalid_input", message: "…", said } };
+  assert.equal(it.problem(refused),
+    "Il server ha rifiutato i dati: output del motore di abbinamento: " +
+    "riga 2: trovato 'x'; atteso `bianco nero`, ad es. `12 5`; riga 3: trovato 'y'; atteso `bianco nero`, ad es. `12 5`");
+});

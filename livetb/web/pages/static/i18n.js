@@ -12,6 +12,7 @@ export function t(key, params = {}) {
 }
 
 function filled(value) {
+  if (Array.isArray(value)) return value.map(filled).join("; "); // several messages
   return value !== null && typeof value === "object" && "key" in value
     ? t(value.key, value.params ?? {})
     : String(value);
