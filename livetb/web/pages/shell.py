@@ -64,7 +64,7 @@ async def render(
         _SHELL.replace("{{lang}}", lang)
         .replace("{{title}}", html.escape(i18n.text(lang, title_key)))
         .replace("{{page}}", page)
-        .replace("{{catalog}}", _catalog_json(lang))
+        .replace("{{catalog}}", _catalog_json(lang, page in CONSOLE_PAGES))
         .replace("{{config}}", config)
     )
     headers = {hdrs.CONTENT_LANGUAGE: lang, hdrs.VARY: "Accept-Language, Accept-Encoding"}
@@ -77,11 +77,29 @@ async def render(
     )
 
 
+# The console's pages; the others are the public ones, which a phone opens first.
+CONSOLE_PAGES = frozenset({"arbiter", "setup"})
+# What only the console shows: its forms and tabs, the audit trail, and what only its requests
+# are refused for (a command, a body, a file to sync or import, a tie-break list). A public
+# page's shell leaves them out: half the catalog (`tests/web/test_shell_catalog.py` checks that
+# no public page's module names one).
+CONSOLE_ONLY = tuple(
+    f"{family}."
+    for family in (
+        *("arbiter", "audit", "catform", "changes", "correct", "ev", "grid", "ops", "pair"),
+        *("players", "prizeform", "quick", "setup", "sync", "tab"),
+        *("export", "import", "input", "rejected", "rounds", "tiebreak", "trf"),
+    )
+)
+
+
 @functools.cache
-def _catalog_json(lang: str) -> str:
-    """The language's catalog as the shell's JSON, written once: every message but the command
-    line's own (`cli.*`, a seventh of it), which no page shows."""
-    pages = {k: v for k, v in i18n.catalog(lang).items() if not k.startswith("cli.")}
+def _catalog_json(lang: str, console: bool) -> str:
+    """The language's catalog as the shell's JSON, written once per audience: every message
+    but the command line's own (`cli.*`, which no page shows) and, for a public page, the
+    console's (`CONSOLE_ONLY`)."""
+    left_out = ("cli.",) if console else ("cli.", *CONSOLE_ONLY)
+    pages = {k: v for k, v in i18n.catalog(lang).items() if not k.startswith(left_out)}
     return json.dumps(pages, ensure_ascii=False).replace("</", "<\\/")
 
 

@@ -256,9 +256,14 @@ export function issuePart(issue, part) {
 }
 
 /** An error body's own message in the page's language: the catalog's words when the server
- * names them (`said`), else its English message. */
+ * names them (`said`), else (no said, or words this page's catalog leaves out) its English. */
 export function serverWords(body) {
-  return body.said ? t(body.said.key, body.said.params ?? {}) : body.message;
+  if (!body.said) return body.message;
+  try {
+    return t(body.said.key, body.said.params ?? {});
+  } catch {
+    return body.message;
+  }
 }
 
 /** A refused request in words: the catalog's message for its code, else the server's. */
