@@ -3,8 +3,9 @@ no traceback reaches the user for anything the user can cause.
 
 One module per command group: `standings` (from a TRF file), `db` (import, standings --db,
 rebuild, replay), `export`, `pgn` (results from PGN), `team` (team files' standings), `server`
-(serve, demo, watch, token); `output` holds the table/JSON/CSV tail they share and `parsers`
-every command's arguments. A command imports only its own module.
+(serve, demo, watch, token); `output` holds the table/JSON/CSV tail they share, `parsers`
+every command's arguments and `argparsing` argparse in the reader's language. A command
+imports only its own module.
 """
 
 from __future__ import annotations
@@ -16,13 +17,10 @@ import sys
 from collections.abc import Sequence
 
 from livetb import i18n
+from livetb.cli.argparsing import argv_language
 from livetb.cli.parsers import build_parser
 from livetb.errors import LivetbError
 
-DESCRIPTION = (
-    "Live chess standings with exact FIDE tie-breaks: from TRF files, from an event store, "
-    "or served live."
-)
 # command -> (module, function): the module is imported only when its command runs
 COMMANDS = {
     "standings": ("standings", "standings_command"),
@@ -39,8 +37,9 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     out = sys.stdout
-    try:
-        args = build_parser(DESCRIPTION).parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:  # the parser speaks the command's language: its help and usage errors come first
+        args = build_parser(argv_language(argv)).parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
     try:

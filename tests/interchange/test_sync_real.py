@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from livetb.cli import DESCRIPTION
 from livetb.cli.parsers import build_parser
 from livetb.cli.standings import standings_command
 from livetb.cli.tables import write
@@ -53,7 +52,7 @@ def file_standings(path: Path, rounds: int | None = None) -> Rows:
     argv = ["standings", str(path), "--tiebreaks", TIEBREAKS, "--format", "json"]
     argv += [] if rounds is None else ["--rounds", str(rounds)]
     out = io.StringIO()
-    assert standings_command(build_parser(DESCRIPTION).parse_args(argv), out) == 0
+    assert standings_command(build_parser().parse_args(argv), out) == 0
     return _rows(out.getvalue())
 
 
