@@ -397,3 +397,6 @@ def test_a_refusal_at_its_field_is_in_the_consoles_language(server: Server, open
     assert events(server, tid, "CategoriesDefined") == events(server, tid, "PrizesDefined") == []
     bad.scroll_into_view_if_needed()
     shot(page, "prize-error-phone-it")
+    page.set_viewport_size(DESKTOP)
+    bad.scroll_into_view_if_needed()
+    shot(page, "prize-error-desktop-it")
