@@ -13,18 +13,14 @@ from livetb.engine.spec import parse_spec
 from livetb.errors import (
     ExportUnsupported,
     RoundsDiffer,
-    SyncMismatch,
     TiebreakSpecError,
     TrfError,
 )
-from livetb.events.schema import RoundPaired
-from livetb.interchange.trf_commands import round_boards
 from livetb.trf import parse_trf
 from livetb.trf.rounds import with_round_count
 from livetb.trf.writer import write_trf
 from tests.cli.running import run
 from tests.interchange.sync_cuts import SWISSES, cuts
-from tests.interchange.test_sync import recorded, synced
 from tests.trf.test_reader import player
 from tests.trf.test_real_world import trf
 
@@ -74,29 +70,6 @@ def test_a_round_count_the_file_contradicts() -> None:
         with_round_count(imported, 3, "vega.trf")
     assert str(caught.value) == f"rounds 3: vega.trf declares {declared}"
     assert caught.value.words("it") == f"turni 3: vega.trf ne dichiara {declared}"
-
-
-def test_a_pairing_the_log_has_otherwise_is_refused_in_italian() -> None:
-    files = [c.text.encode() for c in cuts(SWISSES[1])]
-    log = recorded(synced(files[1]).events)
-    b1, b2 = round_boards(parse_trf(files[1]).tournament, 1)[0][:2]
-    events = [r.event for r in log]
-    for i, e in enumerate(events):
-        if isinstance(e, RoundPaired):
-            boards = (
-                msgspec.structs.replace(b1, black=b2.black),
-                msgspec.structs.replace(b2, black=b1.black),
-            )
-            events[i] = msgspec.structs.replace(e, boards=boards + e.boards[2:])
-    with pytest.raises(SyncMismatch) as caught:
-        synced(files[2], recorded(events))
-    err = caught.value
-    assert "round 1 is paired otherwise in the log (only in the log: " in str(err)
-    assert "il turno 1 è abbinato diversamente nel registro (solo nel registro: " in (
-        err.words("it")
-    )
-    assert err.words("it").endswith("; una sincronizzazione non cambia un abbinamento pubblicato")
-    assert err.said is not None and err.said.key == "sync.err.paired_otherwise"
 
 
 def test_an_export_field_too_long_names_its_place_in_the_readers_language() -> None:

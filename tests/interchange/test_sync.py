@@ -142,8 +142,11 @@ def test_a_round_paired_otherwise_in_the_log_is_a_mismatch() -> None:
                 msgspec.structs.replace(b2, black=b1.black),
             )
             swapped[i] = msgspec.structs.replace(e, boards=boards + e.boards[2:])
-    with pytest.raises(SyncMismatch, match="round 1 is paired otherwise"):
+    with pytest.raises(SyncMismatch, match="round 1 is paired otherwise") as caught:
         synced(files[2], recorded(swapped))
+    italian = caught.value.words("it")  # the catalog's words (`sync.err.paired_otherwise`)
+    assert "il turno 1 è abbinato diversamente nel registro (solo nel registro: " in italian
+    assert italian.endswith("; una sincronizzazione non cambia un abbinamento pubblicato")
 
 
 def test_a_run_of_absences_is_never_a_withdrawal() -> None:
