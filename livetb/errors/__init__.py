@@ -1,11 +1,13 @@
 """Errors a user can cause, and how they are reported.
 
 Every error has a machine `code` and a message (`str(err)`, also `err.message`) that names the
-field or value it concerns; `as_dict()` is the JSON body. The HTTP status each answers with is
-the web layer's to say (`livetb/web/http/statuses.py`); the tree shows it.
+field or value it concerns; `as_dict()` is the JSON body. The message is worded from the
+catalogs (a `Said`: key and values): English in `str(err)`, the reader's language in
+`err.words(lang)`, the key and values in the body's `said` for a page. The HTTP status each
+answers with is the web layer's to say (`livetb/web/http/statuses.py`); the tree shows it.
 
 * LivetbError                       status  code
-  x InvalidInput                    400/422 invalid_input: msgspec's message, with its `$.path`
+  x InvalidInput                    400/422 invalid_input: a body or parameter; `$.path` if any
   x TrfError                        422     trf_invalid: file, line, columns, field, found/expected
   x TiebreakSpecError               422     tiebreak_unknown: an unknown code or a bad modifier
   x ImportUnsupported               422     import_unsupported: TRF content with no event form
