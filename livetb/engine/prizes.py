@@ -38,7 +38,7 @@ from typing import Annotated, Literal, NamedTuple
 
 import msgspec
 
-from livetb.errors import Said
+from livetb.errors import Num, Said
 
 Rule = Literal["ranking", "shared", "hort"]
 MAIN = "main"
@@ -116,13 +116,13 @@ def problems(table: Table, lists: Iterable[str]) -> list[tuple[str, Said]]:
             names = ", ".join(sorted(known))
             said = Said("input.prizes.unknown_list", list=repr(p.list), lists=names)
             found.append((f"{at}.list", said))
-        amount = str(p.amount)
+        amount = Num(p.amount)
         if p.amount == 0 and not p.label:
             found.append((f"{at}.amount", Said("input.prizes.empty")))
         elif not p.amount.is_finite() or p.amount < 0:
             found.append((f"{at}.amount", Said("input.prizes.negative", amount=amount)))
         elif p.amount != p.amount.quantize(unit, rounding=ROUND_FLOOR):
-            said = Said("input.prizes.finer", amount=amount, unit=str(unit), currency=currency)
+            said = Said("input.prizes.finer", amount=amount, unit=Num(unit), currency=currency)
             found.append((f"{at}.amount", said))
         if (p.list, p.place) in seen:
             first = seen[(p.list, p.place)]
@@ -148,7 +148,7 @@ def problems(table: Table, lists: Iterable[str]) -> list[tuple[str, Said]]:
                     "input.prizes.pays_more",
                     list=name,
                     place=place,
-                    amount=str(here),
+                    amount=Num(here),
                     before=place - 1,
                 )
                 found.append((f"$.prizes[{places[place]}].amount", said))

@@ -49,9 +49,16 @@ class LivetbError(Exception):
         return body
 
 
-# A catalog message's value: a plain string or number (what a page fills in from JSON),
-# another message worded in the same language, or several, worded one by one and joined by
-# "; " (a list in JSON).
+class Num(str):
+    """A decimal in a message (an amount, a score: "12.5"), shown with the reader's decimal
+    separator ("12,5" in Italian); `{"num": "12.5"}` in JSON."""
+
+    __slots__ = ()
+
+
+# A catalog message's value: a plain string or number (what a page fills in from JSON), a
+# decimal (`Num`), another message worded in the same language, or several, worded one by one
+# and joined by "; " (a list in JSON).
 Param: TypeAlias = "str | int | float | Said | tuple[Said, ...]"
 
 
@@ -81,6 +88,8 @@ def _worded(value: Param, lang: str) -> object:
         return value.words(lang)
     if isinstance(value, tuple):
         return "; ".join(said.words(lang) for said in value)
+    if isinstance(value, Num):
+        return i18n.number(lang, value)
     return value
 
 
@@ -89,6 +98,8 @@ def _as_json(value: Param) -> object:
         return value.as_dict()
     if isinstance(value, tuple):
         return [said.as_dict() for said in value]
+    if isinstance(value, Num):
+        return {"num": str(value)}
     return value
 
 

@@ -33,7 +33,7 @@ from typing import Literal
 
 from livetb.engine.model import DEFAULT_SCORING, Code, Entry, Participant, Tournament
 from livetb.engine.teams import Roster
-from livetb.errors import ExportUnsupported, Param, Said
+from livetb.errors import ExportUnsupported, Num, Param, Said
 
 Version = Literal["trf16", "trf26"]
 _BYE_LETTERS = {Code.HALF_BYE: "H", Code.FULL_BYE: "F", Code.ZERO_BYE: "Z"}
@@ -103,7 +103,7 @@ def _scoring_162(t: Tournament) -> str:
 def _points(v: Decimal, where: str, **at: Param) -> str:
     if v != v.quantize(_ONE_PLACE) or not Decimal("-9.9") <= v <= Decimal("99.9"):
         raise ExportUnsupported.of(
-            "export.points", where=Said(f"export.at.{where}", **at), value=str(v)
+            "export.points", where=Said(f"export.at.{where}", **at), value=Num(v)
         )
     return f"{v:.1f}"
 

@@ -387,13 +387,14 @@ def test_a_refusal_at_its_field_is_in_the_consoles_language(server: Server, open
     page.click("#tab-setup")
     page.wait_for_selector("#panel-setup .prizes-form")
     page.locator("#panel-setup .prizes-form .actions button[type='button']").click()
-    fill_row(page, "prize", 0, {"place": "1", "amount": "12.345"})  # finer than a cent
+    # An Italian amount, with a decimal comma, finer than a cent: said back as it was typed.
+    fill_row(page, "prize", 0, {"place": "1", "amount": "12,345"})
     page.click("#panel-setup .prizes-form button[type='submit']")
     page.wait_for_selector("#pz-status[data-tone='error']")
     bad = page.locator("[data-path='$.prizes[0].amount']")
     assert bad.get_attribute("aria-invalid") == "true"
     said = page.locator(f"#{bad.get_attribute('aria-describedby')}").inner_text()
-    assert said == "importo 12.345: non è un multiplo di 0.01 EUR"
+    assert said == "importo 12,345: non è un multiplo di 0,01 EUR"
     assert events(server, tid, "CategoriesDefined") == events(server, tid, "PrizesDefined") == []
     bad.scroll_into_view_if_needed()
     shot(page, "prize-error-phone-it")

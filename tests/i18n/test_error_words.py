@@ -14,7 +14,7 @@ import pytest
 
 import livetb.errors
 from livetb import i18n
-from livetb.errors import InvalidInput, LivetbError, Said
+from livetb.errors import InvalidInput, LivetbError, Num, Said
 
 LIVETB = Path(i18n.__file__).parent.parent
 ERRORS = {
@@ -140,3 +140,16 @@ def test_a_sentence_of_another_shape_stays_msgspecs() -> None:
     err = InvalidInput.from_msgspec(msgspec.ValidationError("forty-two is refused - at `$.a`"))
     assert err.said is None and err.words("it") == "forty-two is refused - at `$.a`"
     assert err.path == "$.a"
+
+
+def test_a_decimal_in_a_message_takes_the_readers_separator() -> None:
+    err = InvalidInput(
+        Said("input.prizes.finer", amount=Num("12.345"), unit=Num("0.01"), currency="EUR"),
+        path="$.prizes[0].amount",
+    )
+    assert str(err) == "amount 12.345: finer than 0.01 EUR"
+    assert err.words("it") == "importo 12,345: non è un multiplo di 0,01 EUR"
+    assert err.as_dict()["said"] == {
+        "key": "input.prizes.finer",
+        "params": {"amount": {"num": "12.345"}, "unit": {"num": "0.01"}, "currency": "EUR"},
+    }

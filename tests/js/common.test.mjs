@@ -129,3 +129,10 @@ test("several messages in one value are worded one by one", () => {
     "Il server ha rifiutato i dati: output del motore di abbinamento: " +
     "riga 2: trovato 'x'; atteso `bianco nero`, ad es. `12 5`; riga 3: trovato 'y'; atteso `bianco nero`, ad es. `12 5`");
 });
+
+test("a decimal in a message takes the language's separator", () => {
+  const said = { key: "input.prizes.finer", params: { amount: { num: "12.345" }, unit: { num: "0.01" }, currency: "EUR" } };
+  const body = { code: "invalid_input", message: "amount 12.345: finer than 0.01 EUR", said };
+  assert.equal(it.serverWords(body), "importo 12,345: non è un multiplo di 0,01 EUR");
+  assert.equal(en.serverWords(body), "amount 12.345: finer than 0.01 EUR");
+});

@@ -4,7 +4,8 @@ const catalog = JSON.parse(document.getElementById("catalog").textContent);
 export const lang = document.documentElement.lang;
 
 /** A message with its {placeholders} filled; a placeholder's value may itself be a message
- * the server names ({key, params}), worded here in the same language. */
+ * the server names ({key, params}) or several (a list), worded here in the same language, or a
+ * decimal ({num}), shown with the language's separator. */
 export function t(key, params = {}) {
   const text = catalog[key];
   if (text === undefined) throw new Error(`no message ${key} in the ${lang} catalog`);
@@ -13,9 +14,8 @@ export function t(key, params = {}) {
 
 function filled(value) {
   if (Array.isArray(value)) return value.map(filled).join("; "); // several messages
-  return value !== null && typeof value === "object" && "key" in value
-    ? t(value.key, value.params ?? {})
-    : String(value);
+  if (value === null || typeof value !== "object") return String(value);
+  return "num" in value ? num(value.num) : t(value.key, value.params ?? {}); // a decimal, a message
 }
 
 /** A value as shown: decimals with the language's separator (12,5 in Italian). */
