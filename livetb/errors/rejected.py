@@ -173,31 +173,19 @@ class RoundAlreadyPaired(CommandRejected):
         super().__init__(Said("rejected.round_already_paired", round=rnd), field="round", value=rnd)
 
 
-# What a closed round refuses, as its callers name it. Each is a whole sentence in the
-# catalogs: Italian does not build it around the words the way English does.
-Refused = Literal[
-    "a new result",
-    "a new result (send a correction)",
-    "swapping a board's colours",
-    "closing it again",
-    "a withdrawal from it",
-]
-_CLOSED_KEYS: dict[Refused, str] = {
-    "a new result": "rejected.round_closed.result",
-    "a new result (send a correction)": "rejected.round_closed.result_correct",
-    "swapping a board's colours": "rejected.round_closed.swap",
-    "closing it again": "rejected.round_closed.close",
-    "a withdrawal from it": "rejected.round_closed.withdraw",
-}
-
-
 class RoundClosedError(CommandRejected):
     """A closed round takes corrections only."""
 
     code = "round_closed"
 
-    def __init__(self, rnd: int, what: Refused = "a new result") -> None:
-        super().__init__(Said(_CLOSED_KEYS[what], round=rnd), field="round", value=rnd)
+    def __init__(
+        self,
+        rnd: int,
+        what: Literal["result", "result_correct", "swap", "close", "withdraw"] = "result",
+    ) -> None:
+        # `what` was refused (`rejected.round_closed.*`): each a whole sentence in the
+        # catalogs, as Italian does not build it around the words the way English does
+        super().__init__(Said(f"rejected.round_closed.{what}", round=rnd), field="round", value=rnd)
 
 
 class PreviousRoundOpen(CommandRejected):

@@ -164,7 +164,7 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
         case RecordResult():
             game = _board(state, command.round, command.board)
             if state.rounds[command.round].closed:
-                raise RoundClosedError(command.round, "a new result (send a correction)")
+                raise RoundClosedError(command.round, "result_correct")
             if game.result is not None:
                 raise BoardHasResult(command.round, command.board, game.result)
             return [ResultRecorded(round=command.round, board=command.board, result=command.result)]
@@ -185,14 +185,14 @@ def decide(state: TournamentState, command: AnyCommand) -> list[AnyEvent]:
         case SwapColours():
             game = _board(state, command.round, command.board)
             if state.rounds[command.round].closed:
-                raise RoundClosedError(command.round, "swapping a board's colours")
+                raise RoundClosedError(command.round, "swap")
             if game.result is not None:
                 raise BoardHasResult(command.round, command.board, game.result)
             return [ColoursSwapped(round=command.round, board=command.board)]
         case CloseRound():
             rnd = _paired_round(state, command.round)
             if rnd.closed:
-                raise RoundClosedError(command.round, "closing it again")
+                raise RoundClosedError(command.round, "close")
             missing = sorted(b for b, g in rnd.games.items() if g.result is None)
             if missing:
                 raise ResultsMissing(command.round, missing)
@@ -355,7 +355,7 @@ def _withdraw(state: TournamentState, c: WithdrawParticipant) -> list[AnyEvent]:
     if c.start_no in state.withdrawn:
         raise ParticipantWithdrawnError(c.start_no, state.withdrawn[c.start_no])
     if c.from_round <= state.closed:
-        raise RoundClosedError(c.from_round, "a withdrawal from it")
+        raise RoundClosedError(c.from_round, "withdraw")
     return [ParticipantWithdrawn(start_no=c.start_no, from_round=c.from_round)]
 
 
