@@ -20,22 +20,24 @@ from livetb import i18n
 
 def argv_language(argv: Sequence[str]) -> str:
     """The language the command will run in (`i18n.cli_language`), read from `argv` before
-    parsing: its last `--lang` if that is a language we have, else $LIVETB_LANG, else English.
-    An unknown `--lang` is argparse's to refuse, in the language of the environment."""
-    asked = _last_lang(argv)
+    parsing: its last `--lang` (abbreviated as argparse allows) if that is a language we have,
+    else $LIVETB_LANG, else English. An unknown `--lang` is argparse's to refuse, in the
+    language of the environment."""
+    try:
+        asked = _LANG.parse_known_args(argv)[0].lang
+    except argparse.ArgumentError:  # `--lang` with no value: the parser's to refuse
+        asked = None
     return i18n.cli_language(asked if asked in i18n.LANGUAGES else None, dict(os.environ))
 
 
-def _last_lang(argv: Sequence[str]) -> str | None:
-    asked = None
-    for i, arg in enumerate(argv):
-        if arg == "--":  # what follows is positional
-            break
-        if arg == "--lang" and i + 1 < len(argv):
-            asked = argv[i + 1]
-        elif arg.startswith("--lang="):
-            asked = arg.removeprefix("--lang=")
-    return asked
+# `--lang` alone, read the way the whole parser reads it; anything else is left for that one.
+_LANG = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+_LANG.add_argument("--lang")
+
+
+def _escaped(text: str) -> str:
+    """argparse %-formats helps: a `%` of the catalog doubled to stay a `%`."""
+    return text.replace("%", "%%")
 
 
 def words(lang: str, key: str, /, **params: object) -> str:
@@ -44,9 +46,8 @@ def words(lang: str, key: str, /, **params: object) -> str:
 
 
 def help_text(lang: str, key: str, /, **params: object) -> str:
-    """An argument's or a command's help (`cli.help.KEY`). argparse %-formats helps, so a `%`
-    of the catalog is doubled to stay a `%`."""
-    return i18n.text(lang, f"cli.help.{key}", **params).replace("%", "%%")
+    """An argument's or a command's help (`cli.help.KEY`)."""
+    return _escaped(i18n.text(lang, f"cli.help.{key}", **params))
 
 
 class Formatter(argparse.HelpFormatter):
@@ -82,7 +83,7 @@ class Parser(argparse.ArgumentParser):
             "--help",
             action="help",
             default=argparse.SUPPRESS,
-            help=words(lang, "help").replace("%", "%%"),
+            help=_escaped(words(lang, "help")),
         )
 
     def error(self, message: str) -> NoReturn:

@@ -21,7 +21,6 @@ from livetb.web.config import DEFAULT_DB
 TOKEN_ENV = "LIVETB_TOKEN"  # `livetb watch`'s token when --token is absent
 DB_ENV = "LIVETB_DB"  # every command's --db when it is absent
 PORT = 8080  # `livetb serve`'s port; `livetb demo` takes a free one if it is taken
-LANG_ENV = "LIVETB_LANG"  # the language when --lang is absent (`i18n.cli_language`)
 # Presets: a system's recommended tie-break list, instead of --tiebreaks.
 SYSTEMS = {"uscf": ",".join(USCF)}
 
@@ -45,7 +44,7 @@ def _help(parser: Parser, key: str, /, **params: object) -> str:
 
 
 def add_lang(p: Parser) -> None:
-    p.add_argument("--lang", choices=["en", "it"], help=_help(p, "lang", env=LANG_ENV))
+    p.add_argument("--lang", choices=i18n.LANGUAGES, help=_help(p, "lang", env=i18n.LANG_ENV))
 
 
 def build_parser(lang: str = i18n.DEFAULT) -> Parser:

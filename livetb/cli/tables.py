@@ -138,14 +138,8 @@ def _complete_rounds(
     games = Said(f"cli.standings.games_{'one' if n == 1 else 'other'}", count=n)
     if args.after_round is None:
         lang = language(args)
-        note = i18n.text(
-            lang,
-            "cli.standings.running",
-            round=running,
-            games=games.words(lang),
-            previous=running - 1,
-        )
-        print(note, file=sys.stderr)
+        note = Said("cli.standings.running", round=running, games=games, previous=running - 1)
+        print(note.words(lang), file=sys.stderr)
         args = argparse.Namespace(**vars(args) | {"after_round": running - 1})
     elif args.after_round >= running:
         raise UsageError.of(

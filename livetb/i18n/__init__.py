@@ -40,10 +40,13 @@ def negotiate(asked: str | None, accept_language: str | None = None) -> str:
     return min(ranked)[2] if ranked else DEFAULT
 
 
+LANG_ENV = "LIVETB_LANG"  # the CLI's language when --lang is absent
+
+
 def cli_language(asked: str | None, env: dict[str, str]) -> str:
     """The CLI's language: `--lang`, then $LIVETB_LANG, then English (not the locale: a
     script's output should not change with the machine it runs on)."""
-    return negotiate(asked or env.get("LIVETB_LANG"))
+    return negotiate(asked or env.get(LANG_ENV))
 
 
 def text(lang: str, key: str, /, **params: object) -> str:
