@@ -39,7 +39,7 @@ from livetb.events.schema import (
 )
 from livetb.events.store import EventStore
 from livetb.pairing.berger import MAX_PLAYERS, MIN_PLAYERS, BergerRound, berger
-from livetb.web.http.auth import authorize
+from livetb.web.http.auth import AUDIT, authorize
 from livetb.web.http.limits import int_query, is_number
 from livetb.web.http.routing import (
     ARBITER,
@@ -197,7 +197,7 @@ async def audit(request: web.Request) -> web.Response:
         request.headers.get(hdrs.AUTHORIZATION),
         request.app[TOKENS],
         tid,
-        what=Said("api.token_for.audit"),
+        what=AUDIT,
     )
     rnd = int_query(request, "round", low=1)
     participant = int_query(request, "participant", low=1)

@@ -25,7 +25,7 @@ import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from livetb.errors import InvalidInput, NotFound, Said, UnknownTournament
-from livetb.projections.categories import UnknownCategory
+from livetb.projections.categories import UnknownCategory, find
 from livetb.tokens.store import Tokens
 from livetb.web.feed.hub import Subscriber, public_channel
 from livetb.web.feed.views import Filter
@@ -122,10 +122,9 @@ async def feed(request: web.Request) -> web.StreamResponse:
     wanted = view_filter(request)
     service, hub, config = request.app[SERVICE], request.app[HUB], request.app[CONFIG]
     checked = await check_read(request, tid)  # unknown: 404, private without its token: 401/403
-    if wanted is not None and wanted.category is not None:
-        known = [c.code for c in checked.state.categories]
-        if wanted.category not in known:
-            raise NotFound(UnknownCategory(wanted.category, checked.state).said())
+    category = wanted.category if wanted is not None else None
+    if category is not None and find(checked.state, category) is None:
+        raise NotFound(UnknownCategory(category, checked.state).said())
     private = checked.state.created is not None and checked.state.created.private
     # A token of the tournament follows it live under a broadcast delay; anybody else the
     # public channel (`livetb/app/delay.py`). Looked up only when a token is offered.

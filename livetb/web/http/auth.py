@@ -33,6 +33,7 @@ class OrganiserToken(WrongTournament):
 # What a missing token is refused for (`api.token_needed`), in the reader's words.
 WRITES = Said("api.token_for.writes")
 READS = Said("api.token_for.reads")
+AUDIT = Said("api.token_for.audit")
 
 
 class Creator(NamedTuple):

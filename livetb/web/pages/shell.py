@@ -3,8 +3,9 @@
 creates a tournament.
 
 Each page is one HTML shell (`static/page.html`) filled in the language negotiated from
-`?lang=`, then `Accept-Language`, then English: `<html lang>`, the title, the language's whole
-catalog (`livetb/i18n`, shared with the CLI) and the page's settings as JSON; its ES module
+`?lang=`, then `Accept-Language`, then English: `<html lang>`, the title, the language's
+catalog (`livetb/i18n`, shared with the CLI: the messages a page of its audience shows,
+`CONSOLE_ONLY`) and the page's settings as JSON; its ES module
 (`static/<page>.js`) builds the page and follows the feed. No data is in the shell, so a
 private tournament's page is served to anyone and asks for its token in the browser.
 """

@@ -248,22 +248,26 @@ export async function send(method, path, token, body, { text = null, dryRun = fa
   return { ok: resp.ok, status: resp.status, body: data ?? {} };
 }
 
-/** One part of a TRF file's issue ("where", "found" or "expected") in the page's language:
- * the catalog's words when the server names them (`<part>_key`), else its English text. */
-export function issuePart(issue, part) {
-  const key = issue[`${part}_key`];
-  return key ? t(key, issue[`${part}_params`] ?? {}) : issue[part];
+/** A message the server sends as a catalog key and values, in the page's language; its
+ * English `text` when it names none, or words this page's catalog leaves out. */
+function worded(key, params, text) {
+  if (!key) return text;
+  try {
+    return t(key, params ?? {});
+  } catch {
+    return text;
+  }
 }
 
-/** An error body's own message in the page's language: the catalog's words when the server
- * names them (`said`), else (no said, or words this page's catalog leaves out) its English. */
+/** One part of a TRF file's issue ("where", "found" or "expected") in the page's language
+ * (`<part>_key` and `<part>_params`). */
+export function issuePart(issue, part) {
+  return worded(issue[`${part}_key`], issue[`${part}_params`], issue[part]);
+}
+
+/** An error body's own message in the page's language (`said`). */
 export function serverWords(body) {
-  if (!body.said) return body.message;
-  try {
-    return t(body.said.key, body.said.params ?? {});
-  } catch {
-    return body.message;
-  }
+  return worded(body.said?.key, body.said?.params, body.message);
 }
 
 /** A refused request in words: the catalog's message for its code, else the server's. */
@@ -271,8 +275,9 @@ export function problem(answer) {
   const body = answer.body ?? {};
   const code = answer.status === 401 ? "not_authenticated" : answer.status === 403 ? "wrong_tournament" : body.code;
   const key = `err.${code}`;
+  const message = serverWords(body);
   const params = {
-    ...body, boards: (body.boards ?? []).join(", "), message: serverWords(body) ?? "",
+    ...body, boards: (body.boards ?? []).join(", "), message: message ?? "",
     current: resultText(body.current), expected: resultText(body.value),
   };
   const issues = body.issues ?? [];
@@ -280,7 +285,7 @@ export function problem(answer) {
   try {
     text = t(key, params);
   } catch {
-    text = t("err.other", { message: serverWords(body) ?? answer.status });
+    text = t("err.other", { message: message ?? answer.status });
   }
   if (issues.length) {
     text += ` ${issues.slice(0, 5).map((i) => t("err.trf_issue", {
