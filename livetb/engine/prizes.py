@@ -116,13 +116,14 @@ def problems(table: Table, lists: Iterable[str]) -> list[tuple[str, Said]]:
             names = ", ".join(sorted(known))
             said = Said("input.prizes.unknown_list", list=repr(p.list), lists=names)
             found.append((f"{at}.list", said))
-        amount = Num(p.amount)
         if p.amount == 0 and not p.label:
             found.append((f"{at}.amount", Said("input.prizes.empty")))
         elif not p.amount.is_finite() or p.amount < 0:
-            found.append((f"{at}.amount", Said("input.prizes.negative", amount=amount)))
+            found.append((f"{at}.amount", Said("input.prizes.negative", amount=Num(p.amount))))
         elif p.amount != p.amount.quantize(unit, rounding=ROUND_FLOOR):
-            said = Said("input.prizes.finer", amount=amount, unit=Num(unit), currency=currency)
+            said = Said(
+                "input.prizes.finer", amount=Num(p.amount), unit=Num(unit), currency=currency
+            )
             found.append((f"{at}.amount", said))
         if (p.list, p.place) in seen:
             first = seen[(p.list, p.place)]

@@ -326,8 +326,7 @@ class SyncStale(SyncRefused):
         return self.english()
 
     def words(self, lang: str) -> str:
-        reasons = "; ".join(r.words(lang) for r in self.why)
-        return i18n.text(lang, "sync.stale", file=self.source, reasons=reasons)
+        return Said("sync.stale", file=self.source, reasons=self.why).words(lang)
 
 
 class SyncForeign(SyncRefused):

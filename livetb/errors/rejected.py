@@ -313,7 +313,7 @@ class ParticipantHasBye(CommandRejected):
     code = "participant_has_bye"
 
     def __init__(self, start_no: int, rnd: int, points: str, field: str = "boards") -> None:
-        bye = Said(f"rejected.bye.{points}")  # points: a key of BYE_CODES
+        bye = Said(f"sync.kind.{points}")  # points: a key of BYE_CODES
         super().__init__(
             Said(
                 "rejected.participant_has_bye", field=field, start_no=start_no, bye=bye, round=rnd

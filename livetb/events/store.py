@@ -165,8 +165,9 @@ def encode_batch(events: Sequence[AnyEvent]) -> list[Encoded]:
         try:
             decode_event(data)
         except msgspec.ValidationError as err:
-            bad = InvalidInput.from_msgspec(err)  # msgspec's own words, untranslated
-            said = Said("input.event", number=i + 1, type=type(event).__name__, reason=str(bad))
+            bad = InvalidInput.from_msgspec(err)
+            reason = bad.said or str(bad)  # msgspec's words, in the catalog's where it has them
+            said = Said("input.event", number=i + 1, type=type(event).__name__, reason=reason)
             raise InvalidInput(said, path=bad.path) from None
         tag = type(event).__struct_config__.tag
         assert isinstance(tag, str)  # every event class names its (string) tag

@@ -97,8 +97,8 @@ def _check_members(
             where = Said("trf.where.team_number", tag=tag)
             report.error(team.line, (5, 7), where, str(team.number), expected)
         numbers.setdefault(team.number, team)
+        where = Said("trf.where.team_member", tag=tag, team=team.number)
         for column, no in cells:
-            where = Said("trf.where.team_member", tag=tag, team=team.number)
             if no not in index:
                 report.error(team.line, (column, column + 3), where, str(no), _IN_FILE)
             elif no in owner:
